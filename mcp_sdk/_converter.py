@@ -1,0 +1,37 @@
+"""The package's own cattrs converter: camelCase keys on the wire, ``None`` left out.
+
+Value types are attrs classes whose field names are snake_case; ``meta``
+becomes ``_meta``. Never the global converter (cattrs advises a private one).
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+import attrs
+import cattrs
+from cattrs.gen import make_dict_unstructure_fn, override
+
+from .string_utils import camelize
+
+converter = cattrs.Converter()
+
+
+def _unstructure_factory(cls: type) -> t.Callable[[t.Any], dict[str, t.Any]]:
+    overrides = {f.name: override(rename=camelize(f.name), omit_if_default=f.default is None) for f in attrs.fields(cls)}
+    return make_dict_unstructure_fn(cls, converter, **overrides)  # type: ignore[arg-type]
+
+
+converter.register_unstructure_hook_factory(attrs.has, _unstructure_factory)
+
+
+def to_wire(value: t.Any) -> t.Any:
+    """The wire form of a value: attrs objects unstructured, objects with ``to_dict`` asked, the rest as is."""
+    if isinstance(value, (dict, str, int, float, bool)) or value is None:
+        return value
+    to_dict = getattr(value, "to_dict", None)
+    if to_dict is not None:
+        return to_dict()
+    if isinstance(value, (list, tuple)):
+        return [to_wire(item) for item in value]
+    return converter.unstructure(value)

@@ -1,0 +1,76 @@
+"""Cooperative cancellation tokens.
+
+https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancellation
+"""
+
+from __future__ import annotations
+
+import threading
+import typing as t
+
+from .errors import CancelledError
+
+Callback = t.Callable[["Cancellation"], None]
+
+
+class Cancellation:
+    """A thread-safe, one-way cancellation flag with callbacks.
+
+    The server hands one to every in-flight request (through ``server_context``);
+    a client call accepts one to cancel it from another thread.
+    """
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self._lock = threading.Lock()
+        self._callbacks: list[Callback] = []
+        #: The reason given to :meth:`cancel`, if any.
+        self.reason: str | None = None
+
+    def cancel(self, reason: str | None = None) -> bool:
+        """Cancel, run the callbacks once, and return True; False if already cancelled."""
+        with self._lock:
+            if self._event.is_set():
+                return False
+            self.reason = reason
+            self._event.set()
+            callbacks, self._callbacks = self._callbacks, []
+        for callback in callbacks:
+            callback(self)
+        return True
+
+    def cancelled(self) -> bool:
+        """Whether :meth:`cancel` has been called."""
+        return self._event.is_set()
+
+    def raise_if_cancelled(self) -> None:
+        """Raise :class:`~mcp_sdk.CancelledError` if cancelled."""
+        if self._event.is_set():
+            raise CancelledError(reason=self.reason)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until cancelled or ``timeout`` seconds pass; return :meth:`cancelled`."""
+        return self._event.wait(timeout)
+
+    def add_callback(self, callback: Callback) -> t.Callable[[], None]:
+        """Call ``callback(self)`` on cancellation (at once if already cancelled).
+
+        :return: a function that unregisters the callback.
+        """
+        with self._lock:
+            if not self._event.is_set():
+                self._callbacks.append(callback)
+                return lambda: self._remove(callback)
+        callback(self)
+        return lambda: None
+
+    def _remove(self, callback: Callback) -> None:
+        with self._lock:
+            try:
+                self._callbacks.remove(callback)
+            except ValueError:
+                pass
+
+    def __repr__(self) -> str:
+        state = f"cancelled reason={self.reason!r}" if self.cancelled() else "active"
+        return f"<Cancellation {state}>"

@@ -1,0 +1,158 @@
+"""The exceptions ``mcp_sdk`` raises on purpose, all rooted at :class:`MCPError`.
+
+Handler errors (:class:`RequestHandlerError` and its subclasses) carry their
+JSON-RPC code as a class attribute, like werkzeug's ``HTTPException``: raise one
+from a tool, prompt or handler and the client receives that error.
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+from . import error_codes
+
+
+class MCPError(Exception):
+    """Base class of every exception the SDK raises on purpose."""
+
+
+class MCPDeprecationWarning(DeprecationWarning):
+    """Warns of an SDK feature that will be removed."""
+
+
+class CancelledError(MCPError):
+    """The request was cancelled (``notifications/cancelled``) before it finished.
+
+    Raised by ``ServerContext.raise_if_cancelled()`` and from a nested
+    server-to-client request whose parent request was cancelled; on the client,
+    from a call whose :class:`~mcp_sdk.Cancellation` was cancelled.
+    """
+
+    def __init__(self, message: str = "Request was cancelled", reason: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class RequestTimeoutError(MCPError, TimeoutError):
+    """A request to the peer got no response within its timeout."""
+
+
+class CapabilityError(MCPError, RuntimeError):
+    """The peer did not declare the capability a request needs (e.g. ``sampling``)."""
+
+
+class ValidationError(MCPError, ValueError):
+    """A message or value does not have the shape the protocol requires."""
+
+
+class InvalidNameError(MCPError, ValueError):
+    """A tool, prompt or method name is not allowed."""
+
+
+class ToolNotUnique(MCPError, ValueError):
+    """Two tools registered on one server share a name."""
+
+
+class PromptNotUnique(MCPError, ValueError):
+    """Two prompts registered on one server share a name."""
+
+
+class MethodAlreadyDefinedError(MCPError, ValueError):
+    """``define_custom_method`` would override a protocol method or an earlier custom one."""
+
+    def __init__(self, method_name: str) -> None:
+        super().__init__(f"Method {method_name} already defined")
+        self.method_name = method_name
+
+
+class TransportError(MCPError):
+    """The transport failed: a dead process, a closed stream, an unreachable URL."""
+
+
+class SessionExpiredError(TransportError):
+    """The server no longer knows this session (HTTP 404 on a session request)."""
+
+
+class JSONRPCError(MCPError):
+    """A JSON-RPC error object: ``code``, ``message`` and optional ``data``.
+
+    Raised on the side that *receives* an error response (e.g. a client's
+    answer to a server-to-client request was an error).
+    """
+
+    def __init__(self, message: str, code: int, data: t.Any = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.data = data
+
+    def to_dict(self) -> dict[str, t.Any]:
+        """The wire form of the error object."""
+        error: dict[str, t.Any] = {"code": self.code, "message": self.message}
+        if self.data is not None:
+            error["data"] = self.data
+        return error
+
+
+class RequestHandlerError(JSONRPCError):
+    """Raise from a handler to answer the request with this JSON-RPC error.
+
+    Subclasses set :attr:`code`; the message defaults to the code's standard one.
+    """
+
+    #: The JSON-RPC error code sent to the client.
+    code: int = error_codes.INTERNAL_ERROR
+
+    def __init__(self, message: str | None = None, data: t.Any = None, code: int | None = None) -> None:
+        code = type(self).code if code is None else code
+        super().__init__(message or error_codes.MESSAGES.get(code, "Error"), code, data)
+
+
+class ParseError(RequestHandlerError):
+    code = error_codes.PARSE_ERROR
+
+
+class InvalidRequestError(RequestHandlerError):
+    code = error_codes.INVALID_REQUEST
+
+
+class MethodNotFoundError(RequestHandlerError):
+    code = error_codes.METHOD_NOT_FOUND
+
+
+class InvalidParamsError(RequestHandlerError):
+    code = error_codes.INVALID_PARAMS
+
+
+class InternalError(RequestHandlerError):
+    code = error_codes.INTERNAL_ERROR
+
+
+class ResourceNotFoundError(InvalidParamsError):
+    """No resource has this URI (SEP-2164: ``-32602`` with the URI in ``data``).
+
+    :param uri: the requested URI.
+    :param params: the request's params, kept for the exception reporter.
+    """
+
+    def __init__(self, uri: str, params: t.Mapping[str, t.Any] | None = None) -> None:
+        super().__init__(f"Resource not found: {uri}", data={"uri": uri})
+        self.uri = uri
+        self.params = params
+
+
+class URLElicitationRequiredError(RequestHandlerError):
+    """The tool needs the user to complete URL elicitations first (``-32042``).
+
+    :param elicitations: the ``elicitation/create`` params (``mode: "url"``) the
+        client should present.
+    """
+
+    code = error_codes.URL_ELICITATION_REQUIRED
+
+    def __init__(self, elicitations: list[dict[str, t.Any]], message: str | None = None) -> None:
+        super().__init__(
+            message or "URL elicitation required",
+            data={"elicitations": list(elicitations)},
+        )
+        self.elicitations = list(elicitations)

@@ -1,0 +1,133 @@
+"""Prompts: reusable message templates a server offers (``prompts/list``, ``prompts/get``).
+
+Subclass :class:`Prompt` with class-level metadata and a ``template`` classmethod
+that takes the arguments dict. Metadata is inherited by subclasses; only
+``prompt_name`` is derived afresh (snake_case class name) for each class.
+"""
+
+from __future__ import annotations
+
+import re
+import typing as t
+
+from .._converter import to_wire
+from .._signature import Signature
+from ..string_utils import underscore
+from .argument import Argument
+from .message import Message
+from .result import Result
+
+
+class Prompt:
+    """Base class of prompts. Never instantiated."""
+
+    #: The wire name; defaults to the snake_case class name.
+    prompt_name: t.ClassVar[str] = "prompt"
+    #: Human-readable display name (protocol 2025-06-18 and later).
+    title: t.ClassVar[str | None] = None
+    #: What the prompt is for.
+    description: t.ClassVar[str | None] = None
+    #: The arguments the template takes.
+    arguments: t.ClassVar[list[Argument]] = []
+    #: ``_meta`` of the ``prompts/list`` entry.
+    meta: t.ClassVar[dict[str, t.Any] | None] = None
+    #: Icons (protocol 2025-11-25).
+    icons: t.ClassVar[list[dict[str, t.Any]] | None] = None
+
+    Argument = Argument
+    Message = Message
+    Result = Result
+
+    _signature: t.ClassVar[Signature]
+
+    def __init_subclass__(cls, **kwargs: t.Any) -> None:
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__
+        if "prompt_name" not in own:
+            cls.prompt_name = underscore(cls.__name__)
+        if "arguments" in own:
+            cls.arguments = [_coerce_argument(a) for a in (own["arguments"] or [])]
+        cls._signature = Signature(cls.template)
+
+    def __new__(cls, *args: t.Any, **kwargs: t.Any) -> t.NoReturn:
+        raise TypeError("Prompts are classes: register the class itself, do not instantiate it")
+
+    @classmethod
+    def template(cls, args: dict[str, t.Any], server_context: t.Any = None) -> t.Any:
+        """Build the messages from ``args``; return a :class:`Prompt.Result` (or its wire dict)."""
+        raise NotImplementedError(f"{cls.__name__}.template is not implemented")
+
+    @classmethod
+    def invoke(cls, args: t.Mapping[str, t.Any], server_context: t.Any = None) -> t.Any:
+        """Call the template the way its signature asks."""
+        if cls._signature.accepts_server_context:
+            return cls.template(dict(args), server_context=server_context)
+        return cls.template(dict(args))
+
+    @classmethod
+    def missing_arguments(cls, args: t.Mapping[str, t.Any]) -> list[str]:
+        """Names of required arguments absent from ``args``."""
+        return [a.name for a in cls.arguments if a.required and args.get(a.name) is None]
+
+    @classmethod
+    def to_dict(cls) -> dict[str, t.Any]:
+        """The ``prompts/list`` entry, in the latest protocol's shape."""
+        entry: dict[str, t.Any] = {"name": cls.prompt_name}
+        if cls.title is not None:
+            entry["title"] = cls.title
+        if cls.description is not None:
+            entry["description"] = cls.description
+        entry["arguments"] = [argument.to_dict() for argument in cls.arguments]
+        if cls.icons is not None:
+            entry["icons"] = to_wire(cls.icons)
+        if cls.meta is not None:
+            entry["_meta"] = cls.meta
+        return entry
+
+    @classmethod
+    def define(
+        cls,
+        name: str | None = None,
+        *,
+        title: str | None = None,
+        description: str | None = None,
+        arguments: t.Iterable[Argument | t.Mapping[str, t.Any]] | None = None,
+        meta: dict[str, t.Any] | None = None,
+        icons: list[dict[str, t.Any]] | None = None,
+        handler: t.Callable[..., t.Any] | None = None,
+    ) -> t.Any:
+        """Make a Prompt subclass from ``handler(args, server_context=None)``.
+
+        With ``handler=`` the class is returned; without it, a decorator that returns the class.
+        """
+
+        def build(function: t.Callable[..., t.Any]) -> type[Prompt]:
+            prompt_name = name if name is not None else function.__name__
+            namespace: dict[str, t.Any] = {
+                "prompt_name": prompt_name,
+                "title": title,
+                "description": description,
+                "arguments": list(arguments or []),
+                "meta": meta,
+                "icons": icons,
+                "template": staticmethod(function),
+                "__module__": getattr(function, "__module__", __name__),
+                "__doc__": function.__doc__,
+            }
+            class_name = "".join(p.capitalize() for p in re.split(r"[^A-Za-z0-9]+", prompt_name) if p) or "Prompt"
+            return t.cast("type[Prompt]", type(class_name, (cls,), namespace))
+
+        if handler is not None:
+            return build(handler)
+        return build
+
+
+def _coerce_argument(value: Argument | t.Mapping[str, t.Any]) -> Argument:
+    if isinstance(value, Argument):
+        return value
+    if isinstance(value, t.Mapping):
+        return Argument(**value)
+    raise TypeError(f"prompt arguments must be Prompt.Argument or dict, not {type(value).__name__}")
+
+
+__all__ = ["Prompt", "Argument", "Message", "Result"]

@@ -1,0 +1,38 @@
+"""Resources a server lists (``resources/list``), as value objects."""
+
+from __future__ import annotations
+
+import typing as t
+
+import attrs
+
+from .._converter import converter
+from .contents import BlobContents, TextContents
+
+
+@attrs.define
+class Resource:
+    """A resource the server exposes: ``Resource(uri=..., name=..., mime_type=...)``.
+
+    Its contents come from the server's ``resources_read_handler``.
+    """
+
+    uri: str
+    name: str
+    title: str | None = None
+    description: str | None = None
+    mime_type: str | None = None
+    size: int | None = None
+    annotations: dict[str, t.Any] | None = None
+    icons: list[dict[str, t.Any]] | None = None
+    meta: dict[str, t.Any] | None = None
+
+    TextContents: t.ClassVar[type[TextContents]] = TextContents
+    BlobContents: t.ClassVar[type[BlobContents]] = BlobContents
+
+    def to_dict(self) -> dict[str, t.Any]:
+        """The ``resources/list`` entry."""
+        return t.cast("dict[str, t.Any]", converter.unstructure(self))
+
+
+__all__ = ["Resource", "TextContents", "BlobContents"]

@@ -1,0 +1,39 @@
+"""What ``resources/read`` returns: text or base64 blob contents of a URI."""
+
+from __future__ import annotations
+
+import typing as t
+
+import attrs
+
+from .._converter import converter
+
+
+@attrs.define
+class TextContents:
+    """``{"uri": ..., "mimeType": ..., "text": ...}``."""
+
+    text: str
+    uri: str
+    mime_type: str | None = None
+    meta: dict[str, t.Any] | None = None
+
+    def to_dict(self) -> dict[str, t.Any]:
+        """The wire form."""
+        return t.cast("dict[str, t.Any]", converter.unstructure(self))
+
+
+@attrs.define
+class BlobContents:
+    """``{"uri": ..., "mimeType": ..., "blob": <base64 data>}``."""
+
+    data: str
+    uri: str
+    mime_type: str | None = None
+    meta: dict[str, t.Any] | None = None
+
+    def to_dict(self) -> dict[str, t.Any]:
+        """The wire form (``data`` is sent as ``blob``)."""
+        wire = t.cast("dict[str, t.Any]", converter.unstructure(self))
+        wire["blob"] = wire.pop("data")
+        return wire

@@ -1,0 +1,27 @@
+"""Resource templates a server lists (``resources/templates/list``)."""
+
+from __future__ import annotations
+
+import typing as t
+
+import attrs
+
+from ._converter import converter
+
+
+@attrs.define
+class ResourceTemplate:
+    """A parameterized resource: ``ResourceTemplate(uri_template="file:///{path}", name=...)`` (RFC 6570)."""
+
+    uri_template: str
+    name: str
+    title: str | None = None
+    description: str | None = None
+    mime_type: str | None = None
+    annotations: dict[str, t.Any] | None = None
+    icons: list[dict[str, t.Any]] | None = None
+    meta: dict[str, t.Any] | None = None
+
+    def to_dict(self) -> dict[str, t.Any]:
+        """The ``resources/templates/list`` entry."""
+        return t.cast("dict[str, t.Any]", converter.unstructure(self))

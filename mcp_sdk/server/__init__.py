@@ -1,0 +1,568 @@
+"""The MCP server: registered tools, prompts and resources, answering JSON-RPC.
+
+A :class:`Server` is transport-agnostic and synchronous. Transports
+(:mod:`mcp_sdk.server.transports`) create one :class:`~mcp_sdk.ServerSession`
+per client connection and feed it messages; :meth:`Server.handle` answers a
+single message directly, for tests and custom transports.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import typing as t
+
+from .. import error_codes, json_rpc, methods
+from .. import protocol_version as versions
+from .._converter import to_wire
+from .._signature import Signature
+from ..cancellation import Cancellation
+from ..configuration import Configuration, configuration as default_configuration
+from ..errors import (
+    CancelledError,
+    InvalidNameError,
+    MethodAlreadyDefinedError,
+    PromptNotUnique,
+    RequestHandlerError,
+    ResourceNotFoundError,
+    ToolNotUnique,
+    URLElicitationRequiredError,
+    ValidationError,
+)
+from ..prompt import Prompt
+from ..resource import Resource
+from ..resource_template import ResourceTemplate
+from ..server_session import ServerSession
+from ..tool import Tool, validate_name
+from . import capabilities as capabilities_module
+from .handlers import ProtocolMethods
+from .request import Request
+
+logger = logging.getLogger("mcp_sdk.server")
+
+F = t.TypeVar("F", bound=t.Callable[..., t.Any])
+Handler = t.Callable[[Request], t.Any]
+
+_LIST_KINDS = {"tools": "tool", "prompts": "prompt", "resources": "resource", "resourceTemplates": "resource_template"}
+
+
+class Server(ProtocolMethods):
+    """An MCP server.
+
+    :param name: ``serverInfo.name``.
+    :param tools: Tool subclasses (names must be unique).
+    :param prompts: Prompt subclasses.
+    :param resources: :class:`~mcp_sdk.Resource` objects.
+    :param resource_templates: :class:`~mcp_sdk.ResourceTemplate` objects.
+    :param server_context: passed (merged with the request's ``_meta``) to handlers
+        that declare a ``server_context`` parameter.
+    :param configuration: merged over the process-wide default (``mcp_sdk.configure``).
+    :param capabilities: replaces the capabilities derived from what is registered.
+    :param page_size: split list results into pages of this many items.
+    :raises ToolNotUnique: two tools share a name.
+    :raises InvalidNameError: a tool name is not 1-128 characters of ``A-Za-z0-9_-.``.
+    """
+
+    ResourceNotFoundError = ResourceNotFoundError
+    URLElicitationRequiredError = URLElicitationRequiredError
+    MethodAlreadyDefinedError = MethodAlreadyDefinedError
+    RequestHandlerError = RequestHandlerError
+    ValidationError = ValidationError
+
+    def __init__(
+        self,
+        name: str = "model_context_protocol",
+        title: str | None = None,
+        version: str = "0.1.0",
+        instructions: str | None = None,
+        website_url: str | None = None,
+        icons: list[dict[str, t.Any]] | None = None,
+        description: str | None = None,
+        tools: t.Iterable[type[Tool]] | None = None,
+        prompts: t.Iterable[type[Prompt]] | None = None,
+        resources: t.Iterable[Resource] | None = None,
+        resource_templates: t.Iterable[ResourceTemplate] | None = None,
+        server_context: t.Any = None,
+        configuration: Configuration | None = None,
+        capabilities: dict[str, t.Any] | None = None,
+        page_size: int | None = None,
+    ) -> None:
+        self.name = name
+        self.title = title
+        self.version = version
+        self.instructions = instructions
+        self.website_url = website_url
+        self.icons = icons
+        self.description = description
+        self.server_context = server_context
+        self.configuration = default_configuration().merge(configuration)
+        self._capabilities = capabilities
+        if page_size is not None and (isinstance(page_size, bool) or not isinstance(page_size, int) or page_size < 1):
+            raise ValueError(f"page_size must be a positive integer or None, not {page_size!r}")
+        self.page_size = page_size
+
+        self._lock = threading.Lock()
+        # Registries are replaced, never mutated, so readers need no lock.
+        self.tools: dict[str, type[Tool]] = {}
+        for tool in tools or ():
+            self._check_tool(tool, self.tools)
+            self.tools[tool.tool_name] = tool
+        self.prompts: dict[str, type[Prompt]] = {}
+        for prompt in prompts or ():
+            if prompt.prompt_name in self.prompts:
+                raise PromptNotUnique(f"Prompt names should be unique. Duplicate: {prompt.prompt_name}")
+            self.prompts[prompt.prompt_name] = prompt
+        self.resources: list[Resource] = list(resources or ())
+        self.resource_templates: list[ResourceTemplate] = list(resource_templates or ())
+        #: Registered handlers: name -> (function, signature).
+        self.handlers: dict[str, tuple[t.Callable[..., t.Any], Signature]] = {}
+        self._custom_methods: dict[str, tuple[t.Callable[..., t.Any], Signature]] = {}
+        self._listings: dict[tuple[str, str], list[dict[str, t.Any]]] = {}
+        self._sessions: set[ServerSession] = set()
+        self._default_session: ServerSession | None = None
+        self._methods: dict[str, Handler] = {
+            methods.INITIALIZE: self._initialize,
+            methods.PING: self._ping,
+            methods.LOGGING_SET_LEVEL: self._set_log_level,
+            methods.TOOLS_LIST: self._list_tools,
+            methods.TOOLS_CALL: self._call_tool,
+            methods.PROMPTS_LIST: self._list_prompts,
+            methods.PROMPTS_GET: self._get_prompt,
+            methods.RESOURCES_LIST: self._list_resources,
+            methods.RESOURCES_READ: self._read_resource,
+            methods.RESOURCES_TEMPLATES_LIST: self._list_resource_templates,
+            methods.RESOURCES_SUBSCRIBE: self._subscribe,
+            methods.RESOURCES_UNSUBSCRIBE: self._unsubscribe,
+            methods.COMPLETION_COMPLETE: self._complete,
+        }
+
+    # -- identity and capabilities ------------------------------------------
+
+    def server_info(self) -> dict[str, t.Any]:
+        """``serverInfo`` in the latest protocol's shape."""
+        info: dict[str, t.Any] = {"name": self.name}
+        if self.title is not None:
+            info["title"] = self.title
+        info["version"] = self.version
+        if self.description is not None:
+            info["description"] = self.description
+        if self.website_url is not None:
+            info["websiteUrl"] = self.website_url
+        if self.icons is not None:
+            info["icons"] = to_wire(self.icons)
+        return info
+
+    @property
+    def capabilities(self) -> dict[str, t.Any]:
+        """The server's capabilities: as given to the constructor, else derived from what is registered."""
+        if self._capabilities is not None:
+            return self._capabilities
+        return capabilities_module.derive(self)
+
+    def capabilities_for(self, version: str) -> dict[str, t.Any]:
+        """:attr:`capabilities` without what ``version`` does not define."""
+        capabilities = self.capabilities
+        if not versions.supports(version, "completions") and "completions" in capabilities:
+            capabilities = {k: v for k, v in capabilities.items() if k != "completions"}
+        return capabilities
+
+    # -- registration --------------------------------------------------------
+
+    def _check_tool(self, tool: t.Any, registry: dict[str, type[Tool]]) -> None:
+        if not (isinstance(tool, type) and issubclass(tool, Tool)):
+            raise TypeError(f"tools must be Tool subclasses, not {tool!r}")
+        validate_name(tool.tool_name)
+        if tool.tool_name in registry:
+            raise ToolNotUnique(f"Tool names should be unique. Duplicate: {tool.tool_name}")
+
+    def add_tool(self, tool: type[Tool]) -> type[Tool]:
+        """Register a Tool subclass after construction (clients are not notified: call
+        :meth:`notify_tools_list_changed`)."""
+        with self._lock:
+            self._check_tool(tool, self.tools)
+            self.tools = {**self.tools, tool.tool_name: tool}
+            self._listings.clear()
+        return tool
+
+    def define_tool(self, name: str | None = None, **metadata: t.Any) -> t.Callable[[F], F]:
+        """Decorator: register ``fn(args, server_context=None)`` as a tool; returns ``fn`` unchanged.
+
+        Takes :meth:`Tool.define`'s keywords; ``handler=fn`` registers without decorating.
+        """
+        handler = metadata.pop("handler", None)
+
+        def register(function: F) -> F:
+            self.add_tool(Tool.define(name, handler=function, **metadata))
+            return function
+
+        if handler is not None:
+            register(handler)
+        return register
+
+    def add_prompt(self, prompt: type[Prompt]) -> type[Prompt]:
+        """Register a Prompt subclass after construction."""
+        with self._lock:
+            if prompt.prompt_name in self.prompts:
+                raise PromptNotUnique(f"Prompt names should be unique. Duplicate: {prompt.prompt_name}")
+            self.prompts = {**self.prompts, prompt.prompt_name: prompt}
+            self._listings.clear()
+        return prompt
+
+    def define_prompt(self, name: str | None = None, **metadata: t.Any) -> t.Callable[[F], F]:
+        """Decorator: register ``fn(args, server_context=None)`` as a prompt template; returns ``fn``."""
+        handler = metadata.pop("handler", None)
+
+        def register(function: F) -> F:
+            self.add_prompt(Prompt.define(name, handler=function, **metadata))
+            return function
+
+        if handler is not None:
+            register(handler)
+        return register
+
+    def add_resource(self, resource: Resource) -> Resource:
+        """Register a resource after construction."""
+        with self._lock:
+            self.resources = [*self.resources, resource]
+            self._listings.clear()
+        return resource
+
+    def add_resource_template(self, template: ResourceTemplate) -> ResourceTemplate:
+        """Register a resource template after construction."""
+        with self._lock:
+            self.resource_templates = [*self.resource_templates, template]
+            self._listings.clear()
+        return template
+
+    def _register_handler(self, name: str, function: t.Callable[..., t.Any]) -> t.Callable[..., t.Any]:
+        if not callable(function):
+            raise TypeError(f"{name} handler must be callable")
+        with self._lock:
+            self.handlers = {**self.handlers, name: (function, Signature(function))}
+        return function
+
+    def resources_read_handler(self, function: F) -> F:
+        """Register ``fn(params, server_context=None)`` answering ``resources/read``.
+
+        It returns a list of contents (dicts or ``Resource.TextContents``/``BlobContents``);
+        raise :class:`Server.ResourceNotFoundError` for an unknown URI.
+        """
+        return t.cast(F, self._register_handler("resources_read", function))
+
+    def resources_subscribe_handler(self, function: F) -> F:
+        """Register ``fn(params, server_context=None)`` for ``resources/subscribe`` (advertises ``subscribe``)."""
+        return t.cast(F, self._register_handler("resources_subscribe", function))
+
+    def resources_unsubscribe_handler(self, function: F) -> F:
+        """Register ``fn(params, server_context=None)`` for ``resources/unsubscribe``."""
+        return t.cast(F, self._register_handler("resources_unsubscribe", function))
+
+    def completion_handler(self, function: F) -> F:
+        """Register ``fn(params, server_context=None)`` for ``completion/complete``.
+
+        It returns ``{"completion": {"values": [...], "total": n, "hasMore": bool}}``;
+        values past 100 are cut off.
+        """
+        return t.cast(F, self._register_handler("completion", function))
+
+    def roots_list_changed_handler(self, function: F) -> F:
+        """Register ``fn()`` called on ``notifications/roots/list_changed``."""
+        return t.cast(F, self._register_handler("roots_list_changed", function))
+
+    def define_custom_method(self, method_name: str, handler: t.Callable[..., t.Any] | None = None) -> t.Callable[[F], F]:
+        """Decorator: answer the JSON-RPC method ``method_name`` with ``fn(params, server_context=None)``.
+
+        The return value is the ``result``. A notification with that name calls
+        ``fn`` and sends nothing.
+
+        :raises MethodAlreadyDefinedError: ``method_name`` is a protocol method or already defined.
+        """
+        if type(method_name) is not str or not method_name:
+            raise InvalidNameError(f"method_name must be a non-empty string, not {method_name!r}")
+
+        def register(function: F) -> F:
+            with self._lock:
+                if (
+                    method_name in self._methods
+                    or method_name in self._custom_methods
+                    or method_name.startswith("notifications/")
+                    and method_name in _PROTOCOL_NOTIFICATIONS
+                ):
+                    raise MethodAlreadyDefinedError(method_name)
+                self._custom_methods = {**self._custom_methods, method_name: (function, Signature(function))}
+            return function
+
+        if handler is not None:
+            register(t.cast(F, handler))
+        return register
+
+    # -- listing cache -------------------------------------------------------
+
+    def _listing(self, kind: str, version: str) -> list[dict[str, t.Any]]:
+        key = (kind, version)
+        listing = self._listings.get(key)
+        if listing is None:
+            source: t.Iterable[t.Any]
+            if kind == "tools":
+                source = self.tools.values()
+            elif kind == "prompts":
+                source = self.prompts.values()
+            elif kind == "resources":
+                source = self.resources
+            else:
+                source = self.resource_templates
+            object_kind = _LIST_KINDS[kind]
+            listing = [versions.filter_fields(object_kind, item.to_dict(), version) for item in source]
+            if kind == "prompts" and version != versions.LATEST_VERSION:
+                for entry in listing:
+                    entry["arguments"] = [
+                        versions.filter_fields("prompt_argument", a, version) for a in entry.get("arguments", [])
+                    ]
+            self._listings[key] = listing
+        return listing
+
+    def _resource_uris(self) -> set[str]:
+        return {resource.uri for resource in self.resources}
+
+    # -- sessions ------------------------------------------------------------
+
+    def create_session(
+        self, send: t.Callable[[dict[str, t.Any], t.Any], None] | None = None, session_id: str | None = None
+    ) -> ServerSession:
+        """A new :class:`ServerSession` for a client connection, registered for broadcasts.
+
+        Transports call this; ``send(message, related_request_id)`` writes to the client.
+        """
+        session = ServerSession(self, send, session_id)
+        with self._lock:
+            self._sessions.add(session)
+        return session
+
+    def _remove_session(self, session: ServerSession) -> None:
+        with self._lock:
+            self._sessions.discard(session)
+
+    @property
+    def sessions(self) -> list[ServerSession]:
+        """The open sessions (a snapshot)."""
+        with self._lock:
+            return list(self._sessions)
+
+    # -- handling ------------------------------------------------------------
+
+    def handle(self, request: t.Any) -> t.Any:
+        """Answer one decoded JSON-RPC message; returns the response dict, or None for a notification.
+
+        Uses a default session with no transport (notifications it would send are dropped).
+        """
+        return self._default().handle(request)
+
+    def handle_json(self, text: str | bytes) -> str | None:
+        """Answer one JSON-RPC message given as JSON text; returns JSON text, or None."""
+        return self._default().handle_json(text)
+
+    def _default(self) -> ServerSession:
+        session = self._default_session
+        if session is None:
+            with self._lock:
+                if self._default_session is None:
+                    self._default_session = ServerSession(self)
+                session = self._default_session
+        return session
+
+    def _handle_request(
+        self, session: ServerSession, request_id: t.Any, method: str, params: t.Any, message: dict[str, t.Any]
+    ) -> dict[str, t.Any] | None:
+        handler = self._methods.get(method)
+        if handler is None:
+            custom = self._custom_methods.get(method)
+            if custom is None:
+                return self._method_not_found(session, request_id, method)
+            handler = self._custom_handler(custom)
+        cancellation = None if method == methods.INITIALIZE else Cancellation()
+        request = Request(session, request_id, method, params, message, cancellation)
+        if cancellation is not None:
+            session._begin(request_id, cancellation)
+        try:
+            response = self._run(handler, request)
+        finally:
+            if cancellation is not None:
+                session._end(request_id)
+        if cancellation is not None and cancellation.cancelled():
+            return None  # the specification: no response to a cancelled request
+        return response
+
+    def _run(self, handler: Handler, request: Request) -> dict[str, t.Any] | None:
+        config = self.configuration
+        around = config.around_request
+        instrument = config.instrumentation_callback
+        if around is None and instrument is None:
+            return self._respond(handler, request)
+        data = request.data
+        started = time.perf_counter()
+        outcome: list[dict[str, t.Any] | None] = [None]
+
+        def request_handler() -> dict[str, t.Any] | None:
+            outcome[0] = self._respond(handler, request)
+            return outcome[0]
+
+        try:
+            if around is not None:
+                around(data, request_handler)
+            else:
+                request_handler()
+        except Exception as error:
+            self.report_exception(error, {"request": request.message})
+            outcome[0] = outcome[0] or json_rpc.error(request.id, error_codes.INTERNAL_ERROR)
+        finally:
+            if instrument is not None:
+                data["duration"] = time.perf_counter() - started
+                try:
+                    instrument(data)
+                except Exception as error:
+                    self.report_exception(error, {"instrumentation": request.method})
+        return outcome[0]
+
+    def _respond(self, handler: Handler, request: Request) -> dict[str, t.Any] | None:
+        """Run ``handler`` and turn its outcome into the JSON-RPC response."""
+        session = request.session
+        client_info = session.client_info
+        if client_info is not None:
+            request.data["client"] = {"name": client_info.get("name"), "version": client_info.get("version")}
+        try:
+            return {"jsonrpc": "2.0", "id": request.id, "result": handler(request)}
+        except RequestHandlerError as error:
+            request.data.setdefault("error", _error_name(error.code))
+            return json_rpc.error(request.id, error.code, error.message, error.data)
+        except CancelledError:
+            request.data.setdefault("error", "cancelled")
+            if request.cancellation is not None:
+                request.cancellation.cancel()
+            return None
+        except Exception as error:
+            request.data.setdefault("error", "internal_error")
+            self.report_exception(error, {"request": request.message})
+            return json_rpc.error(request.id, error_codes.INTERNAL_ERROR)
+
+    def _custom_handler(self, custom: tuple[t.Callable[..., t.Any], Signature]) -> Handler:
+        function, signature = custom
+
+        def handler(request: Request) -> t.Any:
+            if signature.accepts_server_context:
+                return function(request.params, server_context=request.server_context())
+            return function(request.params)
+
+        return handler
+
+    def _method_not_found(self, session: ServerSession, request_id: t.Any, method: str) -> dict[str, t.Any]:
+        config = self.configuration
+        if config.around_request is not None or config.instrumentation_callback is not None:
+            request = Request(session, request_id, method, None, {}, None)
+
+            def fail(request: Request) -> t.NoReturn:
+                request.data["error"] = "method_not_found"
+                raise RequestHandlerError(f"Method not found: {method}", code=error_codes.METHOD_NOT_FOUND)
+
+            return t.cast("dict[str, t.Any]", self._run(fail, request))
+        return json_rpc.error(request_id, error_codes.METHOD_NOT_FOUND, f"Method not found: {method}")
+
+    def _handle_notification(self, session: ServerSession, method: str, params: t.Any, message: dict[str, t.Any]) -> None:
+        try:
+            if method == methods.NOTIFICATIONS_INITIALIZED:
+                session.initialized = True
+            elif method == methods.NOTIFICATIONS_CANCELLED:
+                if isinstance(params, dict) and "requestId" in params:
+                    reason = params.get("reason")
+                    session.cancel_request(params["requestId"], reason if isinstance(reason, str) else None)
+            elif method == methods.NOTIFICATIONS_ROOTS_LIST_CHANGED:
+                entry = self.handlers.get("roots_list_changed")
+                if entry is not None:
+                    entry[0]()
+            elif method in self._custom_methods:
+                function, signature = self._custom_methods[method]
+                request = Request(session, None, method, params, message, Cancellation())
+                if signature.accepts_server_context:
+                    function(params, server_context=request.server_context())
+                else:
+                    function(params)
+        except Exception as error:  # a notification has no response to carry the error
+            self.report_exception(error, {"notification": method})
+
+    # -- notifications to clients -------------------------------------------
+
+    def _broadcast(self, method: str, params: t.Any = None, name: str | None = None) -> None:
+        for session in self.sessions:
+            try:
+                session.send_notification(method, params)
+            except Exception as error:
+                self.report_exception(error, {"notification": name or method})
+
+    def notify_tools_list_changed(self) -> None:
+        """Tell every connected client the tool list changed."""
+        with self._lock:
+            self._listings.clear()
+        self._broadcast(methods.NOTIFICATIONS_TOOLS_LIST_CHANGED, name="tools_list_changed")
+
+    def notify_prompts_list_changed(self) -> None:
+        """Tell every connected client the prompt list changed."""
+        with self._lock:
+            self._listings.clear()
+        self._broadcast(methods.NOTIFICATIONS_PROMPTS_LIST_CHANGED, name="prompts_list_changed")
+
+    def notify_resources_list_changed(self) -> None:
+        """Tell every connected client the resource list changed."""
+        with self._lock:
+            self._listings.clear()
+        self._broadcast(methods.NOTIFICATIONS_RESOURCES_LIST_CHANGED, name="resources_list_changed")
+
+    def notify_log_message(self, data: t.Any, level: str, logger: str | None = None) -> None:
+        """Send ``notifications/message`` to every client whose log level lets ``level`` through.
+
+        :raises ValueError: for a level that is not one of the eight.
+        """
+        if level not in methods.LOG_SEVERITY:
+            raise ValueError(f"log level must be one of {', '.join(methods.LOG_LEVELS)}, not {level!r}")
+        for session in self.sessions:
+            try:
+                session.notify_log_message(data=data, level=level, logger=logger)
+            except Exception as error:
+                self.report_exception(error, {"notification": "log_message"})
+
+    def report_exception(self, error: BaseException, context: dict[str, t.Any]) -> None:
+        """Give ``error`` to the configured ``exception_reporter`` (logged when there is none)."""
+        reporter = self.configuration.exception_reporter
+        if reporter is None:
+            logger.error("MCP server error (%s)", next(iter(context), "unknown"), exc_info=error)
+            return
+        try:
+            reporter(error, context)
+        except Exception:
+            logger.exception("exception_reporter failed")
+
+
+_PROTOCOL_NOTIFICATIONS = frozenset(
+    {
+        methods.NOTIFICATIONS_INITIALIZED,
+        methods.NOTIFICATIONS_CANCELLED,
+        methods.NOTIFICATIONS_ROOTS_LIST_CHANGED,
+        methods.NOTIFICATIONS_PROGRESS,
+        methods.NOTIFICATIONS_MESSAGE,
+    }
+)
+
+_ERROR_NAMES = {
+    error_codes.PARSE_ERROR: "parse_error",
+    error_codes.INVALID_REQUEST: "invalid_request",
+    error_codes.METHOD_NOT_FOUND: "method_not_found",
+    error_codes.INVALID_PARAMS: "invalid_params",
+    error_codes.INTERNAL_ERROR: "internal_error",
+    error_codes.URL_ELICITATION_REQUIRED: "url_elicitation_required",
+}
+
+
+def _error_name(code: int) -> str:
+    return _ERROR_NAMES.get(code, str(code))
+
+
+__all__ = ["Server", "ServerSession"]

@@ -1,0 +1,26 @@
+"""Server capabilities, derived from what is registered."""
+
+from __future__ import annotations
+
+import typing as t
+
+if t.TYPE_CHECKING:
+    from . import Server
+
+
+def derive(server: Server) -> dict[str, t.Any]:
+    """The ``capabilities`` of ``initialize``: tools, prompts, resources, completions and logging as registered."""
+    capabilities: dict[str, t.Any] = {}
+    if server.tools:
+        capabilities["tools"] = {"listChanged": True}
+    if server.prompts:
+        capabilities["prompts"] = {"listChanged": True}
+    if server.resources or server.resource_templates or server.handlers.get("resources_read"):
+        resources: dict[str, t.Any] = {"listChanged": True}
+        if server.handlers.get("resources_subscribe"):
+            resources["subscribe"] = True
+        capabilities["resources"] = resources
+    if server.handlers.get("completion"):
+        capabilities["completions"] = {}
+    capabilities["logging"] = {}
+    return capabilities

@@ -1,0 +1,298 @@
+"""The protocol's request methods, as implemented by :class:`~mcp_sdk.Server`.
+
+Each handler takes the :class:`~mcp_sdk.server.request.Request` and returns the
+JSON-RPC ``result``; raising a :class:`~mcp_sdk.errors.RequestHandlerError`
+answers with that error instead.
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+from .. import methods
+from .. import protocol_version as versions
+from .._converter import to_wire
+from ..errors import (
+    CancelledError,
+    InvalidParamsError,
+    JSONRPCError,
+    RequestHandlerError,
+    ResourceNotFoundError,
+    ValidationError,
+)
+from ..tool import Tool
+from ..tool.response import Response
+from . import capabilities as capabilities_module
+from .pagination import paginate
+from .request import Request
+
+if t.TYPE_CHECKING:
+    from . import Server
+
+#: ``completion/complete`` returns at most this many values (specification limit).
+MAX_COMPLETION_VALUES = 100
+#: What a client sees when a tool raises: nothing internal.
+TOOL_INTERNAL_ERROR_TEXT = "Internal error occurred"
+
+
+def _params(request: Request) -> dict[str, t.Any]:
+    params = request.params
+    if params is None:
+        return {}
+    if type(params) is not dict:
+        raise InvalidParamsError("Invalid params: expected an object")
+    return params
+
+
+def _string_param(params: dict[str, t.Any], name: str) -> str:
+    value = params.get(name)
+    if type(value) is not str:
+        raise InvalidParamsError(f"Invalid params: missing string '{name}'" if value is None else f"Invalid params: '{name}' must be a string")
+    return value
+
+
+class ProtocolMethods:
+    """Mixin of :class:`~mcp_sdk.Server` holding one method per MCP request."""
+
+    def _initialize(self: Server, request: Request) -> dict[str, t.Any]:
+        params = _params(request)
+        requested = params.get("protocolVersion")
+        if type(requested) is not str:
+            raise InvalidParamsError("Invalid params: missing string 'protocolVersion'")
+        latest = self.configuration.protocol_version
+        supported = versions.SUPPORTED_VERSIONS
+        negotiated = requested if requested in supported and supported.index(requested) <= supported.index(latest) else latest
+        session = request.session
+        session.protocol_version = negotiated
+        client_info = params.get("clientInfo")
+        session.client_info = client_info if isinstance(client_info, dict) else None
+        client_capabilities = params.get("capabilities")
+        session.client_capabilities = client_capabilities if isinstance(client_capabilities, dict) else {}
+        result: dict[str, t.Any] = {
+            "protocolVersion": negotiated,
+            "capabilities": self.capabilities_for(negotiated),
+            "serverInfo": versions.filter_fields("implementation", self.server_info(), negotiated),
+        }
+        if self.instructions is not None:
+            result["instructions"] = self.instructions
+        return result
+
+    def _ping(self: Server, request: Request) -> dict[str, t.Any]:
+        return {}
+
+    def _set_log_level(self: Server, request: Request) -> dict[str, t.Any]:
+        level = _params(request).get("level")
+        if level not in methods.LOG_SEVERITY:
+            raise InvalidParamsError(f"Invalid log level {level!r}: use one of {', '.join(methods.LOG_LEVELS)}")
+        request.session.log_level = level
+        return {}
+
+    # -- tools ---------------------------------------------------------------
+
+    def _list_tools(self: Server, request: Request) -> dict[str, t.Any]:
+        return self._list_page(request, "tools")
+
+    def _call_tool(self: Server, request: Request) -> dict[str, t.Any]:
+        params = _params(request)
+        name = _string_param(params, "name")
+        data = request.data
+        data["tool_name"] = name
+        tool = self.tools.get(name)
+        if tool is None:
+            data["error"] = "tool_not_found"
+            raise InvalidParamsError(f"Tool not found: {name}", data={"name": name})
+        arguments = params.get("arguments")
+        if arguments is None:
+            arguments = {}
+        elif type(arguments) is not dict:
+            data["error"] = "invalid_params"
+            raise InvalidParamsError("Invalid params: 'arguments' must be an object")
+        data["tool_arguments"] = arguments
+        version = request.session.version
+        if self.configuration.validate_tool_call_arguments:
+            problem = tool.input_schema.errors(arguments)
+            if problem is not None:
+                data["error"] = "invalid_arguments"
+                return _tool_error(f"Invalid arguments: {problem}")
+        context = request.server_context() if tool._signature.accepts_server_context else None
+        try:
+            returned = tool.invoke(arguments, context)
+        except (RequestHandlerError, CancelledError):
+            raise
+        except Exception as error:  # the tool's own failure: report it, tell the client nothing internal
+            data["error"] = "internal_error"
+            self.report_exception(error, {"request": request.message})
+            return _tool_error(TOOL_INTERNAL_ERROR_TEXT)
+        result = _tool_result(returned)
+        if self.configuration.validate_tool_call_results and tool.output_schema is not None and not result.get("isError"):
+            self._check_structured_content(tool, result)
+        return versions.filter_fields("call_tool_result", result, version)
+
+    def _check_structured_content(self: Server, tool: type[Tool], result: dict[str, t.Any]) -> None:
+        assert tool.output_schema is not None
+        if "structuredContent" not in result:
+            problem = "the tool has an output schema but returned no structuredContent"
+        else:
+            problem = tool.output_schema.errors(result["structuredContent"])
+        if problem is not None:
+            raise RequestHandlerError(f"Invalid structured content from tool {tool.tool_name}: {problem}")
+
+    # -- prompts -------------------------------------------------------------
+
+    def _list_prompts(self: Server, request: Request) -> dict[str, t.Any]:
+        return self._list_page(request, "prompts")
+
+    def _get_prompt(self: Server, request: Request) -> dict[str, t.Any]:
+        params = _params(request)
+        name = _string_param(params, "name")
+        prompt = self.prompts.get(name)
+        if prompt is None:
+            request.data["error"] = "prompt_not_found"
+            raise InvalidParamsError(f"Prompt not found: {name}", data={"name": name})
+        request.data["prompt_name"] = name
+        arguments = params.get("arguments")
+        if arguments is None:
+            arguments = {}
+        elif type(arguments) is not dict:
+            raise InvalidParamsError("Invalid params: 'arguments' must be an object")
+        missing = prompt.missing_arguments(arguments)
+        if missing:
+            request.data["error"] = "missing_required_arguments"
+            raise InvalidParamsError(f"Missing required arguments: {', '.join(missing)}", data={"missing": missing})
+        context = request.server_context() if prompt._signature.accepts_server_context else None
+        result = to_wire(prompt.invoke(arguments, context))
+        if not isinstance(result, dict) or "messages" not in result:
+            raise TypeError(f"prompt {name} returned {type(result).__name__}, not a Prompt.Result")
+        return t.cast("dict[str, t.Any]", result)
+
+    # -- resources -----------------------------------------------------------
+
+    def _list_resources(self: Server, request: Request) -> dict[str, t.Any]:
+        return self._list_page(request, "resources")
+
+    def _list_resource_templates(self: Server, request: Request) -> dict[str, t.Any]:
+        return self._list_page(request, "resourceTemplates")
+
+    def _read_resource(self: Server, request: Request) -> dict[str, t.Any]:
+        params = _params(request)
+        uri = _string_param(params, "uri")
+        request.data["resource_uri"] = uri
+        handler = self.handlers.get("resources_read")
+        if handler is None:
+            if uri in self._resource_uris():
+                return {"contents": []}
+            request.data["error"] = "resource_not_found"
+            raise ResourceNotFoundError(uri, params)
+        try:
+            returned = self._call_handler("resources_read", request, params)
+        except ResourceNotFoundError:
+            request.data["error"] = "resource_not_found"
+            raise
+        if isinstance(returned, dict) and "contents" in returned:
+            returned = returned["contents"]
+        if returned is None:
+            returned = []
+        if not isinstance(returned, (list, tuple)):
+            returned = [returned]
+        return {"contents": [to_wire(item) for item in returned]}
+
+    def _subscribe(self: Server, request: Request) -> dict[str, t.Any]:
+        params = _params(request)
+        request.data["resource_uri"] = _string_param(params, "uri")
+        if self.handlers.get("resources_subscribe") is not None:
+            self._call_handler("resources_subscribe", request, params)
+        return {}
+
+    def _unsubscribe(self: Server, request: Request) -> dict[str, t.Any]:
+        params = _params(request)
+        request.data["resource_uri"] = _string_param(params, "uri")
+        if self.handlers.get("resources_unsubscribe") is not None:
+            self._call_handler("resources_unsubscribe", request, params)
+        return {}
+
+    # -- completion ----------------------------------------------------------
+
+    def _complete(self: Server, request: Request) -> dict[str, t.Any]:
+        params = _params(request)
+        ref = params.get("ref")
+        argument = params.get("argument")
+        if not isinstance(ref, dict) or not isinstance(argument, dict):
+            raise InvalidParamsError("Invalid params: 'ref' and 'argument' must be objects")
+        if type(argument.get("name")) is not str or type(argument.get("value")) is not str:
+            raise InvalidParamsError("Invalid params: 'argument' needs string 'name' and 'value'")
+        kind = ref.get("type")
+        if kind == "ref/prompt":
+            name = ref.get("name")
+            if name not in self.prompts:
+                raise InvalidParamsError(f"Prompt not found: {name}", data={"name": name})
+        elif kind == "ref/resource":
+            uri = ref.get("uri")
+            if uri not in self._resource_uris() and uri not in {tpl.uri_template for tpl in self.resource_templates}:
+                raise InvalidParamsError(f"Resource not found: {uri}", data={"uri": uri})
+        else:
+            raise InvalidParamsError(f"Invalid params: unknown ref type {kind!r}")
+        if self.handlers.get("completion") is None:
+            return {"completion": {"values": [], "hasMore": False}}
+        returned = self._call_handler("completion", request, params)
+        completion = returned.get("completion", returned) if isinstance(returned, dict) else {"values": returned}
+        values = list(completion.get("values") or [])
+        result: dict[str, t.Any] = {"values": values[:MAX_COMPLETION_VALUES]}
+        total = completion.get("total")
+        if len(values) > MAX_COMPLETION_VALUES:
+            result["total"] = total if total is not None else len(values)
+            result["hasMore"] = True
+        else:
+            if total is not None:
+                result["total"] = total
+            result["hasMore"] = bool(completion.get("hasMore", False))
+        return {"completion": result}
+
+    # -- shared --------------------------------------------------------------
+
+    def _list_page(self: Server, request: Request, kind: str) -> dict[str, t.Any]:
+        items = self._listing(kind, request.session.version)
+        page, next_cursor = paginate(items, request.params, self.page_size)
+        result: dict[str, t.Any] = {kind: page}
+        if next_cursor is not None:
+            result["nextCursor"] = next_cursor
+        return result
+
+    def _call_handler(self: Server, name: str, request: Request, params: dict[str, t.Any]) -> t.Any:
+        handler, signature = self.handlers[name]
+        if signature.accepts_server_context:
+            return handler(params, server_context=request.server_context())
+        return handler(params)
+
+
+def _tool_error(text: str) -> dict[str, t.Any]:
+    return {"content": [{"type": "text", "text": text}], "isError": True}
+
+
+def _tool_result(returned: t.Any) -> dict[str, t.Any]:
+    """The wire result of whatever a tool returned."""
+    if type(returned) is Response or isinstance(returned, Response):
+        return returned.to_dict()
+    if isinstance(returned, dict):
+        if "content" in returned or "structuredContent" in returned:
+            result = dict(returned)
+            result.setdefault("content", [])
+            result["content"] = [to_wire(item) for item in result["content"]]
+            result.setdefault("isError", False)
+            return result
+        return {"content": [{"type": "text", "text": _json_text(returned)}], "structuredContent": returned, "isError": False}
+    if isinstance(returned, str):
+        return {"content": [{"type": "text", "text": returned}], "isError": False}
+    if isinstance(returned, (list, tuple)):
+        return {"content": [to_wire(item) for item in returned], "isError": False}
+    if returned is None:
+        return {"content": [], "isError": False}
+    return {"content": [to_wire(returned)], "isError": False}
+
+
+def _json_text(value: t.Any) -> str:
+    from ..json_rpc import encode
+
+    return encode(value)
+
+
+__all__ = ["ProtocolMethods", "MAX_COMPLETION_VALUES", "JSONRPCError", "ValidationError"]

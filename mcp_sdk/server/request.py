@@ -1,0 +1,61 @@
+"""One client request while a server handles it."""
+
+from __future__ import annotations
+
+import typing as t
+
+from ..cancellation import Cancellation
+from ..server_context import ServerContext
+
+if t.TYPE_CHECKING:
+    from ..server_session import ServerSession
+
+
+class Request:
+    """The request being handled: its session, params, cancellation token and instrumentation data."""
+
+    __slots__ = ("session", "id", "method", "params", "message", "cancellation", "data", "_context")
+
+    def __init__(
+        self,
+        session: ServerSession,
+        request_id: t.Any,
+        method: str,
+        params: t.Any,
+        message: dict[str, t.Any],
+        cancellation: Cancellation | None,
+    ) -> None:
+        self.session = session
+        self.id = request_id
+        self.method = method
+        self.params = params
+        #: The raw JSON-RPC message, for the exception reporter.
+        self.message = message
+        self.cancellation = cancellation
+        #: What ``around_request`` and ``instrumentation_callback`` see.
+        self.data: dict[str, t.Any] = {"method": method}
+        self._context: ServerContext | None = None
+
+    @property
+    def meta(self) -> dict[str, t.Any] | None:
+        params = self.params
+        if type(params) is dict:
+            meta = params.get("_meta")
+            if isinstance(meta, dict):
+                return meta
+        return None
+
+    def server_context(self) -> ServerContext:
+        """The :class:`ServerContext` handlers receive (built once, on first use)."""
+        context = self._context
+        if context is None:
+            meta = self.meta
+            context = self._context = ServerContext(
+                self.session.server.server_context,
+                session=self.session,
+                request_id=self.id,
+                progress_token=meta.get("progressToken") if meta else None,
+                cancellation=self.cancellation,
+                meta=meta,
+            )
+        return context

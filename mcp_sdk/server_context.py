@@ -1,0 +1,211 @@
+"""What handlers receive as ``server_context``: the user's context plus the request's powers.
+
+It reads like the ``server_context`` dict given to :class:`~mcp_sdk.Server`
+(with the request's ``_meta`` under ``"_meta"``), and it can report progress,
+log, and ask the client things (roots, sampling, elicitation) on behalf of the
+request that is running.
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+from . import methods
+from .cancellation import Cancellation
+from .errors import CapabilityError, ValidationError
+
+if t.TYPE_CHECKING:
+    from .server_session import ServerSession
+
+
+class ServerContext(t.Mapping[str, t.Any]):
+    """A read-only mapping over the server's context, bound to one in-flight request."""
+
+    __slots__ = ("context", "session", "request_id", "progress_token", "cancellation", "meta", "_view")
+
+    def __init__(
+        self,
+        context: t.Any,
+        *,
+        session: ServerSession | None = None,
+        request_id: t.Any = None,
+        progress_token: t.Any = None,
+        cancellation: Cancellation | None = None,
+        meta: dict[str, t.Any] | None = None,
+    ) -> None:
+        #: The ``server_context`` given to the server, as given.
+        self.context = context
+        #: The connection the request came on.
+        self.session = session
+        #: The JSON-RPC id of the request being handled (None for a notification).
+        self.request_id = request_id
+        #: ``params._meta.progressToken`` of the request, if the client sent one.
+        self.progress_token = progress_token
+        #: The request's cancellation token.
+        self.cancellation = cancellation if cancellation is not None else Cancellation()
+        #: The request's ``_meta`` (trace context keys pass through untouched).
+        self.meta = meta
+        view: t.Mapping[str, t.Any]
+        if isinstance(context, t.Mapping):
+            view = {**context, "_meta": meta} if meta is not None else context
+        elif context is None:
+            view = {"_meta": meta} if meta is not None else {}
+        else:
+            view = {}  # a non-dict context is reachable as .context; _meta is not merged (as in the gem)
+        self._view = view
+
+    # -- the mapping ---------------------------------------------------------
+
+    def __getitem__(self, key: str) -> t.Any:
+        return self._view[key]
+
+    def __iter__(self) -> t.Iterator[str]:
+        return iter(self._view)
+
+    def __len__(self) -> int:
+        return len(self._view)
+
+    def __getattr__(self, name: str) -> t.Any:
+        # A non-dict user context (an object) still answers its own attributes.
+        context = object.__getattribute__(self, "context")
+        if context is not None and not isinstance(context, t.Mapping):
+            return getattr(context, name)
+        raise AttributeError(name)
+
+    def __repr__(self) -> str:
+        return f"<ServerContext request_id={self.request_id!r} keys={list(self._view)!r}>"
+
+    # -- cancellation --------------------------------------------------------
+
+    def cancelled(self) -> bool:
+        """Whether the client cancelled this request."""
+        return self.cancellation.cancelled()
+
+    def raise_if_cancelled(self) -> None:
+        """Raise :class:`~mcp_sdk.CancelledError` if the client cancelled this request."""
+        self.cancellation.raise_if_cancelled()
+
+    # -- notifications -------------------------------------------------------
+
+    def report_progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
+        """Send ``notifications/progress`` for this request; a no-op without a progress token."""
+        if self.progress_token is None or self.session is None:
+            return
+        params: dict[str, t.Any] = {"progressToken": self.progress_token, "progress": progress}
+        if total is not None:
+            params["total"] = total
+        if message is not None and self.session.supports("progress_message"):
+            params["message"] = message
+        self.session.send_notification(methods.NOTIFICATIONS_PROGRESS, params, related_request_id=self.request_id)
+
+    def notify_log_message(self, data: t.Any, level: str, logger: str | None = None) -> None:
+        """Send ``notifications/message`` to this client if ``level`` passes its ``logging/setLevel``."""
+        if self.session is not None:
+            self.session.notify_log_message(data=data, level=level, logger=logger, related_request_id=self.request_id)
+
+    def notify_resources_updated(self, uri: str) -> None:
+        """Tell this client a resource it may have subscribed to changed."""
+        if self.session is not None:
+            self.session.send_notification(methods.NOTIFICATIONS_RESOURCES_UPDATED, {"uri": uri})
+
+    def notify_elicitation_complete(self, elicitation_id: str) -> None:
+        """Tell this client a URL elicitation finished (protocol 2025-11-25)."""
+        if self.session is not None:
+            self.session.send_notification(
+                methods.NOTIFICATIONS_ELICITATION_COMPLETE, {"elicitationId": elicitation_id}
+            )
+
+    # -- server-to-client requests ------------------------------------------
+
+    def _request(self, method: str, params: dict[str, t.Any] | None, timeout: float | None) -> t.Any:
+        if self.session is None:
+            raise CapabilityError(f"{method} needs a client connection; this context has none")
+        return self.session.send_request(
+            method,
+            params,
+            related_request_id=self.request_id,
+            cancellation=self.cancellation,
+            timeout=timeout,
+        )
+
+    def _require(self, capability: str, method: str) -> None:
+        if self.session is None or not self.session.client_supports(capability):
+            raise CapabilityError(f"Client does not support {capability} (needed for {method})")
+
+    def list_roots(self, timeout: float | None = None) -> dict[str, t.Any]:
+        """Ask the client for its roots (``roots/list``); returns ``{"roots": [...]}``.
+
+        :raises CapabilityError: the client did not declare ``roots``.
+        :raises JSONRPCError: the client answered with an error.
+        """
+        self._require("roots", methods.ROOTS_LIST)
+        return t.cast("dict[str, t.Any]", self._request(methods.ROOTS_LIST, None, timeout))
+
+    def ping(self, timeout: float | None = None) -> dict[str, t.Any]:
+        """Ping the client; returns ``{}``.
+
+        :raises ValidationError: the client's result is not an object.
+        """
+        result = self._request(methods.PING, None, timeout)
+        if not isinstance(result, dict):
+            raise ValidationError(f"ping result must be an object, got {type(result).__name__}")
+        return result
+
+    def create_sampling_message(
+        self,
+        messages: list[dict[str, t.Any]],
+        max_tokens: int,
+        system_prompt: str | None = None,
+        model_preferences: dict[str, t.Any] | None = None,
+        include_context: str | None = None,
+        temperature: float | None = None,
+        stop_sequences: list[str] | None = None,
+        metadata: dict[str, t.Any] | None = None,
+        tools: list[dict[str, t.Any]] | None = None,
+        tool_choice: dict[str, t.Any] | None = None,
+        timeout: float | None = None,
+    ) -> dict[str, t.Any]:
+        """Ask the client's LLM for a completion (``sampling/createMessage``); returns its result.
+
+        :raises CapabilityError: the client lacks ``sampling`` (or ``sampling.tools`` when ``tools`` is given).
+        """
+        self._require("sampling", methods.SAMPLING_CREATE_MESSAGE)
+        if tools is not None or tool_choice is not None:
+            self._require("sampling.tools", methods.SAMPLING_CREATE_MESSAGE)
+        params: dict[str, t.Any] = {"messages": messages, "maxTokens": max_tokens}
+        optional = {
+            "systemPrompt": system_prompt,
+            "modelPreferences": model_preferences,
+            "includeContext": include_context,
+            "temperature": temperature,
+            "stopSequences": stop_sequences,
+            "metadata": metadata,
+            "tools": tools,
+            "toolChoice": tool_choice,
+        }
+        params.update((key, value) for key, value in optional.items() if value is not None)
+        return t.cast("dict[str, t.Any]", self._request(methods.SAMPLING_CREATE_MESSAGE, params, timeout))
+
+    def create_form_elicitation(
+        self, message: str, requested_schema: dict[str, t.Any], timeout: float | None = None
+    ) -> dict[str, t.Any]:
+        """Ask the user for structured input through the client; returns ``{"action": ..., "content": ...}``.
+
+        :raises CapabilityError: the client lacks form elicitation.
+        """
+        self._require("elicitation.form", methods.ELICITATION_CREATE)
+        params: dict[str, t.Any] = {"message": message, "requestedSchema": requested_schema}
+        if self.session is not None and self.session.supports("url_elicitation"):
+            params = {"mode": "form", **params}
+        return t.cast("dict[str, t.Any]", self._request(methods.ELICITATION_CREATE, params, timeout))
+
+    def create_url_elicitation(
+        self, message: str, url: str, elicitation_id: str, timeout: float | None = None
+    ) -> dict[str, t.Any]:
+        """Send the user to ``url`` for an out-of-band interaction (protocol 2025-11-25).
+
+        :raises CapabilityError: the client lacks ``elicitation.url``.
+        """
+        self._require("elicitation.url", methods.ELICITATION_CREATE)
+        params = {"mode": "url", "message": message, "url": url, "elicitationId": elicitation_id}
+        return t.cast("dict[str, t.Any]", self._request(methods.ELICITATION_CREATE, params, timeout))

@@ -1,0 +1,352 @@
+"""One client connection to a server: its negotiated state and its in-flight traffic.
+
+A transport creates a session per connection (``server.create_session(send)``)
+and feeds it every message it reads; the session answers requests through the
+server and routes responses back to tool threads waiting on a
+server-to-client request. ``send(message, related_request_id)`` is how the
+session writes: the transport decides where a message goes (stdout, the
+request's SSE stream, the session's GET stream).
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import threading
+import typing as t
+
+from . import error_codes, json_rpc, methods
+from . import protocol_version as versions
+from .cancellation import Cancellation
+from .errors import CancelledError, JSONRPCError, RequestTimeoutError, TransportError
+
+if t.TYPE_CHECKING:
+    from .server import Server
+
+Send = t.Callable[[t.Dict[str, t.Any], t.Any], None]
+
+logger = logging.getLogger("mcp_sdk.server")
+
+#: Methods answered on the thread that reads them: quick, and their order matters.
+INLINE_METHODS = frozenset(
+    {
+        methods.INITIALIZE,
+        methods.PING,
+        methods.LOGGING_SET_LEVEL,
+        methods.NOTIFICATIONS_INITIALIZED,
+        methods.NOTIFICATIONS_CANCELLED,
+    }
+)
+
+
+class _Pending:
+    """A server-to-client request waiting for its response."""
+
+    __slots__ = ("event", "response", "error")
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self.response: dict[str, t.Any] | None = None
+        self.error: BaseException | None = None
+
+    def resolve(self, response: dict[str, t.Any]) -> None:
+        self.response = response
+        self.event.set()
+
+    def fail(self, error: BaseException) -> None:
+        if not self.event.is_set():
+            self.error = error
+            self.event.set()
+
+
+class ServerSession:
+    """State of one client connection. Created by a transport; thread-safe."""
+
+    def __init__(self, server: Server, send: Send | None = None, session_id: str | None = None) -> None:
+        self.server = server
+        self.session_id = session_id
+        #: The negotiated protocol version (None before ``initialize``).
+        self.protocol_version: str | None = None
+        #: ``clientInfo`` from ``initialize``.
+        self.client_info: dict[str, t.Any] | None = None
+        #: ``capabilities`` the client declared in ``initialize``.
+        self.client_capabilities: dict[str, t.Any] = {}
+        #: The level set by ``logging/setLevel`` (None: send no log messages).
+        self.log_level: str | None = None
+        #: Whether ``notifications/initialized`` arrived.
+        self.initialized = False
+        #: False where the transport cannot carry server-to-client requests (JSON response mode).
+        self.can_send_requests = send is not None
+        self._send = send
+        self._lock = threading.Lock()
+        self._in_flight: dict[t.Any, Cancellation] = {}
+        self._pending: dict[t.Any, _Pending] = {}
+        self._ids = itertools.count(1)
+        self._closed = False
+
+    # -- state ---------------------------------------------------------------
+
+    @property
+    def version(self) -> str:
+        """The protocol version in effect: negotiated, or the server's latest before ``initialize``."""
+        return self.protocol_version or self.server.configuration.protocol_version
+
+    def supports(self, feature: str) -> bool:
+        """Whether the version in effect has ``feature`` (see :func:`mcp_sdk.protocol_version.supports`)."""
+        return versions.supports(self.version, feature)
+
+    def client_supports(self, capability: str) -> bool:
+        """Whether the client declared ``capability`` (dotted: ``"sampling.tools"``, ``"elicitation.url"``)."""
+        capabilities = self.client_capabilities
+        if capability == "elicitation.form":
+            elicitation = capabilities.get("elicitation")
+            # An empty `elicitation` object means form mode (2025-06-18 and the 2025-11-25 default).
+            return isinstance(elicitation, dict) and (not elicitation or "form" in elicitation)
+        node: t.Any = capabilities
+        for part in capability.split("."):
+            if not isinstance(node, dict) or part not in node or node[part] is None:
+                return False
+            node = node[part]
+        return True
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    # -- incoming ------------------------------------------------------------
+
+    def handle(self, message: t.Any) -> t.Any:
+        """Process one decoded message (or batch); return the response, or None when there is none."""
+        if type(message) is list:
+            return self._handle_batch(message)
+        return self._handle_one(message)
+
+    def handle_json(self, text: str | bytes) -> str | None:
+        """Process one JSON text; return the response's JSON text, or None."""
+        try:
+            message = json_rpc.decode(text)
+        except ValueError as error:
+            return json_rpc.encode(json_rpc.parse_error(str(error)))
+        return self.encode(self.handle(message))
+
+    def encode(self, response: t.Any) -> str | None:
+        """JSON text of a response; a result JSON cannot represent becomes a ``-32603`` error."""
+        if response is None:
+            return None
+        try:
+            return json_rpc.encode(response)
+        except (TypeError, ValueError) as error:
+            self.server.report_exception(error, {"response": repr(response)[:1000]})
+            if type(response) is list:
+                return json_rpc.encode(
+                    [json_rpc.error(r.get("id"), error_codes.INTERNAL_ERROR) for r in response]
+                )
+            return json_rpc.encode(json_rpc.error(response.get("id"), error_codes.INTERNAL_ERROR))
+
+    def needs_worker(self, message: t.Any) -> bool:
+        """Whether a transport should run ``message`` on a worker thread rather than inline.
+
+        Responses, cancellations and the quick, order-sensitive methods run inline.
+        """
+        if type(message) is not dict:
+            return type(message) is list
+        method = message.get("method")
+        return method is not None and method not in INLINE_METHODS
+
+    def _handle_batch(self, batch: list[t.Any]) -> t.Any:
+        if self.version not in versions.BATCH_VERSIONS:
+            return json_rpc.error(
+                None, error_codes.INVALID_REQUEST, f"Invalid Request: batches are not supported in protocol {self.version}"
+            )
+        if not batch:
+            return json_rpc.error(None, error_codes.INVALID_REQUEST, "Invalid Request: empty batch")
+        responses = []
+        for message in batch:
+            if type(message) is dict and message.get("method") == methods.INITIALIZE:
+                responses.append(
+                    json_rpc.error(
+                        message.get("id") if json_rpc.is_valid_id(message.get("id")) else None,
+                        error_codes.INVALID_REQUEST,
+                        "Invalid Request: initialize must not be part of a batch",
+                    )
+                )
+                continue
+            response = self._handle_one(message)
+            if response is not None:
+                responses.append(response)
+        return responses or None
+
+    def _handle_one(self, message: t.Any) -> dict[str, t.Any] | None:
+        if type(message) is not dict:
+            return json_rpc.error(None, error_codes.INVALID_REQUEST, "Invalid Request: expected a JSON object")
+        method = message.get("method")
+        has_id = "id" in message
+        request_id = message.get("id")
+        id_ok = json_rpc.is_valid_id(request_id)
+        if method is None:
+            if has_id and ("result" in message or "error" in message):
+                self._handle_response(message)
+                return None
+            return json_rpc.error(request_id if id_ok else None, error_codes.INVALID_REQUEST)
+        if message.get("jsonrpc") != "2.0":
+            return json_rpc.error(
+                request_id if id_ok else None, error_codes.INVALID_REQUEST, 'Invalid Request: jsonrpc must be "2.0"'
+            )
+        if type(method) is not str:
+            return json_rpc.error(request_id if id_ok else None, error_codes.INVALID_REQUEST, "Invalid Request: method must be a string")
+        params = message.get("params")
+        if not has_id:
+            self.server._handle_notification(self, method, params, message)
+            return None
+        if not id_ok:
+            return json_rpc.error(
+                None, error_codes.INVALID_REQUEST, "Invalid Request: id must be a string or an integer"
+            )
+        return self.server._handle_request(self, request_id, method, params, message)
+
+    def _handle_response(self, message: dict[str, t.Any]) -> None:
+        with self._lock:
+            pending = self._pending.pop(message["id"], None)
+        if pending is None:
+            logger.debug("response to unknown request id %r dropped", message.get("id"))
+            return
+        pending.resolve(message)
+
+    # -- in-flight requests (cancellation) -----------------------------------
+
+    def _begin(self, request_id: t.Any, cancellation: Cancellation) -> None:
+        with self._lock:
+            self._in_flight[request_id] = cancellation
+
+    def _end(self, request_id: t.Any) -> None:
+        with self._lock:
+            self._in_flight.pop(request_id, None)
+
+    def cancel_request(self, request_id: t.Any, reason: str | None = None) -> bool:
+        """Cancel an in-flight client request (as ``notifications/cancelled`` does)."""
+        with self._lock:
+            cancellation = self._in_flight.get(request_id)
+        if cancellation is None:
+            return False
+        return cancellation.cancel(reason)
+
+    @property
+    def in_flight_count(self) -> int:
+        with self._lock:
+            return len(self._in_flight)
+
+    # -- outgoing ------------------------------------------------------------
+
+    def write(self, message: dict[str, t.Any], related_request_id: t.Any = None) -> None:
+        """Hand a message to the transport (dropped when there is none or the session closed)."""
+        send = self._send
+        if send is None or self._closed:
+            return
+        send(message, related_request_id)
+
+    def send_notification(self, method: str, params: t.Any = None, related_request_id: t.Any = None) -> None:
+        """Send a notification to this client."""
+        self.write(json_rpc.notification(method, params), related_request_id)
+
+    def notify_log_message(
+        self, data: t.Any, level: str, logger: str | None = None, related_request_id: t.Any = None
+    ) -> None:
+        """Send ``notifications/message`` if ``level`` is at or above the client's ``logging/setLevel``.
+
+        :raises ValueError: for a level that is not one of the eight.
+        """
+        severity = methods.LOG_SEVERITY.get(level)
+        if severity is None:
+            raise ValueError(f"log level must be one of {', '.join(methods.LOG_LEVELS)}, not {level!r}")
+        current = self.log_level
+        if current is None or severity < methods.LOG_SEVERITY[current]:
+            return
+        params: dict[str, t.Any] = {"level": level, "data": data}
+        if logger is not None:
+            params["logger"] = logger
+        self.send_notification(methods.NOTIFICATIONS_MESSAGE, params, related_request_id)
+
+    def send_request(
+        self,
+        method: str,
+        params: t.Any = None,
+        *,
+        related_request_id: t.Any = None,
+        cancellation: Cancellation | None = None,
+        timeout: float | None = None,
+    ) -> t.Any:
+        """Send a request to the client and block until its result.
+
+        :param cancellation: when it is cancelled (the parent request was), the
+            wait ends with :class:`~mcp_sdk.CancelledError` and the client is
+            sent ``notifications/cancelled`` for this request.
+        :param timeout: seconds; defaults to the configuration's ``server_request_timeout``.
+        :raises JSONRPCError: the client answered with an error.
+        :raises RequestTimeoutError: no answer in time.
+        :raises TransportError: the connection cannot carry requests or closed.
+        """
+        if self._send is None or not self.can_send_requests:
+            raise TransportError(
+                f"Cannot send {method}: this transport does not carry server-to-client requests"
+                + (" (JSON response mode)" if self._send is not None else "")
+            )
+        if self._closed:
+            raise TransportError(f"Cannot send {method}: the session is closed")
+        if timeout is None:
+            timeout = self.server.configuration.server_request_timeout
+        request_id = next(self._ids)
+        pending = _Pending()
+        with self._lock:
+            self._pending[request_id] = pending
+
+        def on_cancel(token: Cancellation) -> None:
+            pending.fail(CancelledError(reason=token.reason))
+
+        unregister = cancellation.add_callback(on_cancel) if cancellation is not None else None
+        try:
+            if not pending.event.is_set():
+                self.write(json_rpc.request(request_id, method, params), related_request_id)
+            if not pending.event.wait(timeout):
+                pending.fail(RequestTimeoutError(f"{method} got no response within {timeout:g} seconds"))
+        finally:
+            if unregister is not None:
+                unregister()
+            with self._lock:
+                self._pending.pop(request_id, None)
+        if pending.error is not None:
+            if isinstance(pending.error, (CancelledError, RequestTimeoutError)):
+                reason = "Request timed out" if isinstance(pending.error, RequestTimeoutError) else pending.error.reason
+                params_cancel: dict[str, t.Any] = {"requestId": request_id}
+                if reason:
+                    params_cancel["reason"] = reason
+                self.send_notification(methods.NOTIFICATIONS_CANCELLED, params_cancel, related_request_id)
+            raise pending.error
+        response = t.cast("dict[str, t.Any]", pending.response)
+        if "error" in response:
+            error = response["error"] if isinstance(response["error"], dict) else {}
+            raise JSONRPCError(
+                str(error.get("message", "Error")),
+                error.get("code", error_codes.INTERNAL_ERROR) if isinstance(error.get("code"), int) else error_codes.INTERNAL_ERROR,
+                error.get("data"),
+            )
+        return response.get("result")
+
+    # -- lifecycle -----------------------------------------------------------
+
+    def close(self, reason: str = "Connection closed") -> None:
+        """End the session: cancel in-flight requests, fail waiting server requests, leave the server."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            in_flight = list(self._in_flight.values())
+            pending = list(self._pending.values())
+            self._pending.clear()
+        for cancellation in in_flight:
+            cancellation.cancel(reason)
+        for waiter in pending:
+            waiter.fail(TransportError(reason))
+        self.server._remove_session(self)
+
+    def __repr__(self) -> str:
+        return f"<ServerSession id={self.session_id!r} version={self.protocol_version!r}>"

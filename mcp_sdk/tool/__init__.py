@@ -1,0 +1,185 @@
+"""Tools: functions a server offers to the model (``tools/list``, ``tools/call``).
+
+Subclass :class:`Tool` with class-level metadata and a ``call`` classmethod::
+
+    class EchoTool(Tool):
+        description = "Echoes its argument"
+        input_schema = {"properties": {"message": {"type": "string"}}, "required": ["message"]}
+
+        @classmethod
+        def call(cls, message, server_context=None):
+            return Tool.Response([{"type": "text", "text": message}])
+
+Unlike the Ruby gem, metadata set on a class is inherited by its subclasses, as
+Python users expect of a base class; only the name (``tool_name``) is derived
+afresh for each class that does not set its own.
+"""
+
+from __future__ import annotations
+
+import re
+import typing as t
+
+from .._converter import to_wire
+from .._signature import Signature
+from ..errors import InvalidNameError
+from ..string_utils import underscore
+from .annotations import Annotations
+from .input_schema import InputSchema
+from .output_schema import OutputSchema
+from .response import Response
+
+#: Tool names the specification allows (2025-11-25, "Tool names").
+NAME_PATTERN = re.compile(r"[A-Za-z0-9_.\-]{1,128}")
+
+
+def validate_name(name: t.Any, kind: str = "tool") -> str:
+    """Return ``name`` if it is 1-128 characters of ``A-Za-z0-9_-.``; else raise :class:`~mcp_sdk.InvalidNameError`."""
+    if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
+        raise InvalidNameError(
+            f"Invalid {kind} name {name!r}: use 1 to 128 characters of A-Z, a-z, 0-9, '_', '-' and '.'"
+        )
+    return name
+
+
+class Tool:
+    """Base class of tools. Never instantiated: metadata and ``call`` live on the class."""
+
+    #: The wire name; defaults to the snake_case class name (``EchoTool`` -> ``echo_tool``).
+    tool_name: t.ClassVar[str] = "tool"
+    #: Human-readable display name (protocol 2025-06-18 and later).
+    title: t.ClassVar[str | None] = None
+    #: What the tool does, for the model.
+    description: t.ClassVar[str | None] = None
+    #: JSON Schema of the arguments; a dict becomes an :class:`InputSchema`.
+    input_schema: t.ClassVar[InputSchema] = InputSchema()
+    #: JSON Schema of ``structuredContent``; a dict becomes an :class:`OutputSchema`.
+    output_schema: t.ClassVar[OutputSchema | None] = None
+    #: Behaviour hints; a dict (snake_case or camelCase keys) becomes :class:`Annotations`.
+    annotations: t.ClassVar[Annotations | None] = None
+    #: ``_meta`` of the tool's ``tools/list`` entry.
+    meta: t.ClassVar[dict[str, t.Any] | None] = None
+    #: Icons (``[{"src": ..., "mimeType": ..., "sizes": [...]}]``, protocol 2025-11-25).
+    icons: t.ClassVar[list[dict[str, t.Any]] | None] = None
+
+    Response = Response
+    InputSchema = InputSchema
+    OutputSchema = OutputSchema
+    Annotations = Annotations
+
+    _signature: t.ClassVar[Signature]
+    _pass_arguments_dict: t.ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: t.Any) -> None:
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__
+        if "tool_name" not in own:
+            cls.tool_name = underscore(cls.__name__)
+        if "input_schema" in own and not isinstance(own["input_schema"], InputSchema):
+            cls.input_schema = InputSchema(own["input_schema"])
+        if "output_schema" in own and own["output_schema"] is not None and not isinstance(
+            own["output_schema"], OutputSchema
+        ):
+            cls.output_schema = OutputSchema(own["output_schema"])
+        if "annotations" in own:
+            cls.annotations = Annotations.coerce(own["annotations"])
+        cls._signature = Signature(cls.call)
+
+    def __new__(cls, *args: t.Any, **kwargs: t.Any) -> t.NoReturn:
+        raise TypeError("Tools are classes: register the class itself, do not instantiate it")
+
+    @classmethod
+    def call(cls, **arguments: t.Any) -> t.Any:
+        """Run the tool. Arguments arrive as keyword arguments; declare ``server_context`` to get it.
+
+        :return: a :class:`Tool.Response` (or a wire dict, a string, or a list of content).
+        """
+        raise NotImplementedError(f"{cls.__name__}.call is not implemented")
+
+    @classmethod
+    def invoke(cls, arguments: t.Mapping[str, t.Any], server_context: t.Any = None) -> t.Any:
+        """Call the tool the way its signature asks: the SDK's single entry point."""
+        signature = cls._signature
+        if cls._pass_arguments_dict:
+            if signature.accepts_server_context:
+                return cls.call(dict(arguments), server_context=server_context)
+            return cls.call(dict(arguments))
+        kwargs = signature.keyword_arguments(arguments)
+        if signature.accepts_server_context:
+            kwargs["server_context"] = server_context
+        return cls.call(**kwargs)
+
+    @classmethod
+    def to_dict(cls) -> dict[str, t.Any]:
+        """The ``tools/list`` entry, in the latest protocol's shape."""
+        entry: dict[str, t.Any] = {"name": cls.tool_name}
+        if cls.title is not None:
+            entry["title"] = cls.title
+        if cls.description is not None:
+            entry["description"] = cls.description
+        entry["inputSchema"] = cls.input_schema.to_dict()
+        if cls.output_schema is not None:
+            entry["outputSchema"] = cls.output_schema.to_dict()
+        if cls.annotations is not None:
+            entry["annotations"] = cls.annotations.to_dict()
+        if cls.icons is not None:
+            entry["icons"] = to_wire(cls.icons)
+        if cls.meta is not None:
+            entry["_meta"] = cls.meta
+        return entry
+
+    @classmethod
+    def define(
+        cls,
+        name: str | None = None,
+        *,
+        title: str | None = None,
+        description: str | None = None,
+        input_schema: t.Mapping[str, t.Any] | InputSchema | None = None,
+        output_schema: t.Mapping[str, t.Any] | OutputSchema | None = None,
+        annotations: t.Mapping[str, t.Any] | Annotations | None = None,
+        meta: dict[str, t.Any] | None = None,
+        icons: list[dict[str, t.Any]] | None = None,
+        handler: t.Callable[..., t.Any] | None = None,
+    ) -> t.Any:
+        """Make a Tool subclass from a function ``handler(args, server_context=None)``.
+
+        ``args`` is the arguments dict. With ``handler=`` the class is returned;
+        without it, a decorator that returns the class.
+        """
+
+        def build(function: t.Callable[..., t.Any]) -> type[Tool]:
+            tool_name = name if name is not None else function.__name__
+            namespace: dict[str, t.Any] = {
+                "tool_name": tool_name,
+                "title": title,
+                "description": description if description is not None else _doc(function),
+                "input_schema": InputSchema(input_schema),
+                "output_schema": output_schema,
+                "annotations": annotations,
+                "meta": meta,
+                "icons": icons,
+                "call": staticmethod(function),
+                "_pass_arguments_dict": True,
+                "__module__": getattr(function, "__module__", __name__),
+                "__doc__": function.__doc__,
+            }
+            tool = t.cast("type[Tool]", type(_class_name(tool_name), (cls,), namespace))
+            tool._signature = Signature(function)
+            return tool
+
+        if handler is not None:
+            return build(handler)
+        return build
+
+
+def _class_name(tool_name: str) -> str:
+    return "".join(part.capitalize() for part in re.split(r"[^A-Za-z0-9]+", tool_name) if part) or "Tool"
+
+
+def _doc(function: t.Callable[..., t.Any]) -> str | None:
+    doc = getattr(function, "__doc__", None)
+    return doc.strip() if doc else None
+
+
+__all__ = ["Tool", "Response", "InputSchema", "OutputSchema", "Annotations", "validate_name"]

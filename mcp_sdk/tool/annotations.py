@@ -1,0 +1,46 @@
+"""Tool annotations: hints about a tool's behaviour (protocol 2025-03-26 and later)."""
+
+from __future__ import annotations
+
+import typing as t
+
+import attrs
+
+from .._converter import converter
+from ..string_utils import camelize
+
+
+@attrs.define
+class Annotations:
+    """Hints for clients; ``to_dict()`` gives camelCase keys (``readOnlyHint`` ...).
+
+    Unset hints are left out, so clients apply the specification's defaults
+    (destructive and open-world true, read-only and idempotent false).
+    """
+
+    read_only_hint: bool | None = None
+    destructive_hint: bool | None = None
+    idempotent_hint: bool | None = None
+    open_world_hint: bool | None = None
+    title: str | None = None
+
+    @classmethod
+    def coerce(cls, value: t.Any) -> Annotations | None:
+        """An :class:`Annotations` from one, a dict with snake_case or camelCase keys, or None."""
+        if value is None or isinstance(value, Annotations):
+            return value
+        if not isinstance(value, t.Mapping):
+            raise TypeError(f"annotations must be a dict or Tool.Annotations, not {type(value).__name__}")
+        known = {f.name for f in attrs.fields(cls)}
+        by_wire = {camelize(name): name for name in known}
+        kwargs = {}
+        for key, item in value.items():
+            name = key if key in known else by_wire.get(key)
+            if name is None:
+                raise TypeError(f"unknown tool annotation {key!r}")
+            kwargs[name] = item
+        return cls(**kwargs)
+
+    def to_dict(self) -> dict[str, t.Any]:
+        """The wire form."""
+        return t.cast("dict[str, t.Any]", converter.unstructure(self))

@@ -1,0 +1,90 @@
+"""JSON Schema wrappers shared by tool input and output schemas.
+
+Schemas are sent to clients exactly as given. For validation they are compiled
+once (lazily, on first use) with fastjsonschema, which implements drafts 4, 6
+and 7: ``$schema`` is dropped, and ``$ref`` into ``$defs`` resolves as a JSON
+pointer. 2020-12 keywords without a draft-7 meaning (``prefixItems``,
+``unevaluatedProperties``, ``dependentRequired``, ``dependentSchemas``,
+``$dynamicRef``) are accepted but not enforced.
+"""
+
+from __future__ import annotations
+
+import threading
+import typing as t
+
+import fastjsonschema
+
+from ..errors import ValidationError
+
+
+class Schema:
+    """A JSON Schema object with a cached validator.
+
+    Accepts a dict, keyword arguments (``properties=..., required=...``), or
+    another :class:`Schema`.
+    """
+
+    #: The ``type`` a schema gets when it names none.
+    default_type: t.ClassVar[str] = "object"
+
+    def __init__(self, schema: t.Mapping[str, t.Any] | Schema | None = None, **keywords: t.Any) -> None:
+        if isinstance(schema, Schema):
+            schema = schema.schema
+        merged = dict(schema or {})
+        merged.update(keywords)
+        if "type" not in merged and "$ref" not in merged and not any(k in merged for k in ("anyOf", "oneOf", "allOf")):
+            merged = {"type": self.default_type, **merged}
+        self.schema: dict[str, t.Any] = merged
+        self._validator: t.Callable[[t.Any], t.Any] | None = None
+        self._lock = threading.Lock()
+        self._check_compiles()
+
+    def _check_compiles(self) -> None:
+        # Reject a broken schema where it is defined, not on the first call.
+        self._compiled()
+
+    def _compiled(self) -> t.Callable[[t.Any], t.Any]:
+        validator = self._validator
+        if validator is None:
+            with self._lock:
+                if self._validator is None:
+                    definition = {k: v for k, v in self.schema.items() if k != "$schema"}
+                    try:
+                        self._validator = fastjsonschema.compile(definition, use_formats=False)
+                    except fastjsonschema.JsonSchemaDefinitionException as error:
+                        raise ValidationError(f"Invalid JSON Schema: {error}") from None
+                validator = self._validator
+        return validator
+
+    def errors(self, data: t.Any) -> str | None:
+        """The first validation failure as a message naming the field, or None when valid."""
+        try:
+            self._compiled()(data)
+        except fastjsonschema.JsonSchemaValueException as error:
+            return _describe(error)
+        return None
+
+    def to_dict(self) -> dict[str, t.Any]:
+        """The schema as given (plus ``type`` when it had none)."""
+        return self.schema
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Schema):
+            return self.schema == other.schema
+        if isinstance(other, dict):
+            return self.schema == other
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.schema!r})"
+
+
+def _describe(error: fastjsonschema.JsonSchemaValueException) -> str:
+    message = error.message
+    # fastjsonschema names the root "data"; say which argument instead.
+    if message.startswith("data."):
+        return message[5:]
+    if message.startswith("data "):
+        return "arguments " + message[5:]
+    return message

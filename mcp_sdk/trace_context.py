@@ -1,0 +1,16 @@
+"""W3C Trace Context keys reserved in ``_meta`` (SEP-414).
+
+The SDK passes these keys through a request's ``_meta`` untouched; bridge them
+to your tracing library yourself.
+"""
+
+from __future__ import annotations
+
+
+class TraceContext:
+    """Names of the reserved, un-prefixed trace keys of ``_meta``."""
+
+    TRACEPARENT_META_KEY = "traceparent"
+    TRACESTATE_META_KEY = "tracestate"
+    BAGGAGE_META_KEY = "baggage"
+    META_KEYS: tuple[str, ...] = (TRACEPARENT_META_KEY, TRACESTATE_META_KEY, BAGGAGE_META_KEY)

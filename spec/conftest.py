@@ -1,0 +1,16 @@
+"""Shared fixtures for the whole suite. Helpers live in spec/support/."""
+
+from __future__ import annotations
+
+import typing as t
+
+import pytest
+
+import mcp_sdk.configuration as configuration_module
+
+
+@pytest.fixture(autouse=True)
+def _fresh_default_configuration(monkeypatch: pytest.MonkeyPatch) -> t.Iterator[None]:
+    """Every test starts from a pristine process-wide configuration (``mcp_sdk.configure``)."""
+    monkeypatch.setattr(configuration_module, "_default", configuration_module.Configuration())
+    yield

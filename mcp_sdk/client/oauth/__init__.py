@@ -1,0 +1,32 @@
+"""OAuth 2.1 authorization for the MCP HTTP client (MCP authorization spec 2025-11-25).
+
+Pass a :class:`Provider` (authorization code + PKCE, interactive) or a
+:class:`ClientCredentialsProvider` (machine to machine) to the HTTP transport as
+``HTTP(url=..., oauth=provider)``; the transport drives an :class:`OAuthClient`.
+"""
+
+from __future__ import annotations
+
+from .client_credentials_provider import ClientCredentialsProvider as ClientCredentialsProvider
+from .discovery import AuthorizationServer as AuthorizationServer
+from .errors import AuthorizationError as AuthorizationError
+from .errors import InsecureURLError as InsecureURLError
+from .errors import InvalidGrantError as InvalidGrantError
+from .oauth_client import OAuthClient as OAuthClient
+from .provider import Provider as Provider
+from .storage import InMemoryStorage as InMemoryStorage
+from .storage import Storage as Storage
+from .www_authenticate import parse_www_authenticate as parse_www_authenticate
+
+__all__ = [
+    "AuthorizationError",
+    "AuthorizationServer",
+    "ClientCredentialsProvider",
+    "InMemoryStorage",
+    "InsecureURLError",
+    "InvalidGrantError",
+    "OAuthClient",
+    "Provider",
+    "Storage",
+    "parse_www_authenticate",
+]

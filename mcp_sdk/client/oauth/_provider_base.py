@@ -1,0 +1,51 @@
+"""What both providers share: a scope and a storage they delegate to."""
+
+from __future__ import annotations
+
+import typing as t
+
+from .storage import InMemoryStorage, Storage
+
+
+class StorageBackedProvider:
+    """Token and client-information access through the provider's ``storage``."""
+
+    #: ``"authorization_code"`` or ``"client_credentials"``: the grant the flow runs.
+    grant_type: t.ClassVar[str]
+
+    def __init__(self, scope: str | None, storage: Storage | None) -> None:
+        if scope is not None and not isinstance(scope, str):
+            raise TypeError("scope must be a space-separated string")
+        if storage is not None and not isinstance(storage, Storage):
+            raise TypeError(
+                "storage must provide tokens(), save_tokens(), client_information() and save_client_information()"
+            )
+        #: Space-separated scopes requested when neither the server nor its metadata names any.
+        self.scope = (scope.strip() or None) if scope else None
+        #: Where tokens (and, for :class:`Provider`, the client registration) are kept.
+        self.storage: Storage = storage if storage is not None else InMemoryStorage()
+
+    def tokens(self) -> dict[str, t.Any] | None:
+        """The stored tokens (OAuth wire form), or ``None``."""
+        tokens = self.storage.tokens()
+        return tokens if isinstance(tokens, dict) else None
+
+    def save_tokens(self, tokens: dict[str, t.Any] | None) -> None:
+        """Store ``tokens``; ``None`` clears them."""
+        self.storage.save_tokens(tokens)
+
+    def client_information(self) -> dict[str, t.Any] | None:
+        """The stored client registration, or ``None``."""
+        info = self.storage.client_information()
+        return info if isinstance(info, dict) else None
+
+    def save_client_information(self, info: dict[str, t.Any] | None) -> None:
+        """Store the client registration; ``None`` clears it."""
+        self.storage.save_client_information(info)
+
+    @property
+    def access_token(self) -> str | None:
+        """The stored access token, or ``None``."""
+        tokens = self.tokens() or {}
+        token = tokens.get("access_token")
+        return token if isinstance(token, str) and token else None

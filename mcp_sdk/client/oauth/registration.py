@@ -1,0 +1,53 @@
+"""Getting a client identity at the authorization server.
+
+The MCP spec's priority order: pre-registered credentials (from storage), then
+a Client ID Metadata Document when the server supports it, then Dynamic Client
+Registration (RFC 7591).
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+from ._http import OAuthHTTP
+from .discovery import AuthorizationServer
+from .errors import AuthorizationError
+from .provider import Provider
+
+
+def ensure_client(http: OAuthHTTP, provider: Provider, server: AuthorizationServer) -> dict[str, t.Any]:
+    """The client information to use with ``server``, registering when needed."""
+    stored = provider.client_information()
+    if stored is not None and _has_client_id(stored):
+        return stored
+
+    cimd_url = provider.client_id_metadata_document_url
+    # Only a JSON ``true`` opts in; the CIMD client_id is not stored, so a server
+    # that later drops CIMD support is noticed on the next flow.
+    if cimd_url is not None and server.metadata.get("client_id_metadata_document_supported") is True:
+        return {"client_id": cimd_url, "token_endpoint_auth_method": "none"}
+
+    registration_endpoint = server.endpoint("registration_endpoint")
+    if registration_endpoint is None:
+        raise AuthorizationError(
+            "the authorization server has no registration_endpoint, does not support Client ID "
+            "Metadata Documents for this client, and no client information is stored"
+        )
+    response = http.post_json(registration_endpoint, provider.client_metadata, "dynamic client registration")
+    if not response.ok:
+        raise AuthorizationError(f"dynamic client registration failed with HTTP {response.status}")
+    info = response.json_object("dynamic client registration response")
+    if not _has_client_id(info):
+        raise AuthorizationError("dynamic client registration response has no client_id")
+    requested_method = provider.client_metadata.get("token_endpoint_auth_method")
+    if "token_endpoint_auth_method" not in info and isinstance(requested_method, str):
+        # RFC 7591 section 3.2.1 echoes registered metadata; a server that omits
+        # it accepted what was requested.
+        info["token_endpoint_auth_method"] = requested_method
+    provider.save_client_information(info)
+    return info
+
+
+def _has_client_id(info: t.Mapping[str, t.Any]) -> bool:
+    client_id = info.get("client_id")
+    return isinstance(client_id, str) and bool(client_id.strip())

@@ -1,0 +1,134 @@
+"""Requests to the token endpoint, with the client's authentication method (RFC 6749 section 2.3)."""
+
+from __future__ import annotations
+
+import base64
+import typing as t
+from urllib.parse import quote_plus
+
+from ._http import OAuthHTTP, Response
+from .discovery import AuthorizationServer
+from .errors import AuthorizationError, InvalidGrantError
+
+#: RFC 7523 section 2.2.
+JWT_BEARER_ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
+
+# Error codes registered for token, registration and resource responses
+# (RFC 6749, 6750, 7591, 8628, 8707, 9449); anything else is not echoed.
+_KNOWN_ERROR_CODES = frozenset(
+    {
+        "invalid_request",
+        "invalid_client",
+        "invalid_grant",
+        "unauthorized_client",
+        "unsupported_grant_type",
+        "invalid_scope",
+        "invalid_target",
+        "access_denied",
+        "server_error",
+        "temporarily_unavailable",
+        "invalid_token",
+        "insufficient_scope",
+        "invalid_redirect_uri",
+        "invalid_client_metadata",
+        "invalid_software_statement",
+        "unapproved_software_statement",
+        "authorization_pending",
+        "slow_down",
+        "expired_token",
+        "invalid_dpop_proof",
+        "use_dpop_nonce",
+    }
+)
+
+ClientAssertion = t.Callable[[str], str]
+
+
+def client_authentication(
+    client_info: t.Mapping[str, t.Any],
+    issuer: str,
+    client_assertion: ClientAssertion | None = None,
+) -> tuple[dict[str, str], dict[str, str]]:
+    """The form fields and headers that authenticate the client.
+
+    ``client_secret_basic`` (the RFC 7591 default when a secret is present):
+    ``Authorization: Basic`` over the form-urlencoded id and secret.
+    ``client_secret_post``: ``client_id`` and ``client_secret`` in the form.
+    ``private_key_jwt``: an RFC 7523 assertion whose audience is the issuer.
+    ``none``: just ``client_id``.
+    """
+    client_id = _required_string(client_info, "client_id")
+    if client_id is None:
+        raise AuthorizationError("client information has no client_id")
+    secret = _required_string(client_info, "client_secret")
+    method = client_info.get("token_endpoint_auth_method")
+    if method == "private_key_jwt":
+        if client_assertion is None:
+            raise AuthorizationError("token_endpoint_auth_method is private_key_jwt but no signing key is configured")
+        return {
+            "client_assertion_type": JWT_BEARER_ASSERTION_TYPE,
+            "client_assertion": client_assertion(issuer),
+        }, {}
+    if secret is not None and method in (None, "client_secret_basic"):
+        # RFC 6749 section 2.3.1: form-urlencode each part before base64.
+        raw = f"{quote_plus(client_id)}:{quote_plus(secret)}".encode()
+        return {}, {"Authorization": "Basic " + base64.b64encode(raw).decode("ascii")}
+    if secret is not None and method == "client_secret_post":
+        return {"client_id": client_id, "client_secret": secret}, {}
+    return {"client_id": client_id}, {}
+
+
+def request_tokens(
+    http: OAuthHTTP,
+    server: AuthorizationServer,
+    client_info: t.Mapping[str, t.Any],
+    form: t.Mapping[str, str],
+    client_assertion: ClientAssertion | None = None,
+) -> dict[str, t.Any]:
+    """POST ``form`` plus client authentication to the token endpoint; the token response.
+
+    Raises :class:`InvalidGrantError` for ``invalid_grant`` and
+    :class:`AuthorizationError` for any other failure.
+    """
+    token_endpoint = server.endpoint("token_endpoint")
+    if token_endpoint is None:
+        raise AuthorizationError("authorization server metadata has no token_endpoint")
+    fields, headers = client_authentication(client_info, server.issuer, client_assertion)
+    grant_type = form.get("grant_type", "")
+    response = http.post_form(token_endpoint, {**form, **fields}, f"token request ({grant_type})", headers=headers)
+    if not response.ok:
+        code = _error_code(response)
+        if code == "invalid_grant":
+            raise InvalidGrantError(f"token endpoint refused the {grant_type} grant: invalid_grant")
+        detail = f" ({code})" if code else ""
+        raise AuthorizationError(f"token endpoint returned HTTP {response.status} for the {grant_type} grant{detail}")
+    tokens = response.json_object("token response")
+    access_token = tokens.get("access_token")
+    if not isinstance(access_token, str) or not access_token:
+        raise AuthorizationError("token response has no access_token")
+    token_type = tokens.get("token_type", "Bearer")
+    if not isinstance(token_type, str) or token_type.lower() != "bearer":
+        raise AuthorizationError("token response token_type is not Bearer")
+    refresh_token = tokens.get("refresh_token")
+    if refresh_token is not None and not isinstance(refresh_token, str):
+        raise AuthorizationError("token response refresh_token is not a string")
+    scope = tokens.get("scope")
+    if scope is not None and not isinstance(scope, str):
+        raise AuthorizationError("token response scope is not a string")
+    return tokens
+
+
+def _error_code(response: Response) -> str | None:
+    # Only a registered error code is surfaced: descriptions and unknown codes
+    # are free text that could echo what the client sent.
+    try:
+        body = response.json_object("token error response")
+    except AuthorizationError:
+        return None
+    code = body.get("error")
+    return code if isinstance(code, str) and code in _KNOWN_ERROR_CODES else None
+
+
+def _required_string(info: t.Mapping[str, t.Any], key: str) -> str | None:
+    value = info.get(key)
+    return value if isinstance(value, str) and value.strip() else None

@@ -15,8 +15,10 @@ import typing as t
 
 from .cancellation import Cancellation as Cancellation
 from .configuration import Configuration as Configuration
-from .configuration import configuration as configuration
 from .configuration import configure as configure
+# The function shadows the submodule's name on the package, as Ruby's MCP.configuration;
+# the module itself stays reachable as sys.modules["mcp_sdk.configuration"].
+from .configuration import configuration as configuration
 from .content import Content as Content
 from .errors import CancelledError as CancelledError
 from .errors import CapabilityError as CapabilityError

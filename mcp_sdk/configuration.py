@@ -194,3 +194,4 @@ def configure(**settings: t.Any) -> Configuration:
 def configuration() -> Configuration:
     """The process-wide default configuration."""
     return _default
+

@@ -12,7 +12,8 @@ from . import error_codes
 
 RequestId = t.Union[str, int]
 
-_encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+# allow_nan=False: NaN and Infinity are not JSON; a strict peer could not parse the message.
+_encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 _decoder = json.JSONDecoder()
 
 
@@ -68,7 +69,10 @@ def decode(text: str | bytes) -> t.Any:
     """
     if isinstance(text, (bytes, bytearray)):
         text = bytes(text).decode("utf-8")
-    return _decoder.decode(text.strip()) if text[:1].isspace() or text[-1:].isspace() else _decoder.decode(text)
+    try:
+        return _decoder.decode(text.strip()) if text[:1].isspace() or text[-1:].isspace() else _decoder.decode(text)
+    except RecursionError:  # "[[[[..." nested past the interpreter's limit is malformed input, not a crash
+        raise ValueError("JSON nested too deeply") from None
 
 
 def parse_error(detail: str | None = None) -> dict[str, t.Any]:

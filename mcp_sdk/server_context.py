@@ -115,6 +115,14 @@ class ServerContext(t.Mapping[str, t.Any]):
                 methods.NOTIFICATIONS_ELICITATION_COMPLETE, {"elicitationId": elicitation_id}
             )
 
+    def close_sse_stream(self) -> bool:
+        """Streamable HTTP: close this request's SSE connection now, to free it during long work;
+        the client reconnects and receives what follows, the response included (SEP-1699).
+
+        :return: False (and nothing happens) on other transports and for clients older than 2025-11-25.
+        """
+        return self.session.close_sse_stream(self.request_id) if self.session is not None else False
+
     # -- server-to-client requests ------------------------------------------
 
     def _request(self, method: str, params: dict[str, t.Any] | None, timeout: float | None) -> t.Any:

@@ -77,6 +77,11 @@ class ServerSession:
         self.initialized = False
         #: False where the transport cannot carry server-to-client requests (JSON response mode).
         self.can_send_requests = send is not None
+        #: Said in the error when ``can_send_requests`` is False although there is a transport.
+        self.no_requests_reason = "JSON response mode"
+        #: Set by a transport that can end a request's SSE connection early (Streamable HTTP,
+        #: SEP-1699): ``fn(request_id) -> bool``; see :meth:`close_sse_stream`.
+        self.stream_closer: t.Callable[[t.Any], bool] | None = None
         self._send = send
         self._lock = threading.Lock()
         self._in_flight: dict[t.Any, Cancellation] = {}
@@ -133,14 +138,15 @@ class ServerSession:
         """JSON text of a response; a result JSON cannot represent becomes a ``-32603`` error."""
         if response is None:
             return None
+        if type(response) is list:  # a batch: only the responses that cannot be encoded become errors
+            return "[" + ",".join(self._encode_one(item) for item in response) + "]"
+        return self._encode_one(response)
+
+    def _encode_one(self, response: dict[str, t.Any]) -> str:
         try:
             return json_rpc.encode(response)
-        except (TypeError, ValueError) as error:
+        except (TypeError, ValueError, RecursionError) as error:
             self.server.report_exception(error, {"response": repr(response)[:1000]})
-            if type(response) is list:
-                return json_rpc.encode(
-                    [json_rpc.error(r.get("id"), error_codes.INTERNAL_ERROR) for r in response]
-                )
             return json_rpc.encode(json_rpc.error(response.get("id"), error_codes.INTERNAL_ERROR))
 
     def needs_worker(self, message: t.Any) -> bool:
@@ -205,8 +211,12 @@ class ServerSession:
         return self.server._handle_request(self, request_id, method, params, message)
 
     def _handle_response(self, message: dict[str, t.Any]) -> None:
+        response_id = message["id"]
+        if not json_rpc.is_valid_id(response_id):  # null, 1.0, true, [..]: never an id we sent (or hashable)
+            logger.debug("response with invalid id %r dropped", response_id)
+            return
         with self._lock:
-            pending = self._pending.pop(message["id"], None)
+            pending = self._pending.pop(response_id, None)
         if pending is None:
             logger.debug("response to unknown request id %r dropped", message.get("id"))
             return
@@ -288,7 +298,7 @@ class ServerSession:
         if self._send is None or not self.can_send_requests:
             raise TransportError(
                 f"Cannot send {method}: this transport does not carry server-to-client requests"
-                + (" (JSON response mode)" if self._send is not None else "")
+                + (f" ({self.no_requests_reason})" if self._send is not None and self.no_requests_reason else "")
             )
         if self._closed:
             raise TransportError(f"Cannot send {method}: the session is closed")
@@ -303,9 +313,11 @@ class ServerSession:
             pending.fail(CancelledError(reason=token.reason))
 
         unregister = cancellation.add_callback(on_cancel) if cancellation is not None else None
+        written = False
         try:
             if not pending.event.is_set():
                 self.write(json_rpc.request(request_id, method, params), related_request_id)
+                written = True
             if not pending.event.wait(timeout):
                 pending.fail(RequestTimeoutError(f"{method} got no response within {timeout:g} seconds"))
         finally:
@@ -314,7 +326,8 @@ class ServerSession:
             with self._lock:
                 self._pending.pop(request_id, None)
         if pending.error is not None:
-            if isinstance(pending.error, (CancelledError, RequestTimeoutError)):
+            # Tell the client to stop working on a request it received (never on one it did not).
+            if written and isinstance(pending.error, (CancelledError, RequestTimeoutError)):
                 reason = "Request timed out" if isinstance(pending.error, RequestTimeoutError) else pending.error.reason
                 params_cancel: dict[str, t.Any] = {"requestId": request_id}
                 if reason:
@@ -330,6 +343,15 @@ class ServerSession:
                 error.get("data"),
             )
         return response.get("result")
+
+    def close_sse_stream(self, request_id: t.Any) -> bool:
+        """End the SSE connection carrying ``request_id``'s answer; the client reconnects with
+        ``Last-Event-ID`` and receives what follows, the response included (SEP-1699 polling).
+
+        :return: whether a connection was closed (False where the transport cannot resume).
+        """
+        closer = self.stream_closer
+        return closer(request_id) if closer is not None else False
 
     # -- lifecycle -----------------------------------------------------------
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
 import typing as t
 
 import pytest
 
-import mcp_sdk.configuration as configuration_module
+
+# `mcp_sdk.configuration` is the function configuration(); the module is in sys.modules.
+configuration_module = importlib.import_module("mcp_sdk.configuration")
 
 
 @pytest.fixture(autouse=True)

@@ -402,14 +402,18 @@ class Server(ProtocolMethods):
         data = request.data
         started = time.perf_counter()
         outcome: list[dict[str, t.Any] | None] = [None]
+        handled = [False]
 
         def request_handler() -> dict[str, t.Any] | None:
+            handled[0] = True
             outcome[0] = self._respond(handler, request)
             return outcome[0]
 
         try:
             if around is not None:
                 around(data, request_handler)
+                if not handled[0]:  # a request must be answered: a hook that skips the handler is a bug
+                    raise RuntimeError("around_request returned without calling request_handler()")
             else:
                 request_handler()
         except Exception as error:
@@ -472,7 +476,7 @@ class Server(ProtocolMethods):
             if method == methods.NOTIFICATIONS_INITIALIZED:
                 session.initialized = True
             elif method == methods.NOTIFICATIONS_CANCELLED:
-                if isinstance(params, dict) and "requestId" in params:
+                if isinstance(params, dict) and json_rpc.is_valid_id(params.get("requestId")):
                     reason = params.get("reason")
                     session.cancel_request(params["requestId"], reason if isinstance(reason, str) else None)
             elif method == methods.NOTIFICATIONS_ROOTS_LIST_CHANGED:

@@ -82,7 +82,7 @@ class ProtocolMethods:
 
     def _set_log_level(self: Server, request: Request) -> dict[str, t.Any]:
         level = _params(request).get("level")
-        if level not in methods.LOG_SEVERITY:
+        if type(level) is not str or level not in methods.LOG_SEVERITY:
             raise InvalidParamsError(f"Invalid log level {level!r}: use one of {', '.join(methods.LOG_LEVELS)}")
         request.session.log_level = level
         return {}
@@ -223,11 +223,13 @@ class ProtocolMethods:
         kind = ref.get("type")
         if kind == "ref/prompt":
             name = ref.get("name")
-            if name not in self.prompts:
+            if type(name) is not str or name not in self.prompts:
                 raise InvalidParamsError(f"Prompt not found: {name}", data={"name": name})
         elif kind == "ref/resource":
             uri = ref.get("uri")
-            if uri not in self._resource_uris() and uri not in {tpl.uri_template for tpl in self.resource_templates}:
+            if type(uri) is not str or (
+                uri not in self._resource_uris() and uri not in {tpl.uri_template for tpl in self.resource_templates}
+            ):
                 raise InvalidParamsError(f"Resource not found: {uri}", data={"uri": uri})
         else:
             raise InvalidParamsError(f"Invalid params: unknown ref type {kind!r}")

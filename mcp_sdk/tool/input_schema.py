@@ -11,6 +11,8 @@ from .schema import Schema
 class InputSchema(Schema):
     """The JSON Schema of a tool's arguments (always ``"type": "object"``)."""
 
+    root_name = "arguments"
+
     def validate_arguments(self, arguments: t.Any) -> None:
         """Raise :class:`~mcp_sdk.ValidationError` naming the offending field if invalid."""
         message = self.errors(arguments)

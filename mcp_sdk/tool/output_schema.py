@@ -11,6 +11,8 @@ from .schema import Schema
 class OutputSchema(Schema):
     """JSON Schema of a tool's structured result: an object by default, an array with ``type="array"``."""
 
+    root_name = "structuredContent"
+
     def validate_result(self, result: t.Any) -> None:
         """Raise :class:`~mcp_sdk.ValidationError` if ``result`` does not conform."""
         message = self.errors(result)

@@ -1,11 +1,12 @@
 """JSON Schema wrappers shared by tool input and output schemas.
 
 Schemas are sent to clients exactly as given. For validation they are compiled
-once (lazily, on first use) with fastjsonschema, which implements drafts 4, 6
-and 7: ``$schema`` is dropped, and ``$ref`` into ``$defs`` resolves as a JSON
-pointer. 2020-12 keywords without a draft-7 meaning (``prefixItems``,
-``unevaluatedProperties``, ``dependentRequired``, ``dependentSchemas``,
-``$dynamicRef``) are accepted but not enforced.
+once, where the schema is defined (never per call), with fastjsonschema, which
+implements drafts 4, 6 and 7: ``$schema`` is dropped, and ``$ref`` into ``$defs``
+resolves as a JSON pointer. 2020-12 keywords without a draft-7 meaning
+(``prefixItems``, ``unevaluatedProperties``, ``dependentRequired``,
+``dependentSchemas``, ``$dynamicRef``) are accepted but not enforced, and, as in
+draft 7, keywords beside a ``$ref`` are ignored. ``format`` is not enforced.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ class Schema:
 
     #: The ``type`` a schema gets when it names none.
     default_type: t.ClassVar[str] = "object"
+    #: What validation messages call the validated value as a whole.
+    root_name: t.ClassVar[str] = "value"
 
     def __init__(self, schema: t.Mapping[str, t.Any] | Schema | None = None, **keywords: t.Any) -> None:
         if isinstance(schema, Schema):
@@ -62,7 +65,7 @@ class Schema:
         try:
             self._compiled()(data)
         except fastjsonschema.JsonSchemaValueException as error:
-            return _describe(error)
+            return _describe(error, self.root_name)
         return None
 
     def to_dict(self) -> dict[str, t.Any]:
@@ -80,11 +83,11 @@ class Schema:
         return f"{type(self).__name__}({self.schema!r})"
 
 
-def _describe(error: fastjsonschema.JsonSchemaValueException) -> str:
+def _describe(error: fastjsonschema.JsonSchemaValueException, root_name: str) -> str:
     message = error.message
-    # fastjsonschema names the root "data"; say which argument instead.
+    # fastjsonschema names the root "data"; name the field, or what the root is.
     if message.startswith("data."):
         return message[5:]
     if message.startswith("data "):
-        return "arguments " + message[5:]
+        return f"{root_name} {message[5:]}"
     return message

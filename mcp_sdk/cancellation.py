@@ -21,7 +21,9 @@ class Cancellation:
     """
 
     def __init__(self) -> None:
-        self._event = threading.Event()
+        self._cancelled = False
+        # Made on the first wait(): every request gets a token, few ever wait on one.
+        self._event: threading.Event | None = None
         self._lock = threading.Lock()
         self._callbacks: list[Callback] = []
         #: The reason given to :meth:`cancel`, if any.
@@ -30,27 +32,38 @@ class Cancellation:
     def cancel(self, reason: str | None = None) -> bool:
         """Cancel, run the callbacks once, and return True; False if already cancelled."""
         with self._lock:
-            if self._event.is_set():
+            if self._cancelled:
                 return False
             self.reason = reason
-            self._event.set()
+            self._cancelled = True
+            event = self._event
             callbacks, self._callbacks = self._callbacks, []
+        if event is not None:
+            event.set()
         for callback in callbacks:
             callback(self)
         return True
 
     def cancelled(self) -> bool:
         """Whether :meth:`cancel` has been called."""
-        return self._event.is_set()
+        return self._cancelled
 
     def raise_if_cancelled(self) -> None:
         """Raise :class:`~mcp_sdk.CancelledError` if cancelled."""
-        if self._event.is_set():
+        if self._cancelled:
             raise CancelledError(reason=self.reason)
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until cancelled or ``timeout`` seconds pass; return :meth:`cancelled`."""
-        return self._event.wait(timeout)
+        if self._cancelled:
+            return True
+        with self._lock:
+            if self._cancelled:
+                return True
+            event = self._event
+            if event is None:
+                event = self._event = threading.Event()
+        return event.wait(timeout) or self._cancelled
 
     def add_callback(self, callback: Callback) -> t.Callable[[], None]:
         """Call ``callback(self)`` on cancellation (at once if already cancelled).
@@ -58,7 +71,7 @@ class Cancellation:
         :return: a function that unregisters the callback.
         """
         with self._lock:
-            if not self._event.is_set():
+            if not self._cancelled:
                 self._callbacks.append(callback)
                 return lambda: self._remove(callback)
         callback(self)

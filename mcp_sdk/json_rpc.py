@@ -15,6 +15,23 @@ RequestId = t.Union[str, int]
 # allow_nan=False: NaN and Infinity are not JSON; a strict peer could not parse the message.
 _encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 _decoder = json.JSONDecoder()
+# Undocumented but long-standing: what JSONDecoder.raw_decode and json.dumps call themselves.
+_scan_once: t.Callable[[str, int], tuple[t.Any, int]] = getattr(_decoder, "scan_once")  # noqa: B009
+_c_make_encoder: t.Any = getattr(json.encoder, "c_make_encoder", None)
+
+
+def _not_serializable(value: t.Any) -> t.NoReturn:
+    raise TypeError(f"Object of type {value.__class__.__name__} is not JSON serializable")
+
+
+# The hot path: the C encoder json.dumps builds per call, built once, without
+# circular-reference markers (a shared markers dict keeps stale ids after a
+# failure). Any failure is retried on _encoder, which raises the exact error.
+_fast_encode = (
+    _c_make_encoder(None, _not_serializable, json.encoder.encode_basestring, None, ":", ",", False, False, False)
+    if _c_make_encoder is not None
+    else None
+)
 
 
 def is_valid_id(value: t.Any) -> bool:
@@ -59,6 +76,11 @@ def encode(message: t.Any) -> str:
 
     :raises TypeError: for values JSON cannot represent.
     """
+    if _fast_encode is not None:
+        try:
+            return "".join(_fast_encode(message, 0))
+        except (TypeError, ValueError, RecursionError):
+            pass
     return _encoder.encode(message)
 
 
@@ -70,6 +92,13 @@ def decode(text: str | bytes) -> t.Any:
     if isinstance(text, (bytes, bytearray)):
         text = bytes(text).decode("utf-8")
     try:
+        try:  # the common case, one C call: a value filling the text (trailing whitespace allowed)
+            value, end = _scan_once(text, 0)
+            if end == len(text) or text[end:].isspace():
+                return value
+        except StopIteration:
+            pass
+        # Leading whitespace, extra data or no value: the full decoder says which.
         return _decoder.decode(text.strip()) if text[:1].isspace() or text[-1:].isspace() else _decoder.decode(text)
     except RecursionError:  # "[[[[..." nested past the interpreter's limit is malformed input, not a crash
         raise ValueError("JSON nested too deeply") from None

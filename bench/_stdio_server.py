@@ -1,0 +1,37 @@
+"""The SDK's stdio server with the benchmark tool set (``echo`` plus filler tools)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import typing as t
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from _tools import tool_entries  # noqa: E402
+
+from mcp_sdk import Server, Tool  # noqa: E402
+from mcp_sdk.server.transports import StdioTransport  # noqa: E402
+
+
+def build_server() -> Server:
+    server = Server(name="bench", version="1.0.0")
+    for entry in tool_entries():
+        if entry["name"] == "echo":
+
+            def handler(args: dict[str, t.Any]) -> t.Any:
+                return Tool.Response([{"type": "text", "text": f"echo: {args['message']}"}])
+
+        else:
+
+            def handler(args: dict[str, t.Any]) -> t.Any:
+                return Tool.Response([{"type": "text", "text": "ok"}])
+
+        server.define_tool(
+            name=entry["name"], description=entry["description"], input_schema=entry["inputSchema"], handler=handler
+        )
+    return server
+
+
+if __name__ == "__main__":
+    StdioTransport(build_server()).open()

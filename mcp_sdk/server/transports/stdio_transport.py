@@ -1,0 +1,694 @@
+"""Serve MCP over standard input and output: one JSON-RPC message per line.
+
+https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#stdio
+
+Threads (leader/followers). A bounded pool of worker threads serves the
+connection; at any moment one of them, the *reader*, holds stdin. The reader
+answers quick, order-sensitive messages itself (``initialize``, ``ping``,
+``logging/setLevel``, cancellations, responses to server-to-client requests)
+and also starts running each other request on its own thread, which saves a
+thread hand-off per request. Should that request still be running a couple of
+milliseconds later, a watchdog thread hands stdin to an idle worker, which
+becomes the reader. So a slow tool never holds up ``ping`` for more than a
+few milliseconds, a ``notifications/cancelled`` reaches the tool it cancels,
+and a tool waiting on ``sampling/createMessage`` gets its answer; responses can
+leave out of order, which JSON-RPC allows. The thread that called
+:meth:`StdioTransport.open` only waits, so Ctrl-C reaches it and a tool that
+ignores cancellation cannot keep ``open()`` from returning.
+
+Output. Whole lines only, one writer at a time: a thread with a line to write
+while another writes queues it for that writer (group commit), so no thread
+waits on another's I/O. The reader holds back its own answers while more
+requests are already buffered and writes them together before it next blocks.
+"""
+
+from __future__ import annotations
+
+import collections
+import io
+import json
+import logging
+import os
+import queue
+import select
+import sys
+import threading
+import time
+import typing as t
+
+from ... import error_codes, json_rpc, methods
+
+if t.TYPE_CHECKING:
+    from ...server_session import ServerSession
+    from .. import Server
+
+logger = logging.getLogger("mcp_sdk.server.transports.stdio")
+
+#: Bytes asked of stdin per read.
+_CHUNK_SIZE = 64 * 1024
+#: Seconds between checks of the stop flag while waiting for input or work.
+_WAIT_SLICE = 1.0
+#: Seconds a request may keep the reader's thread before another thread takes over stdin.
+_HANDOFF_AFTER = 0.002
+#: Seconds without requests after which the watchdog sleeps until the next one.
+_WATCHDOG_PARK_AFTER = 0.5
+#: Bytes of answers the reader may hold back while more requests are already buffered.
+_DEFER_LIMIT = 64 * 1024
+#: Bytes of output that may wait for a slow client before writers block.
+_OUTPUT_HIGH_WATER = 4 * 1024 * 1024
+#: Tells a worker to exit.
+_STOP: t.Any = object()
+_ID_TYPES = (str, int)
+
+
+class StdioTransport:
+    """Serve a :class:`~mcp_sdk.Server` on stdin/stdout until end of input.
+
+    :param server: the server to serve.
+    :param stdin: binary stream to read (default ``sys.stdin.buffer``).
+    :param stdout: binary stream to write (default ``sys.stdout.buffer``);
+        nothing but JSON-RPC lines is written to it (logs go to the
+        ``mcp_sdk.server.transports.stdio`` logger).
+    :param max_workers: requests (other than the quick ones) that may run at once.
+    :param max_queue: requests that may wait for a free worker; past that a
+        request is answered with ``-32603 Server busy``.
+    :param max_line_bytes: longest line accepted; a longer one is skipped
+        (read in bounded chunks, never held whole) and answered with ``-32600``.
+    :param drain_timeout: seconds requests still running at end of input get to
+        finish (their responses are written) before they are cancelled, so
+        ``printf '...' | python server.py`` answers every line.
+    :param shutdown_timeout: seconds :meth:`open` then waits for cancelled
+        requests to return; a tool that ignores cancellation is left behind
+        on its daemon thread.
+    :raises ValueError: for a non-positive size or count.
+    """
+
+    def __init__(
+        self,
+        server: Server,
+        *,
+        stdin: t.BinaryIO | None = None,
+        stdout: t.BinaryIO | None = None,
+        max_workers: int = 8,
+        max_queue: int = 64,
+        max_line_bytes: int = 4 * 1024 * 1024,
+        drain_timeout: float = 0.5,
+        shutdown_timeout: float = 2.0,
+    ) -> None:
+        for name, value in (("max_workers", max_workers), ("max_line_bytes", max_line_bytes)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, not {value!r}")
+        if isinstance(max_queue, bool) or not isinstance(max_queue, int) or max_queue < 0:
+            raise ValueError(f"max_queue must be a non-negative integer, not {max_queue!r}")
+        for name, seconds in (("drain_timeout", drain_timeout), ("shutdown_timeout", shutdown_timeout)):
+            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
+                raise ValueError(f"{name} must be a non-negative number of seconds, not {seconds!r}")
+        self.server = server
+        self.max_workers = max_workers
+        self.max_queue = max_queue
+        self.max_line_bytes = max_line_bytes
+        self.drain_timeout = drain_timeout
+        self.shutdown_timeout = shutdown_timeout
+        self._stdin = stdin
+        self._stdout = stdout
+        #: The session of the running :meth:`open` (None before it starts).
+        self.session: ServerSession | None = None
+
+        # Guards the thread bookkeeping below; never held across I/O or user code.
+        self._lock = threading.Lock()
+        self._threads: list[threading.Thread] = []
+        self._tasks: queue.SimpleQueue[t.Any] = queue.SimpleQueue()  # reader tokens or _STOP, for idle threads
+        self._idle = 0  # idle threads no task has been queued for yet
+        self._jobs_running = 0
+        self._backlog: collections.deque[t.Any] = collections.deque()
+        self._active: set[t.Any] = set()  # ids of requests queued or running
+        self._cancelled: set[t.Any] = set()  # of those, the ids the client cancelled
+        self._lead_token = 0  # which reader is current; bumped on every hand-over
+        self._busy_since: float | None = None  # when the reader started running a request
+        self._watchdog: threading.Thread | None = None
+        self._watchdog_parked = False
+        self._watchdog_wake = threading.Event()
+        self._stop = threading.Event()
+        self._stopping = False  # mirrors _stop for the hot path
+        self._finished = threading.Event()  # input over, close() or stdout gone
+        self._input_ended = False
+        self._closed = False
+        self._running = False
+
+        # Input; touched only by the thread holding the reader role.
+        self._read: t.Callable[[int], bytes | None] = lambda size: b""
+        self._poller: t.Any = None
+        self._wake_fds: tuple[int, int] | None = None
+        self._chunk = b""
+        self._position = 0
+        self._partial = b""  # the start of a line whose end has not arrived
+        self._skipping = False  # inside an over-long line, discarding up to its newline
+        self._eof = False
+
+        # Output: lines queued for the one thread writing at a time (never held across I/O).
+        self._out: t.BinaryIO | None = None
+        self._out_lock = threading.Lock()
+        self._out_drained = threading.Condition(self._out_lock)
+        self._out_pending: list[bytes] = []
+        self._out_bytes = 0  # queued or being written
+        self._out_waiters = 0
+        self._writing = False
+        self._out_dead = False
+
+    # -- public --------------------------------------------------------------
+
+    def open(self) -> None:
+        """Serve until end of input or :meth:`close`; then cancel in-flight requests and return.
+
+        A transport serves one connection: once :meth:`close` was called or
+        a first ``open()`` returned, ``open()`` returns at once.
+
+        :raises RuntimeError: if this transport is already open.
+        """
+        with self._lock:
+            if self._running:
+                raise RuntimeError("StdioTransport is already open")
+            if self._closed:
+                return
+            self._running = True
+        stdin = _binary(self._stdin if self._stdin is not None else sys.stdin)
+        self._out = _binary(self._stdout if self._stdout is not None else sys.stdout)
+        self._read = getattr(stdin, "read1", None) or stdin.read
+        self._chunk, self._position, self._partial, self._skipping, self._eof = b"", 0, b"", False, False
+        self.session = self.server.create_session(send=self._send)
+        try:
+            self._poller = self._make_poller(stdin)
+            with self._lock:
+                self._lead_token += 1
+                first = self._new_thread(self._lead_token)
+            first.start()
+            # This thread only waits, so Ctrl-C lands here and a tool that
+            # ignores cancellation never keeps open() from returning.
+            while not self._finished.wait(_WAIT_SLICE):
+                pass
+            if self._input_ended and not self._stop.is_set():
+                self._drain()
+        finally:
+            self._shutdown()
+
+    def close(self) -> None:
+        """Stop :meth:`open` from another thread (or before it starts); safe to call twice."""
+        with self._lock:
+            self._closed = True
+            self._stopping = True
+            self._stop.set()
+            self._wake_reader()
+        self._finished.set()
+
+    # -- threads ---------------------------------------------------------------
+
+    def _new_thread(self, task: t.Any) -> threading.Thread:
+        # Called with self._lock held.
+        thread = threading.Thread(
+            target=self._serve, args=(task,), name=f"mcp-stdio-worker-{len(self._threads) + 1}", daemon=True
+        )
+        self._threads.append(thread)
+        return thread
+
+    def _serve(self, task: t.Any) -> None:
+        """A worker: read stdin while it holds the reader role, otherwise wait for it."""
+        tasks = self._tasks
+        stop = self._stop
+        while task is not _STOP:
+            try:
+                self._lead(task)
+            except BaseException as error:  # without a reader the connection would stall: end it
+                logger.exception("stdio reader failed")
+                self._end_input()
+                if isinstance(error, Exception):
+                    return
+                raise
+            with self._lock:
+                self._idle += 1
+            while True:
+                try:
+                    task = tasks.get(timeout=_WAIT_SLICE)
+                    break
+                except queue.Empty:
+                    if stop.is_set():
+                        return
+
+    def _watch(self) -> None:
+        """Watchdog: give stdin to another thread when the reader runs a request too long."""
+        stop = self._stop
+        last_busy = time.monotonic()
+        while not stop.is_set():
+            now = time.monotonic()
+            thread = None
+            token = 0
+            park = False
+            with self._lock:
+                since = self._busy_since
+                if since is not None:
+                    last_busy = now
+                    if now - since >= _HANDOFF_AFTER:
+                        self._busy_since = None
+                        self._lead_token += 1
+                        token = self._lead_token
+                        if self._idle:
+                            self._idle -= 1
+                        else:
+                            thread = self._new_thread(token)
+                elif now - last_busy >= _WATCHDOG_PARK_AFTER:
+                    self._watchdog_parked = True
+                    self._watchdog_wake.clear()
+                    park = True
+            if thread is not None:
+                thread.start()
+            elif token:
+                self._tasks.put(token)
+            if park:
+                woken = self._watchdog_wake.wait(_WAIT_SLICE)
+                with self._lock:
+                    self._watchdog_parked = False
+                if woken:
+                    last_busy = time.monotonic()
+            else:
+                time.sleep(_HANDOFF_AFTER)
+
+    # -- reading -------------------------------------------------------------
+
+    def _make_poller(self, stdin: t.BinaryIO) -> t.Any:
+        """A poll object over stdin and a wake-up pipe, or None where stdin cannot be polled.
+
+        Without one, :meth:`close` still ends :meth:`open`, but the reader
+        thread stays blocked in its read until input arrives.
+        """
+        if not hasattr(select, "poll"):
+            return None
+        try:
+            fd = stdin.fileno()
+        except (OSError, ValueError, AttributeError):  # io.BytesIO and friends
+            return None
+        wake_r, wake_w = os.pipe()
+        os.set_blocking(wake_w, False)
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        poller.register(wake_r, select.POLLIN)
+        with self._lock:
+            self._wake_fds = (wake_r, wake_w)
+            if self._stop.is_set():
+                self._wake_reader()
+        return poller
+
+    def _wake_reader(self) -> None:
+        # Called with self._lock held, so the pipe cannot be closed meanwhile.
+        if self._wake_fds is not None:
+            try:
+                os.write(self._wake_fds[1], b"x")
+            except OSError:  # already full: the reader is being woken anyway
+                pass
+
+    def _read_chunk(self) -> bytes | None:
+        """The next bytes of stdin; b"" at its end, None when stopping."""
+        poller = self._poller
+        stop = self._stop
+        while not stop.is_set():
+            if poller is not None:
+                events = poller.poll(_WAIT_SLICE * 1000)
+                if not events or self._wake_fds is None or any(fd == self._wake_fds[0] for fd, _ in events):
+                    continue
+            try:
+                chunk = self._read(_CHUNK_SIZE)
+            except (OSError, ValueError) as error:  # stdin closed under us
+                logger.debug("stdin read failed: %s", error)
+                return b""
+            if chunk is None:  # a non-blocking stream with nothing yet
+                time.sleep(0.01)
+                continue
+            return chunk
+        return None
+
+    def _next_line(self) -> bytes | None:
+        """The next complete line (without its newline), or None when input is over or stopping."""
+        chunk, position, partial, skipping = self._chunk, self._position, self._partial, self._skipping
+        limit = self.max_line_bytes
+        try:
+            while True:
+                end = chunk.find(b"\n", position)
+                if end >= 0:
+                    line = chunk[position:end]
+                    position = end + 1
+                    if skipping:
+                        skipping = False
+                        continue
+                    if partial:
+                        line, partial = partial + line, b""
+                    if len(line) > limit:
+                        self._too_long()
+                        continue
+                    return line
+                rest = chunk[position:]
+                if rest and not skipping:
+                    if len(partial) + len(rest) > limit:
+                        self._too_long()
+                        partial, skipping = b"", True
+                    else:
+                        partial = partial + rest if partial else rest
+                chunk, position = b"", 0
+                if self._eof:
+                    return None
+                self._flush_deferred()  # before blocking: answers held back go out now
+                more = self._read_chunk()
+                if more is None:
+                    return None
+                if not more:
+                    self._eof = True
+                    if partial and not skipping:
+                        line, partial = partial, b""
+                        return line  # a last line without its newline
+                    return None
+                chunk = more
+        finally:
+            self._chunk, self._position, self._partial, self._skipping = chunk, position, partial, skipping
+
+    def _lead(self, token: int) -> None:
+        """Read and dispatch lines until input ends or the reader role passes to another thread."""
+        session = t.cast("ServerSession", self.session)
+        needs_worker = session.needs_worker
+        decode = json_rpc.decode
+        while True:
+            line = self._next_line()
+            if line is None or self._stopping:
+                self._end_input()
+                return
+            try:
+                message = decode(line)
+            except UnicodeDecodeError as error:
+                self._write_message(json_rpc.parse_error(f"invalid UTF-8 at byte {error.start}"), defer=True)
+                continue
+            except (ValueError, RecursionError) as error:
+                if line.strip():  # blank lines are allowed and ignored
+                    detail = str(error) if isinstance(error, ValueError) else "JSON nested too deeply"
+                    self._write_message(json_rpc.parse_error(detail), defer=True)
+                continue
+            if needs_worker(message):
+                if not self._start(message, token, session):
+                    return
+                continue
+            if type(message) is dict and message.get("method") == methods.NOTIFICATIONS_CANCELLED:
+                self._note_cancelled(message.get("params"))
+            try:
+                response = session.handle(message)
+            except Exception as error:  # a bug must not end the connection
+                response = self._internal_error(message, error)
+            if response is not None:
+                self._write_response(response, defer=True)
+
+    def _end_input(self) -> None:
+        self._flush_deferred()
+        with self._lock:
+            if not self._stop.is_set():
+                self._input_ended = True
+        self._finished.set()
+
+    def _too_long(self) -> None:
+        self._write_message(
+            json_rpc.error(
+                None,
+                error_codes.INVALID_REQUEST,
+                f"Invalid Request: message longer than {self.max_line_bytes} bytes",
+            ),
+            defer=True,
+        )
+
+    # -- running requests ------------------------------------------------------
+
+    def _note_cancelled(self, params: t.Any) -> None:
+        # The session only knows requests that have started; remember the
+        # cancellation of one still queued (or just starting) so it is skipped
+        # or its response dropped.
+        if type(params) is dict:
+            request_id = params.get("requestId")
+            if type(request_id) in _ID_TYPES:
+                with self._lock:
+                    if request_id in self._active:
+                        self._cancelled.add(request_id)
+
+    def _start(self, message: t.Any, token: int, session: ServerSession) -> bool:
+        """Run (or queue, or refuse) a request read by the reader; return whether it still reads."""
+        request_id = message.get("id") if type(message) is dict else None
+        tracked = type(request_id) in _ID_TYPES
+        watchdog = None
+        wake_watchdog = False
+        with self._lock:
+            if self._jobs_running < self.max_workers:
+                self._jobs_running += 1
+                self._busy_since = time.monotonic()
+                if self._watchdog is None:
+                    watchdog = self._watchdog = threading.Thread(
+                        target=self._watch, name="mcp-stdio-watchdog", daemon=True
+                    )
+                elif self._watchdog_parked:
+                    self._watchdog_parked = False
+                    wake_watchdog = True
+                outcome = "run"
+            elif len(self._backlog) < self.max_queue:
+                self._backlog.append(message)
+                outcome = "queued"
+            else:
+                outcome = "busy"
+            if tracked and outcome != "busy":
+                self._active.add(request_id)
+        if outcome == "busy":
+            self._busy(message)
+            return True
+        if outcome == "queued":
+            return True
+        if watchdog is not None:
+            watchdog.start()
+        elif wake_watchdog:
+            self._watchdog_wake.set()
+        return self._run(message, token, session)
+
+    def _run(self, message: t.Any, token: int, session: ServerSession) -> bool:
+        """Run ``message``, then queued requests while any wait; return whether this thread still reads."""
+        while True:
+            request_id = message.get("id") if type(message) is dict else None
+            tracked = type(request_id) in _ID_TYPES
+            response: t.Any = None
+            if not self._stopping and not (tracked and request_id in self._cancelled):
+                try:
+                    response = session.handle(message)
+                except Exception as error:  # a bug must not take the thread down
+                    response = self._internal_error(message, error)
+            with self._lock:
+                if tracked:
+                    self._active.discard(request_id)
+                    if request_id in self._cancelled:
+                        self._cancelled.discard(request_id)
+                        response = None  # the specification: no response to a cancelled request
+                leading = token == self._lead_token
+                if self._backlog and not self._stopping:
+                    message = self._backlog.popleft()
+                    if leading:
+                        self._busy_since = time.monotonic()
+                else:
+                    message = None
+                    self._jobs_running -= 1
+                    if leading:
+                        self._busy_since = None
+            if response is not None:
+                self._write_response(response, defer=leading)
+            if message is None:
+                return leading
+
+    def _busy(self, message: t.Any) -> None:
+        """Refuse a request no worker can take: queueing it without bound would exhaust memory."""
+        if type(message) is dict:
+            request_id = message.get("id")
+            response: t.Any = (
+                json_rpc.error(request_id, error_codes.INTERNAL_ERROR, "Server busy")
+                if "method" in message and type(request_id) in _ID_TYPES
+                else None
+            )
+        else:
+            response = [
+                json_rpc.error(item["id"], error_codes.INTERNAL_ERROR, "Server busy")
+                for item in message
+                if type(item) is dict and "method" in item and type(item.get("id")) in _ID_TYPES
+            ] or None
+        if response is None:
+            method = message.get("method") if type(message) is dict else "batch of notifications"
+            logger.warning("server busy: dropped notification %r", method)
+            return
+        self._write_message(response, defer=True)
+
+    def _internal_error(self, message: t.Any, error: Exception) -> t.Any:
+        self.server.report_exception(error, {"request": message})
+        if type(message) is dict and "method" in message and type(message.get("id")) in _ID_TYPES:
+            return json_rpc.error(message["id"], error_codes.INTERNAL_ERROR)
+        return None
+
+    # -- writing -------------------------------------------------------------
+
+    def _send(self, message: dict[str, t.Any], related_request_id: t.Any = None) -> None:
+        """The session's ``send``: a notification or request for the client.
+
+        :raises TypeError: ``message`` holds a value JSON cannot represent.
+        """
+        self._write_text(json_rpc.encode(message), message)
+
+    def _write_response(self, response: t.Any, defer: bool = False) -> None:
+        session = self.session
+        if session is None or session.closed:
+            return  # a tool that outlived the connection
+        try:
+            text = session.encode(response)
+        except Exception as error:  # e.g. RecursionError for a result nested too deeply
+            self.server.report_exception(error, {"response": repr(response)[:1000]})
+            request_id = response.get("id") if type(response) is dict else None
+            text = json_rpc.encode(json_rpc.error(request_id, error_codes.INTERNAL_ERROR))
+        if text is not None:
+            self._write_text(text, response, defer)
+
+    def _write_message(self, message: t.Any, defer: bool = False) -> None:
+        self._write_text(json_rpc.encode(message), message, defer)
+
+    def _write_text(self, text: str, message: t.Any, defer: bool = False) -> None:
+        """Queue one line for stdout and write it, unless another thread is writing.
+
+        :param defer: the reader's own answers while it has more requests
+            buffered: held back (up to ``_DEFER_LIMIT``) and written together
+            before the reader next blocks, one write for many answers.
+        """
+        try:
+            data = (text + "\n").encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: JSON can still carry it escaped
+            data = (json.dumps(message, separators=(",", ":")) + "\n").encode("ascii")
+        with self._out_lock:
+            while self._out_bytes and self._out_bytes + len(data) > _OUTPUT_HIGH_WATER and not self._out_dead:
+                # The client is not reading: wait rather than buffer without bound.
+                self._out_waiters += 1
+                try:
+                    self._out_drained.wait(_WAIT_SLICE)
+                finally:
+                    self._out_waiters -= 1
+            if self._out_dead:
+                return
+            self._out_pending.append(data)
+            self._out_bytes += len(data)
+            if self._writing or (defer and self._out_bytes < _DEFER_LIMIT):
+                return  # the thread writing now (or the reader, before it blocks) writes it
+            self._writing = True
+        self._write_pending()
+
+    def _flush_deferred(self) -> None:
+        with self._out_lock:
+            if self._writing or not self._out_pending:
+                return
+            self._writing = True
+        self._write_pending()
+
+    def _write_pending(self) -> None:
+        """Write queued lines, batch by batch, until none are left.
+
+        One thread at a time writes; others queue their lines and return
+        (group commit), so threads never wait on each other's I/O.
+        """
+        out = self._out
+        lock = self._out_lock
+        written = 0
+        while True:
+            with lock:
+                self._out_bytes -= written
+                if self._out_waiters:
+                    self._out_drained.notify_all()
+                batch = self._out_pending
+                if not batch or out is None:
+                    self._writing = False
+                    return
+                self._out_pending = []
+                written = sum(map(len, batch)) if len(batch) > 1 else len(batch[0])
+            try:
+                out.write(batch[0] if len(batch) == 1 else b"".join(batch))
+                out.flush()
+            except (OSError, ValueError) as error:  # the client went away (EPIPE) or stdout closed
+                with lock:
+                    self._out_dead = True
+                    self._writing = False
+                    self._out_pending = []
+                    self._out_bytes = 0
+                    self._out_drained.notify_all()
+                self._output_failed(error)
+                return
+
+    def _output_failed(self, error: BaseException) -> None:
+        with self._lock:
+            if self._stop.is_set():
+                return
+            self._stopping = True
+            self._stop.set()
+            self._wake_reader()
+        self._finished.set()
+        logger.info("stdout is closed (%s); stopping", error)
+        if self._out is getattr(sys.stdout, "buffer", None):
+            # Point fd 1 at /dev/null so the interpreter's final flush of
+            # sys.stdout does not fail again (Python's documented SIGPIPE recipe).
+            try:
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+                os.close(devnull)
+            except (OSError, ValueError):
+                pass
+
+    # -- shutdown ------------------------------------------------------------
+
+    def _drain(self) -> None:
+        """At end of input, give running requests ``drain_timeout`` seconds to answer."""
+        deadline = time.monotonic() + self.drain_timeout
+        while not self._stop.is_set():
+            with self._lock:
+                busy = self._jobs_running or self._backlog
+            if not busy or time.monotonic() >= deadline:
+                return
+            time.sleep(0.005)
+
+    def _shutdown(self) -> None:
+        with self._lock:
+            self._stopping = True
+            self._stop.set()
+            self._wake_reader()
+            threads = list(self._threads)
+            watchdog = self._watchdog
+        self._watchdog_wake.set()
+        self._flush_deferred()
+        session = self.session
+        if session is not None:
+            session.close("Connection closed")
+        for _ in threads:
+            self._tasks.put(_STOP)
+        deadline = time.monotonic() + self.shutdown_timeout
+        for thread in threads + ([watchdog] if watchdog is not None else []):
+            if thread.ident is not None:
+                thread.join(max(0.0, deadline - time.monotonic()))
+        stuck = [thread.name for thread in threads if thread.is_alive()]
+        if stuck:
+            logger.warning("%d thread(s) still busy at shutdown: %s", len(stuck), ", ".join(stuck))
+        with self._lock:
+            if self._wake_fds is not None:
+                for fd in self._wake_fds:
+                    os.close(fd)
+                self._wake_fds = None
+            self._backlog.clear()
+            self._running = False
+            self._closed = True
+
+    def __repr__(self) -> str:
+        state = "open" if self._running else "closed" if self._closed else "idle"
+        return f"<StdioTransport {state} server={self.server.name!r}>"
+
+
+def _binary(stream: t.Any) -> t.Any:
+    """The binary buffer under a text stream (``sys.stdin`` -> ``sys.stdin.buffer``)."""
+    if isinstance(stream, io.TextIOBase) and hasattr(stream, "buffer"):
+        return stream.buffer
+    return stream
+
+
+__all__ = ["StdioTransport"]

@@ -1,0 +1,258 @@
+"""StdioTransport edge cases driven in-process, through os.pipe() and io objects."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import threading
+import typing as t
+
+import pytest
+
+from mcp_sdk import Server, Tool
+from mcp_sdk.server.transports import StdioTransport
+
+TIMEOUT = 10.0
+
+
+def make_server() -> Server:
+    server = Server(name="inprocess")
+
+    @server.define_tool(name="echo", input_schema={"properties": {"message": {"type": "string"}}})
+    def echo(args: dict[str, t.Any]) -> t.Any:
+        return Tool.Response([{"type": "text", "text": args.get("message", "")}])
+
+    @server.define_tool(name="thread")
+    def thread(args: dict[str, t.Any]) -> t.Any:
+        return threading.current_thread().name
+
+    return server
+
+
+def lines(data: bytes) -> list[t.Any]:
+    return [json.loads(line) for line in data.splitlines()]
+
+
+def ping(request_id: t.Any) -> bytes:
+    return json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "ping"}).encode() + b"\n"
+
+
+class Trickle(io.RawIOBase):
+    """Hands out its bytes a few at a time, as a slow pipe would."""
+
+    def __init__(self, data: bytes, size: int) -> None:
+        self._data = data
+        self._size = size
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: t.Any) -> int:
+        size = min(self._size, len(buffer))
+        chunk, self._data = self._data[:size], self._data[size:]
+        buffer[: len(chunk)] = chunk
+        return len(chunk)
+
+
+class Serving:
+    """``transport.open()`` on a thread, fed through an os.pipe()."""
+
+    def __init__(self, **options: t.Any) -> None:
+        read_fd, self._write_fd = os.pipe()
+        self.stdin = open(read_fd, "rb")
+        self.stdout = io.BytesIO()
+        self.transport = StdioTransport(make_server(), stdin=self.stdin, stdout=self.stdout, **options)
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._open, name="spec-stdio-open")
+        self.thread.start()
+
+    def _open(self) -> None:
+        try:
+            self.transport.open()
+        except BaseException as error:  # pragma: no cover - reported by the test
+            self.error = error
+
+    def write(self, data: bytes) -> None:
+        os.write(self._write_fd, data)
+
+    def close_input(self) -> None:
+        if self._write_fd >= 0:
+            os.close(self._write_fd)
+            self._write_fd = -1
+
+    def join(self) -> None:
+        self.thread.join(TIMEOUT)
+        assert not self.thread.is_alive(), "open() did not return"
+        assert self.error is None, self.error
+
+    def cleanup(self) -> None:
+        self.close_input()
+        self.transport.close()
+        self.thread.join(TIMEOUT)
+        self.stdin.close()
+
+
+@pytest.fixture
+def serving() -> t.Iterator[t.Callable[..., Serving]]:
+    started: list[Serving] = []
+
+    def start(**options: t.Any) -> Serving:
+        started.append(Serving(**options))
+        return started[-1]
+
+    yield start
+    for item in started:
+        item.cleanup()
+
+
+def test_close_from_another_thread_wakes_a_blocked_read(serving: t.Callable[..., Serving]) -> None:
+    running = serving()
+    running.write(ping(1))
+    running.transport.close()  # no EOF: only close() can end open()
+    running.join()
+    assert lines(running.stdout.getvalue()) in ([], [{"jsonrpc": "2.0", "id": 1, "result": {}}])
+    assert running.transport.session is not None and running.transport.session.closed
+
+
+def test_eof_on_a_pipe_returns(serving: t.Callable[..., Serving]) -> None:
+    running = serving()
+    running.write(ping(1) + ping("2"))
+    running.close_input()
+    running.join()
+    assert lines(running.stdout.getvalue()) == [
+        {"jsonrpc": "2.0", "id": 1, "result": {}},
+        {"jsonrpc": "2.0", "id": "2", "result": {}},
+    ]
+
+
+def test_close_before_open_makes_open_return_at_once() -> None:
+    transport = StdioTransport(make_server(), stdin=io.BytesIO(ping(1)), stdout=io.BytesIO())
+    transport.close()
+    transport.open()
+    assert transport.session is None
+
+
+def test_a_transport_serves_one_connection() -> None:
+    out = io.BytesIO()
+    transport = StdioTransport(make_server(), stdin=io.BytesIO(ping(1)), stdout=out)
+    transport.open()
+    transport.open()  # returns at once: stdin is not read again
+    assert lines(out.getvalue()) == [{"jsonrpc": "2.0", "id": 1, "result": {}}]
+
+
+def test_requests_run_on_named_worker_threads() -> None:
+    out = io.BytesIO()
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "thread"}}
+    StdioTransport(make_server(), stdin=io.BytesIO(json.dumps(call).encode()), stdout=out).open()
+    [response] = lines(out.getvalue())
+    assert response["result"]["content"][0]["text"].startswith("mcp-stdio-worker-")
+
+
+def test_open_twice_at_once_is_refused(serving: t.Callable[..., Serving]) -> None:
+    running = serving()
+    running.write(ping(1))
+    deadline = threading.Event()
+    while running.transport.session is None and not deadline.wait(0.01):
+        pass
+    with pytest.raises(RuntimeError, match="already open"):
+        running.transport.open()
+
+
+def test_lines_arriving_in_small_pieces(serving: t.Callable[..., Serving]) -> None:
+    data = (
+        ping(1)
+        + b'{"jsonrpc":"2.0","id":2,"method":"ping","params":{"pad":"' + b"z" * 100 + b'"}}\n'
+        + b"\n"
+        + ping(3)
+        + b'{"jsonrpc":"2.0","id":4,"method":"ping"}'  # no newline before EOF
+    )
+    out = io.BytesIO()
+    StdioTransport(make_server(), stdin=io.BufferedReader(Trickle(data, 7), 7), stdout=out, max_line_bytes=60).open()
+    assert lines(out.getvalue()) == [
+        {"jsonrpc": "2.0", "id": 1, "result": {}},
+        {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Invalid Request: message longer than 60 bytes"}},
+        {"jsonrpc": "2.0", "id": 3, "result": {}},
+        {"jsonrpc": "2.0", "id": 4, "result": {}},
+    ]
+
+
+def test_a_line_exactly_at_the_limit_is_accepted() -> None:
+    line = ping(1)
+    out = io.BytesIO()
+    limit = len(line) - 1  # the newline does not count
+    StdioTransport(make_server(), stdin=io.BytesIO(line + line), stdout=out, max_line_bytes=limit).open()
+    assert lines(out.getvalue()) == [{"jsonrpc": "2.0", "id": 1, "result": {}}] * 2
+
+
+def test_an_over_long_last_line_without_newline() -> None:
+    out = io.BytesIO()
+    StdioTransport(make_server(), stdin=io.BytesIO(ping(1) + b"x" * 500), stdout=out, max_line_bytes=100).open()
+    assert lines(out.getvalue()) == [
+        {"jsonrpc": "2.0", "id": 1, "result": {}},
+        {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Invalid Request: message longer than 100 bytes"}},
+    ]
+
+
+def test_text_streams_are_used_through_their_buffers() -> None:
+    stdin = io.TextIOWrapper(io.BytesIO(ping(1)), encoding="utf-8")
+    out_buffer = io.BytesIO()
+    stdout = io.TextIOWrapper(out_buffer, encoding="utf-8")
+    StdioTransport(make_server(), stdin=stdin, stdout=stdout).open()
+    assert lines(out_buffer.getvalue()) == [{"jsonrpc": "2.0", "id": 1, "result": {}}]
+
+
+def test_a_closed_stdout_ends_the_loop(serving: t.Callable[..., Serving]) -> None:
+    running = serving()
+    running.stdout.close()
+    running.write(ping(1))
+    running.join()  # no EOF: the failed write alone ended open()
+
+
+def test_tool_calls_and_broadcasts_go_to_stdout(serving: t.Callable[..., Serving]) -> None:
+    running = serving()
+    call = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "echo", "arguments": {"message": "hi"}}}
+    running.write(json.dumps(call).encode() + b"\n")
+    running.transport.server.notify_tools_list_changed()
+    running.close_input()
+    running.join()
+    received = lines(running.stdout.getvalue())
+    assert sorted(received, key=lambda m: "id" in m) == [
+        {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"},
+        {"jsonrpc": "2.0", "id": 7, "result": {"content": [{"type": "text", "text": "hi"}], "isError": False}},
+    ]
+
+
+def test_a_failure_inside_handling_is_an_internal_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    server = make_server()
+    reported: list[BaseException] = []
+    server.configuration.exception_reporter = lambda error, context: reported.append(error)
+    real = server.create_session
+
+    def create_session(*args: t.Any, **kwargs: t.Any) -> t.Any:
+        session = real(*args, **kwargs)
+
+        def broken(message: t.Any) -> t.Any:
+            raise RuntimeError("bug")
+
+        monkeypatch.setattr(session, "handle", broken)
+        return session
+
+    monkeypatch.setattr(server, "create_session", create_session)
+    out = io.BytesIO()
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "echo"}}
+    StdioTransport(server, stdin=io.BytesIO(ping(1) + json.dumps(call).encode() + b"\n"), stdout=out).open()
+    assert sorted(lines(out.getvalue()), key=lambda m: m["id"]) == [
+        {"jsonrpc": "2.0", "id": 1, "error": {"code": -32603, "message": "Internal error"}},
+        {"jsonrpc": "2.0", "id": 2, "error": {"code": -32603, "message": "Internal error"}},
+    ]
+    assert [str(error) for error in reported] == ["bug", "bug"]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"max_workers": 0}, {"max_line_bytes": 0}, {"max_queue": -1}, {"shutdown_timeout": -1}, {"drain_timeout": "1"}],
+)
+def test_bad_options_are_refused(options: dict[str, t.Any]) -> None:
+    with pytest.raises(ValueError):
+        StdioTransport(make_server(), **options)

@@ -1,0 +1,300 @@
+"""tools/call per second over Streamable HTTP, against a bare WSGI app: ``python bench/http_bench.py``.
+
+For each WSGI server (waitress; gunicorn with gthread workers) it measures, with
+1 and 8 concurrent clients on kept-alive connections:
+
+- ``bare``: a WSGI app that reads the body and returns a canned JSON-RPC answer;
+- ``json``: ``StreamableHTTPTransport(enable_json_response=True)``, one session per client;
+- ``sse``: the default transport, so each tools/call is answered with an SSE stream
+  (priming event + response) written by the server's thread while a worker runs the tool;
+
+then the memory an idle session costs (RSS growth of the server process over
+1,000 initialized sessions). See bench/README.md for the targets and figures.
+
+    python bench/http_bench.py [--duration 1.5] [--rounds 3] [--servers waitress gunicorn]
+    python bench/http_bench.py --serve json --port 8000     # just run one server (waitress)
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import typing as t
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+from _common import cpu_seconds, table  # noqa: E402
+
+MODES = ("bare", "json", "sse")
+CLIENTS = (1, 8)
+#: Minimum share of the bare app's throughput, and the most memory per idle session.
+TARGETS = {"json": 0.60, "sse": 0.50}
+MAX_BYTES_PER_SESSION = 15 * 1024
+SESSIONS_FOR_MEMORY = 1000
+THREADS = 16
+ACCEPT = "application/json, text/event-stream"
+CALL = {"name": "echo", "arguments": {"message": "hi"}}
+CANNED = b'{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Hello hi"}],"isError":false}}'
+
+
+# -- the servers ---------------------------------------------------------------
+
+
+def bare_app(environ: dict[str, t.Any], start_response: t.Callable[..., t.Any]) -> list[bytes]:
+    """The baseline: read the request, answer a canned tools/call result."""
+    length = int(environ.get("CONTENT_LENGTH") or 0)
+    environ["wsgi.input"].read(length)
+    start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(CANNED)))])
+    return [CANNED]
+
+
+def create_app(mode: str | None = None) -> t.Any:
+    """The WSGI app of ``mode`` (default: the ``MCP_BENCH_MODE`` environment variable)."""
+    mode = mode or os.environ.get("MCP_BENCH_MODE", "bare")
+    if mode == "bare":
+        return bare_app
+    sys.path.insert(0, ROOT)
+    from mcp_sdk import Server
+    from mcp_sdk.server.transports import StreamableHTTPTransport
+
+    server = Server(name="bench", version="1.0.0")
+
+    # It takes server_context (so it could report progress): the transport answers it with SSE unless in JSON mode.
+    @server.define_tool(name="echo", input_schema={"properties": {"message": {"type": "string"}}, "required": ["message"]})
+    def echo(args: dict[str, t.Any], server_context: t.Any = None) -> str:
+        return f"Hello {args['message']}"
+
+    return StreamableHTTPTransport(server, enable_json_response=mode == "json", max_sessions=None)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class ServerProcess:
+    """One benchmark server, started as a subprocess on a free port."""
+
+    def __init__(self, server: str, mode: str) -> None:
+        self.port = free_port()
+        env = {**os.environ, "MCP_BENCH_MODE": mode, "PYTHONPATH": ROOT}
+        if server == "waitress":
+            command = [sys.executable, __file__, "--serve", mode, "--port", str(self.port)]
+        else:
+            command = [
+                sys.executable, "-m", "gunicorn", "-k", "gthread", "-w", "1", "--threads", str(THREADS),
+                "-b", f"127.0.0.1:{self.port}", "--chdir", HERE, "--graceful-timeout", "1", "http_bench:create_app()",
+            ]  # fmt: skip
+        self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or self.process.poll() is not None:
+                    self.stop()
+                    raise RuntimeError(f"{server} ({mode}) did not start") from None
+                time.sleep(0.05)
+
+    @property
+    def worker_pid(self) -> int:
+        """The process serving requests (gunicorn's worker, not its arbiter)."""
+        try:
+            with open(f"/proc/{self.process.pid}/task/{self.process.pid}/children") as children:
+                pids = children.read().split()
+        except OSError:
+            pids = []
+        return int(pids[0]) if pids else self.process.pid
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(10)
+
+
+def rss_bytes(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError("no VmRSS")
+
+
+# -- the clients ---------------------------------------------------------------
+
+
+class Connection:
+    """One client on one kept-alive connection (``http.client``: light, so the server is what is measured)."""
+
+    def __init__(self, port: int) -> None:
+        self.http = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        self.headers = {"Accept": ACCEPT, "Content-Type": "application/json"}
+
+    def post(self, message: dict[str, t.Any]) -> tuple[int, http.client.HTTPMessage, bytes]:
+        self.http.request("POST", "/", json.dumps(message).encode(), self.headers)
+        response = self.http.getresponse()
+        return response.status, response.headers, response.read()
+
+    def initialize(self) -> None:
+        """Open a new session on this connection (replacing any earlier one's headers)."""
+        self.headers = {"Accept": ACCEPT, "Content-Type": "application/json"}
+        params = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}
+        status, headers, _ = self.post({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": params})
+        assert status == 200, status
+        self.headers["Mcp-Session-Id"] = headers["Mcp-Session-Id"]
+        self.headers["MCP-Protocol-Version"] = "2025-11-25"
+        status, _, _ = self.post({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        assert status == 202, status
+
+    def close(self) -> None:
+        self.http.close()
+
+
+def run_clients(port: int, mode: str, clients: int, duration: float) -> float:
+    """tools/call per second, ``clients`` connections calling in a loop for ``duration`` seconds."""
+    connections = [Connection(port) for _ in range(clients)]
+    if mode != "bare":
+        for connection in connections:
+            connection.initialize()
+    counts = [0] * clients
+    start = threading.Barrier(clients + 1)
+    window: dict[str, float] = {}
+
+    def loop(index: int) -> None:
+        connection = connections[index]
+        message = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": CALL}
+        status, _, body = connection.post(message)  # warm up, and check the answer
+        assert status == 200 and b'"Hello hi"' in body, (status, body)
+        start.wait()
+        calls = 0
+        deadline = window["end"]
+        while time.perf_counter() < deadline:
+            message["id"] = calls
+            connection.post(message)
+            calls += 1
+        counts[index] = calls
+
+    threads = [threading.Thread(target=loop, args=(index,), name=f"bench-client-{index}") for index in range(clients)]
+    for thread in threads:
+        thread.start()
+    window["end"] = time.perf_counter() + duration + 0.05
+    began = time.perf_counter()
+    start.wait()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - began
+    for connection in connections:
+        connection.close()
+    return sum(counts) / elapsed
+
+
+def measure_memory(sessions: int = SESSIONS_FOR_MEMORY) -> float:
+    """Bytes of server RSS per idle session (JSON mode, waitress)."""
+    server = ServerProcess("waitress", "json")
+    try:
+        warm = Connection(server.port)
+        for _ in range(50):  # let allocator pools and caches settle first
+            warm.initialize()
+        before = rss_bytes(server.worker_pid)
+        for _ in range(sessions):
+            warm.initialize()
+        after = rss_bytes(server.worker_pid)
+        warm.close()
+        return (after - before) / sessions
+    finally:
+        server.stop()
+
+
+# -- main ----------------------------------------------------------------------
+
+
+def serve(mode: str, port: int) -> None:
+    import waitress
+
+    waitress.serve(create_app(mode), host="127.0.0.1", port=port, threads=THREADS, _quiet=True)
+
+
+def measure_server(server_name: str, duration: float, rounds: int) -> dict[tuple[str, int], tuple[float, float | None]]:
+    """(calls/s, server CPU us/call) per (mode, clients): the best of ``rounds`` interleaved runs.
+
+    The three servers run side by side and take turns, so a disturbance (another
+    process on the machine) hits all modes alike; the best run is the least disturbed.
+    """
+    servers = {mode: ServerProcess(server_name, mode) for mode in MODES}
+    best: dict[tuple[str, int], tuple[float, float | None]] = {}
+    try:
+        for clients in CLIENTS:
+            for _ in range(rounds):
+                for mode, server in servers.items():
+                    pid = server.worker_pid
+                    cpu_before = cpu_seconds(pid)
+                    started = time.perf_counter()
+                    per_second = run_clients(server.port, mode, clients, duration)
+                    cpu_after = cpu_seconds(pid)
+                    cpu = None
+                    if cpu_before is not None and cpu_after is not None:
+                        cpu = (cpu_after - cpu_before) / (per_second * (time.perf_counter() - started)) * 1e6
+                    if per_second > best.get((mode, clients), (0.0, None))[0]:
+                        best[mode, clients] = (per_second, cpu)
+    finally:
+        for server in servers.values():
+            server.stop()
+    return best
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--duration", type=float, default=1.5, help="seconds per run")
+    parser.add_argument("--rounds", type=int, default=3, help="runs per figure (the best counts)")
+    parser.add_argument("--servers", nargs="+", default=["waitress", "gunicorn"], choices=["waitress", "gunicorn"])
+    parser.add_argument("--serve", choices=MODES, help="only run a waitress server of this mode")
+    parser.add_argument("--port", type=int, default=8000)
+    args = parser.parse_args(argv)
+    if args.serve:
+        serve(args.serve, args.port)
+        return 0
+
+    rows = []
+    missed = []
+    for server_name in args.servers:
+        figures = measure_server(server_name, args.duration, args.rounds)
+        for mode in MODES:
+            for clients in CLIENTS:
+                per_second, cpu = figures[mode, clients]
+                ratio = per_second / figures["bare", clients][0]
+                target = TARGETS.get(mode)
+                verdict = "" if target is None else ("ok" if ratio >= target else f"MISSED (>= {target:.0%})")
+                if verdict.startswith("MISSED"):
+                    missed.append(f"{server_name} {mode} x{clients}")
+                cpu_text = "?" if cpu is None else f"{cpu:,.0f}"
+                rows.append([server_name, mode, str(clients), f"{per_second:,.0f}", cpu_text, f"{ratio:.0%}", verdict])
+    print(table(["server", "mode", "clients", "calls/s", "server CPU us/call", "vs bare", "target"], rows))
+    per_session = measure_memory()
+    memory_ok = per_session <= MAX_BYTES_PER_SESSION
+    print(
+        f"\nidle session: {per_session / 1024:.1f} KiB of server RSS each ({SESSIONS_FOR_MEMORY} sessions, waitress)"
+        f"  target <= {MAX_BYTES_PER_SESSION // 1024} KiB: {'ok' if memory_ok else 'MISSED'}"
+    )
+    if not memory_ok:
+        missed.append("memory per idle session")
+    if missed:
+        print("missed: " + ", ".join(missed))
+    return 0  # a benchmark reports; it does not fail on speed
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,19 @@
+"""The parts of :class:`~mcp_sdk.server.transports.StreamableHTTPTransport`.
+
+- :mod:`.event_store`: :class:`EventStore` (the interface for resumability) and
+  :class:`InMemoryEventStore` (the default).
+- :mod:`.sse`: the SSE wire format and the streams that carry a session's messages.
+- :mod:`.sessions`: per-session routing and the idle-session reaper.
+- :mod:`.security`: ``Host`` / ``Origin`` checks against DNS rebinding.
+- :mod:`.http_io`: header checks, bounded body reads, JSON-RPC shaped HTTP errors.
+- :mod:`.workers`: the pool of threads running requests answered with SSE.
+"""
+
+from __future__ import annotations
+
+from .event_store import EventStore as EventStore
+from .event_store import InMemoryEventStore as InMemoryEventStore
+from .http_io import HTTPRequestError as HTTPRequestError
+from .security import RebindingGuard as RebindingGuard
+
+__all__ = ["EventStore", "HTTPRequestError", "InMemoryEventStore", "RebindingGuard"]

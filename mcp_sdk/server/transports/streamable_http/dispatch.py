@@ -1,0 +1,78 @@
+"""What a POST body holds, and whether its answer needs an SSE stream.
+
+A request is answered with SSE (when the client accepts it) exactly when its
+handler can send something before its response: progress, a log message, a
+server-to-client request. Only a handler that receives a ``server_context``
+can, so the choice is made from the handler's signature before it runs. Every
+other request (``tools/list``, a tool without ``server_context``...) is answered
+with plain JSON on the WSGI thread: no worker thread, one write.
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+from .... import error_codes, json_rpc, methods
+
+if t.TYPE_CHECKING:
+    from ....server import Server
+
+# Requests whose handler is the user's, looked up in Server.handlers by this name.
+_HANDLER_NAMES = {
+    methods.RESOURCES_READ: "resources_read",
+    methods.RESOURCES_SUBSCRIBE: "resources_subscribe",
+    methods.RESOURCES_UNSUBSCRIBE: "resources_unsubscribe",
+    methods.COMPLETION_COMPLETE: "completion",
+}
+
+
+def is_initialize(message: t.Any) -> bool:
+    """Whether the body is an ``initialize`` message."""
+    return type(message) is dict and message.get("method") == methods.INITIALIZE
+
+
+def is_request(message: t.Any) -> bool:
+    """Whether ``message`` is a request: a method and a valid id."""
+    return type(message) is dict and type(message.get("method")) is str and json_rpc.is_valid_id(message.get("id"))
+
+
+def request_ids(message: t.Any) -> list[t.Any]:
+    """The ids of the requests in a POST body (one message or a batch)."""
+    if type(message) is list:
+        return [item["id"] for item in message if is_request(item)]
+    return [message["id"]] if is_request(message) else []
+
+
+def may_send_first(server: Server, message: t.Any) -> bool:
+    """Whether handling ``message`` (a request or a batch) may send messages before its response."""
+    if type(message) is list:
+        return any(is_request(item) and _talks(server, item) for item in message)
+    return _talks(server, message)
+
+
+def _talks(server: Server, request: dict[str, t.Any]) -> bool:
+    method = request["method"]
+    params = request.get("params")
+    name = params.get("name") if type(params) is dict else None
+    if method == methods.TOOLS_CALL:
+        target: t.Any = server.tools.get(name) if type(name) is str else None
+        return target is not None and target._signature.accepts_server_context
+    if method == methods.PROMPTS_GET:
+        target = server.prompts.get(name) if type(name) is str else None
+        return target is not None and target._signature.accepts_server_context
+    handler_name = _HANDLER_NAMES.get(method)
+    if handler_name is not None:
+        entry = server.handlers.get(handler_name)
+    else:
+        entry = server._custom_methods.get(method)  # protocol methods are not there: they never talk
+    return entry is not None and entry[1].accepts_server_context
+
+
+def internal_errors(message: t.Any) -> t.Any:
+    """``-32603`` answers to every request in ``message`` (when handling it failed outright)."""
+    if type(message) is list:
+        return [json_rpc.error(request_id, error_codes.INTERNAL_ERROR) for request_id in request_ids(message)]
+    return json_rpc.error(message.get("id") if type(message) is dict else None, error_codes.INTERNAL_ERROR)
+
+
+__all__ = ["internal_errors", "is_initialize", "is_request", "may_send_first", "request_ids"]

@@ -1,0 +1,114 @@
+"""Where a Streamable HTTP session keeps the SSE events it sent, so a client can resume.
+
+A client that lost an SSE connection (or whose connection the server closed on
+purpose, SEP-1699 polling) sends ``GET`` with ``Last-Event-ID``; the transport
+asks the session's :class:`EventStore` for what followed that event on the same
+stream and sends it, then continues live.
+https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#resumability-and-redelivery
+"""
+
+from __future__ import annotations
+
+import collections
+import threading
+import typing as t
+
+#: ``send(event_id, message)``: one replayed event; ``message`` is None for a priming event.
+ReplaySend = t.Callable[[str, t.Optional[t.Dict[str, t.Any]]], None]
+
+
+class EventStore:
+    """The SSE events of one session, for replay after a reconnection.
+
+    The transport creates one store per session through its ``event_store``
+    factory, called with the session id, so an implementation backed by a
+    shared database can namespace its keys by it. Methods are called from many
+    threads at once; implementations must be thread-safe and quick (they run
+    while a tool thread sends a notification).
+    """
+
+    def store_event(self, stream_id: str, message: dict[str, t.Any] | None) -> str:
+        """Keep ``message`` as the next event of ``stream_id``.
+
+        :param stream_id: the stream within the session (``"0"`` is the standalone GET stream).
+        :param message: the JSON-RPC message, or None for a priming event (an id and no data).
+        :return: the event id: unique within the session, and enough for
+            :meth:`replay_events_after` to tell which stream it belongs to.
+        """
+        raise NotImplementedError
+
+    def replay_events_after(self, last_event_id: str, send: ReplaySend) -> str | None:
+        """Call ``send(event_id, message)`` for each event stored after ``last_event_id`` on its stream, in order.
+
+        :return: the id of the stream ``last_event_id`` belongs to, or None when it is
+            unknown (then nothing was sent).
+        """
+        raise NotImplementedError
+
+    def forget_stream(self, stream_id: str) -> None:
+        """The stream's response was delivered: its events may be dropped. The default keeps them."""
+
+    def close(self) -> None:
+        """The session ended: drop everything. The default does nothing."""
+
+
+class InMemoryEventStore(EventStore):
+    """An :class:`EventStore` in this process's memory, bounded per stream and per session.
+
+    Event ids are ``"<stream id>-<n>"`` with ``n`` counting up across the session,
+    so an id stays unique and names its stream even after older events were dropped.
+
+    :param session_id: the session the store belongs to (unused here).
+    :param max_events_per_stream: events kept per stream; older ones are dropped first.
+    :param max_streams: streams kept; the least recently written one is dropped first.
+    """
+
+    def __init__(self, session_id: str | None = None, *, max_events_per_stream: int = 100, max_streams: int = 32) -> None:
+        if max_events_per_stream < 1 or max_streams < 1:
+            raise ValueError("max_events_per_stream and max_streams must be positive")
+        self.max_events_per_stream = max_events_per_stream
+        self.max_streams = max_streams
+        self._lock = threading.Lock()
+        self._streams: dict[str, collections.deque[tuple[int, dict[str, t.Any] | None]]] = {}
+        self._next = 0
+
+    def store_event(self, stream_id: str, message: dict[str, t.Any] | None) -> str:
+        with self._lock:
+            events = self._streams.pop(stream_id, None)  # re-inserted below: dict order is recency
+            if events is None:
+                events = collections.deque(maxlen=self.max_events_per_stream)
+                while len(self._streams) >= self.max_streams:
+                    del self._streams[next(iter(self._streams))]
+            self._streams[stream_id] = events
+            number = self._next
+            self._next = number + 1
+            events.append((number, message))
+        return f"{stream_id}-{number}"
+
+    def replay_events_after(self, last_event_id: str, send: ReplaySend) -> str | None:
+        stream_id, separator, number_text = last_event_id.rpartition("-")
+        if not separator or not (number_text.isascii() and number_text.isdigit()):
+            return None
+        after = int(number_text)
+        with self._lock:
+            events = self._streams.get(stream_id)
+            if events is None:
+                return None
+            missed = [(number, message) for number, message in events if number > after]
+        for number, message in missed:  # outside the lock: send writes to a connection's queue
+            send(f"{stream_id}-{number}", message)
+        return stream_id
+
+    def forget_stream(self, stream_id: str) -> None:
+        with self._lock:
+            self._streams.pop(stream_id, None)
+
+    def close(self) -> None:
+        with self._lock:
+            self._streams.clear()
+
+    def __repr__(self) -> str:
+        return f"<InMemoryEventStore streams={len(self._streams)}>"
+
+
+__all__ = ["EventStore", "InMemoryEventStore", "ReplaySend"]

@@ -1,0 +1,227 @@
+"""HTTP plumbing of the Streamable HTTP transport: header checks, bounded body reads, answers.
+
+The transport works on the WSGI environ directly (building werkzeug request and
+response objects costs more than the MCP handling of a small request); an
+:class:`Answer` becomes a werkzeug ``Response`` only for ``handle_request``.
+Every refusal is an :class:`HTTPRequestError`; its body is JSON-RPC shaped
+(``{"jsonrpc": "2.0", "id": null, "error": {...}}``), as the specification allows.
+"""
+
+from __future__ import annotations
+
+import functools
+import http
+import typing as t
+
+from .... import error_codes, json_rpc
+from ....errors import TransportError
+
+if t.TYPE_CHECKING:
+    from werkzeug.wrappers import Response
+
+JSON_MIMETYPE = "application/json"
+SSE_MIMETYPE = "text/event-stream"
+SESSION_HEADER = "Mcp-Session-Id"
+PROTOCOL_VERSION_HEADER = "MCP-Protocol-Version"
+#: Bodies are read in pieces of this size, so a chunked body over the limit is refused early.
+READ_CHUNK = 64 * 1024
+
+Headers = t.List[t.Tuple[str, str]]
+
+
+class Answer:
+    """An HTTP response: status, headers and a body iterable (a list, or an SSE stream with ``close()``)."""
+
+    __slots__ = ("status", "headers", "body")
+
+    def __init__(self, status: int, headers: Headers, body: t.Iterable[bytes]) -> None:
+        self.status = status
+        self.headers = headers
+        self.body = body
+
+    @property
+    def status_line(self) -> str:
+        return _STATUS_LINES.get(self.status) or f"{self.status} {http.HTTPStatus(self.status).phrase}"
+
+    def to_response(self) -> Response:
+        """The same answer as a werkzeug ``Response`` (its ``close()`` closes an SSE body)."""
+        from werkzeug.wrappers import Response
+
+        response = Response(self.body, status=self.status, headers=self.headers)
+        if not any(name == "Content-Type" for name, _ in self.headers):
+            del response.headers["Content-Type"]  # not werkzeug's text/plain default
+        return response
+
+
+_STATUS_LINES = {status: f"{status} {http.HTTPStatus(status).phrase}" for status in (200, 202, 204, 400, 404, 405, 406)}
+
+
+class HTTPRequestError(TransportError):
+    """An HTTP request the transport refuses, with the status and JSON-RPC error it answers with.
+
+    :param status: the HTTP status code.
+    :param message: the JSON-RPC error message.
+    :param code: the JSON-RPC error code (``-32600`` unless the problem is JSON, ``-32700``).
+    :param headers: extra response headers (``Allow`` for 405).
+    :param request_id: the id of the request refused, when known.
+    """
+
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        code: int = error_codes.INVALID_REQUEST,
+        headers: dict[str, str] | None = None,
+        request_id: t.Any = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.code = code
+        self.headers = headers or {}
+        self.request_id = request_id
+
+    def answer(self) -> Answer:
+        """The answer refusing the request."""
+        body = json_rpc.encode(json_rpc.error(self.request_id, self.code, self.message))
+        return json_answer(body, self.status, list(self.headers.items()))
+
+    def response(self) -> Response:
+        """The answer as a werkzeug ``Response``."""
+        return self.answer().to_response()
+
+
+def json_answer(text: str, status: int = 200, headers: Headers | None = None) -> Answer:
+    """A JSON body."""
+    body = text.encode("utf-8")
+    return Answer(status, [*(headers or ()), ("Content-Type", JSON_MIMETYPE), ("Content-Length", str(len(body)))], [body])
+
+
+def empty_answer(status: int) -> Answer:
+    """No body (and no ``Content-Type``): ``202 Accepted`` for notifications and responses, ``204`` for DELETE."""
+    return Answer(status, [("Content-Length", "0")] if status != 204 else [], [])
+
+
+@functools.lru_cache(maxsize=128)
+def _media_ranges(accept: str) -> dict[str, float]:
+    """``Accept`` parsed into media range -> quality (clients send the same value every time: cached)."""
+    ranges: dict[str, float] = {}
+    for part in accept.split(","):
+        media_range, *parameters = part.split(";")
+        media_range = media_range.strip().lower()
+        if not media_range:
+            continue
+        quality = 1.0
+        for parameter in parameters:
+            key, _, value = parameter.strip().partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        ranges[media_range] = max(quality, ranges.get(media_range, 0.0))
+    return ranges
+
+
+def accepts(accept: str | None, mimetype: str) -> bool:
+    """Whether an ``Accept`` value allows ``mimetype``: the most specific matching range decides;
+    wildcards count; no header (or an empty one) allows anything."""
+    if not accept or not accept.strip():
+        return True
+    ranges = _media_ranges(accept)
+    for media_range in (mimetype, mimetype.split("/", 1)[0] + "/*", "*/*"):
+        quality = ranges.get(media_range)
+        if quality is not None:
+            return quality > 0
+    return False
+
+
+def require_accept(environ: dict[str, t.Any], *mimetypes: str) -> None:
+    """:raises HTTPRequestError: 406 unless ``Accept`` allows every one of ``mimetypes``."""
+    accept = environ.get("HTTP_ACCEPT")
+    if not all(accepts(accept, mimetype) for mimetype in mimetypes):
+        raise HTTPRequestError(406, f"Not Acceptable: the Accept header must allow {' and '.join(mimetypes)}")
+
+
+def require_json_content(environ: dict[str, t.Any]) -> None:
+    """:raises HTTPRequestError: 415 unless the body is declared ``application/json``."""
+    content_type = environ.get("CONTENT_TYPE", "")
+    if content_type != JSON_MIMETYPE and content_type.split(";", 1)[0].strip().lower() != JSON_MIMETYPE:
+        raise HTTPRequestError(415, "Unsupported Media Type: Content-Type must be application/json")
+
+
+def content_length(environ: dict[str, t.Any]) -> int | None:
+    """The declared body length, or None.
+
+    :raises HTTPRequestError: 400 for a malformed value.
+    """
+    value = environ.get("CONTENT_LENGTH")
+    if not value:
+        return None
+    try:
+        length = int(value)
+    except ValueError:
+        length = -1
+    if length < 0:
+        raise HTTPRequestError(400, "Bad Request: invalid Content-Length")
+    return length
+
+
+def read_body(stream: t.Any, length: int | None, limit: int, until_eof: bool) -> bytes:
+    """The request body, refused as soon as it is known to exceed ``limit`` bytes.
+
+    :param length: the declared ``Content-Length`` (a larger one is refused unread).
+    :param until_eof: without a length, read until EOF (a chunked body the server
+        de-chunks, ``wsgi.input_terminated``); otherwise there is no body.
+    :raises HTTPRequestError: 413.
+    """
+    too_large = HTTPRequestError(413, f"Payload Too Large: the body exceeds {limit} bytes")
+    if length is not None:
+        if length > limit:
+            raise too_large
+        remaining = length
+    elif until_eof:
+        remaining = limit + 1
+    else:
+        return b""
+    pieces = []
+    size = 0
+    while remaining > 0:
+        piece = stream.read(min(READ_CHUNK, remaining))
+        if not piece:
+            break
+        pieces.append(piece)
+        size += len(piece)
+        remaining -= len(piece)
+    if size > limit:
+        raise too_large
+    return pieces[0] if len(pieces) == 1 else b"".join(pieces)
+
+
+def decode_body(body: bytes) -> t.Any:
+    """The JSON the body holds.
+
+    :raises HTTPRequestError: 400 with ``-32700`` for malformed JSON.
+    """
+    try:
+        return json_rpc.decode(body)
+    except ValueError as error:
+        raise HTTPRequestError(400, f"Parse error: {error}", error_codes.PARSE_ERROR) from None
+
+
+__all__ = [
+    "Answer",
+    "HTTPRequestError",
+    "JSON_MIMETYPE",
+    "PROTOCOL_VERSION_HEADER",
+    "SESSION_HEADER",
+    "SSE_MIMETYPE",
+    "accepts",
+    "content_length",
+    "decode_body",
+    "empty_answer",
+    "json_answer",
+    "read_body",
+    "require_accept",
+    "require_json_content",
+]

@@ -1,0 +1,306 @@
+"""Sessions of the Streamable HTTP transport: one :class:`HTTPSession` per ``Mcp-Session-Id``.
+
+An :class:`HTTPSession` wraps the core :class:`~mcp_sdk.ServerSession` and routes
+what it writes: a message about a client request goes to that request's POST
+stream; a session-scoped one (``resources/updated``, ``elicitation/complete``,
+``list_changed`` broadcasts) to the standalone GET stream. The
+:class:`SessionRegistry` finds sessions by id and expires idle ones.
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import logging
+import secrets
+import threading
+import time
+import typing as t
+
+from .... import json_rpc
+from ....server_session import ServerSession
+from .event_store import EventStore
+from .sse import Stream
+
+if t.TYPE_CHECKING:
+    from ....server import Server
+
+logger = logging.getLogger("mcp_sdk.server")
+
+#: The stream id of the standalone GET stream.
+STANDALONE = "0"
+#: Finished POST streams whose events stay replayable, per session.
+RETAINED_STREAMS = 8
+
+EventStoreFactory = t.Callable[[str], EventStore]
+
+
+def new_session_id() -> str:
+    """A cryptographically random session id of visible ASCII (URL-safe base64, 192 bits)."""
+    return secrets.token_urlsafe(24)
+
+
+class HTTPSession:
+    """The transport's state for one session.
+
+    :param server: the server whose session this is.
+    :param session_id: the ``Mcp-Session-Id``.
+    :param event_store: makes the session's event store when its first stream opens.
+    :param can_send_requests: False in JSON response mode (no stream to carry them).
+    """
+
+    def __init__(self, server: Server, session_id: str, event_store: EventStoreFactory, can_send_requests: bool = True) -> None:
+        self.id = session_id
+        self._event_store_factory = event_store
+        self._store: EventStore | None = None
+        self._lock = threading.Lock()
+        self._streams: dict[str, Stream] = {}
+        self._by_request: dict[t.Any, Stream] = {}
+        self._numbers = itertools.count(1)
+        self._retained: collections.deque[str] = collections.deque()  # finished streams, oldest first
+        self.last_active = time.monotonic()
+        self.closed = False
+        self.server_session = server.create_session(self._send, session_id)
+        self.server_session.can_send_requests = can_send_requests
+        self.server_session.stream_closer = self.close_request_stream
+
+    # -- streams -------------------------------------------------------------
+
+    @property
+    def store(self) -> EventStore:
+        """The session's event store (made on first use: idle sessions stay small)."""
+        store = self._store
+        if store is None:
+            created = self._event_store_factory(self.id)  # the user's code: not under our lock
+            with self._lock:
+                if self._store is None:
+                    self._store = created
+                store = self._store
+        return store
+
+    def open_request_stream(self, request_ids: t.Sequence[t.Any]) -> Stream:
+        """A new stream carrying the answers to ``request_ids`` (one POST)."""
+        store = self.store
+        with self._lock:
+            stream = Stream(str(next(self._numbers)), store, request_ids)
+            self._streams[stream.stream_id] = stream
+            for request_id in request_ids:
+                self._by_request[request_id] = stream
+        return stream
+
+    def finish_request_stream(self, stream: Stream, response: t.Any, text: str | None) -> None:
+        """Put the POST's answer (None: none) as the stream's last event."""
+        with self._lock:
+            for request_id in stream.request_ids:
+                if self._by_request.get(request_id) is stream:
+                    del self._by_request[request_id]
+        stream.finish(response, text)
+        if not stream.attached:  # nobody is reading it: it waits for a resumption, among the retained few
+            self._retain(stream)
+
+    def standalone_stream(self) -> Stream:
+        """The standalone GET stream, made on first use."""
+        store = self.store
+        with self._lock:
+            stream = self._streams.get(STANDALONE)
+            if stream is None:
+                stream = self._streams[STANDALONE] = Stream(STANDALONE, store)
+        return stream
+
+    def find_stream(self, stream_id: str) -> Stream | None:
+        """The live stream with this id, if any."""
+        with self._lock:
+            return self._streams.get(stream_id)
+
+    def stream_ended(self, stream: Stream, delivered: bool) -> None:
+        """A connection to ``stream`` ended; ``delivered``: the final answer was written to it."""
+        self.touch()
+        if stream.stream_id == STANDALONE:
+            return
+        if delivered:
+            with self._lock:
+                if self._streams.get(stream.stream_id) is stream:
+                    del self._streams[stream.stream_id]
+        if delivered or stream.done:
+            self._retain(stream)
+
+    def _retain(self, stream: Stream) -> None:
+        """Keep a finished stream replayable, but only the last :data:`RETAINED_STREAMS` of them.
+
+        A write that "succeeded" may never have reached a client that just vanished, and a
+        client may come back for an answer that finished while it was away.
+        """
+        evicted = None
+        with self._lock:
+            if stream.stream_id in self._retained:
+                return
+            self._retained.append(stream.stream_id)
+            if len(self._retained) > RETAINED_STREAMS:
+                evicted = self._retained.popleft()
+                old = self._streams.get(evicted)
+                if old is not None and not old.attached:
+                    del self._streams[evicted]
+        store = self._store
+        if evicted is not None and store is not None:
+            store.forget_stream(evicted)
+
+    def close_request_stream(self, request_id: t.Any) -> bool:
+        """End the connection carrying ``request_id``'s answer, if the client can resume it."""
+        with self._lock:
+            stream = self._by_request.get(request_id)
+        if stream is None or not stream.primed:
+            return False
+        return stream.close_connection()
+
+    def close_standalone_stream(self) -> bool:
+        """End the standalone GET connection (the client reconnects with ``Last-Event-ID``)."""
+        stream = self.find_stream(STANDALONE)
+        return stream is not None and stream.close_connection()
+
+    def has_connections(self) -> bool:
+        """Whether an SSE connection is open on any stream."""
+        with self._lock:
+            streams = list(self._streams.values())
+        return any(stream.attached for stream in streams)
+
+    # -- routing what the core writes -----------------------------------------
+
+    def _send(self, message: dict[str, t.Any], related_request_id: t.Any) -> None:
+        if related_request_id is not None:
+            with self._lock:
+                stream = self._by_request.get(related_request_id)
+            if stream is None:
+                return  # no stream for that request (JSON response mode, or it finished): dropped
+        else:
+            with self._lock:
+                stream = self._streams.get(STANDALONE)
+            if stream is None:
+                return  # the client never opened a GET stream: nothing to resume, dropped
+        try:
+            text = json_rpc.encode(message)
+        except (TypeError, ValueError) as error:
+            self.server_session.server.report_exception(error, {"notification": message.get("method")})
+            return
+        stream.put(message, text)
+
+    # -- lifecycle -----------------------------------------------------------
+
+    def touch(self) -> None:
+        """Note activity (a request, or a connection ending) for the idle timeout."""
+        self.last_active = time.monotonic()
+
+    def idle_for(self, now: float) -> float:
+        """Seconds without activity; 0 while a connection is open or a request runs."""
+        if self.has_connections() or self.server_session.in_flight_count:
+            return 0.0
+        return now - self.last_active
+
+    def close(self, reason: str = "Session terminated") -> None:
+        """End the session: cancel its requests, end its connections, drop its events."""
+        with self._lock:
+            if self.closed:
+                return
+            self.closed = True
+            streams = list(self._streams.values())
+            self._streams.clear()
+            self._by_request.clear()
+        self.server_session.close(reason)
+        for stream in streams:
+            stream.close_connection(resumable=False)
+        store = self._store
+        if store is not None:
+            store.close()
+
+    def __repr__(self) -> str:
+        return f"<HTTPSession {self.id[:8]}... streams={len(self._streams)}>"
+
+
+class SessionRegistry:
+    """The open sessions by id, bounded in number, with an optional idle reaper thread.
+
+    :param idle_timeout: seconds without activity after which a session expires (None: never).
+    :param max_sessions: the most sessions open at once (None: no limit).
+    """
+
+    def __init__(self, idle_timeout: float | None = None, max_sessions: int | None = None) -> None:
+        self.idle_timeout = idle_timeout
+        self.max_sessions = max_sessions
+        self._lock = threading.Lock()
+        self._sessions: dict[str, HTTPSession] = {}
+        self._stop = threading.Event()
+        self._reaper: threading.Thread | None = None
+        if idle_timeout is not None:
+            self._reaper = threading.Thread(target=self._reap_loop, name="mcp-http-session-reaper", daemon=True)
+            self._reaper.start()
+
+    def __len__(self) -> int:
+        return len(self._sessions)
+
+    def add(self, session: HTTPSession) -> bool:
+        """Register ``session``; False when ``max_sessions`` are open."""
+        with self._lock:
+            if self.max_sessions is not None and len(self._sessions) >= self.max_sessions:
+                return False
+            self._sessions[session.id] = session
+        return True
+
+    def get(self, session_id: str) -> HTTPSession | None:
+        """The open session with this id; an expired one is closed and not returned."""
+        with self._lock:
+            session = self._sessions.get(session_id)
+        if session is None:
+            return None
+        if self.idle_timeout is not None and session.idle_for(time.monotonic()) > self.idle_timeout:
+            self.remove(session_id, "Session expired")
+            return None
+        return session
+
+    def remove(self, session_id: str, reason: str = "Session terminated") -> HTTPSession | None:
+        """Take the session out and close it."""
+        with self._lock:
+            session = self._sessions.pop(session_id, None)
+        if session is not None:
+            session.close(reason)
+        return session
+
+    def snapshot(self) -> list[HTTPSession]:
+        with self._lock:
+            return list(self._sessions.values())
+
+    def reap(self) -> int:
+        """Close the sessions idle past the timeout; returns how many."""
+        if self.idle_timeout is None:
+            return 0
+        now = time.monotonic()
+        expired = [session for session in self.snapshot() if session.idle_for(now) > self.idle_timeout]
+        for session in expired:
+            with self._lock:
+                if self._sessions.get(session.id) is not session:
+                    continue
+                del self._sessions[session.id]
+            session.close("Session expired")
+        return len(expired)
+
+    def _reap_loop(self) -> None:
+        assert self.idle_timeout is not None
+        interval = min(max(self.idle_timeout / 4, 0.05), 30.0)
+        while not self._stop.wait(interval):
+            try:
+                self.reap()
+            except Exception:  # keep reaping; one bad session must not stop expiry for all
+                logger.exception("MCP session reaper failed")
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Stop the reaper and close every session."""
+        self._stop.set()
+        reaper = self._reaper
+        if reaper is not None and reaper is not threading.current_thread():
+            reaper.join(timeout)
+        with self._lock:
+            sessions = list(self._sessions.values())
+            self._sessions.clear()
+        for session in sessions:
+            session.close("Server shutting down")
+
+
+__all__ = ["HTTPSession", "STANDALONE", "SessionRegistry", "new_session_id"]

@@ -1,0 +1,270 @@
+"""Server-Sent Events: the wire format, and the streams that carry a session's messages.
+
+A :class:`Stream` is a logical SSE stream (a POST's answer, or the standalone
+GET stream). It outlives HTTP connections: producers (tool threads, broadcasts)
+:meth:`~Stream.put` messages into it from any thread; at most one connection at a
+time consumes them, through an :class:`SSEBody` (the WSGI response body) that
+the WSGI server's thread iterates. Between connections, messages live only in
+the session's event store, from which a reconnecting client is replayed.
+https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import typing as t
+
+from .event_store import EventStore
+
+#: A comment line: keeps proxies from timing the connection out and reveals dead clients.
+KEEPALIVE = b": keep-alive\n\n"
+#: Starts a connection that has no event to send yet: WSGI servers send the headers with
+#: the first non-empty chunk (PEP 3333), and the client waits for them.
+OPENING = b": open\n\n"
+
+#: Headers of every SSE response (``X-Accel-Buffering`` stops nginx from buffering the stream).
+SSE_HEADERS = [("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no"), ("Content-Type", "text/event-stream")]
+
+_CLOSE = object()  # queue item: end this connection, the stream goes on (the client should reconnect)
+_END = object()  # queue item: end this connection, the stream is over (the session ended)
+_FINAL = object()  # how a connection ended: with the stream's last event
+
+# Queue items: (event id or None, JSON text or None, whether it is the stream's last event), or _CLOSE.
+
+
+def format_event(data: str | None, event_id: str | None = None, retry_ms: int | None = None) -> bytes:
+    """One SSE event. ``data=None`` with an id is a priming event (an id and empty data)."""
+    parts = []
+    if event_id is not None:
+        parts.append(f"id: {event_id}\n")
+    if retry_ms is not None:
+        parts.append(f"retry: {retry_ms}\n")
+    if data is None:
+        parts.append("data: \n")
+    elif "\n" in data or "\r" in data:  # compact JSON never has raw newlines, but stay correct
+        parts.extend(f"data: {line}\n" for line in data.splitlines())
+    else:
+        parts.append(f"data: {data}\n")
+    parts.append("\n")
+    return "".join(parts).encode("utf-8")
+
+
+def format_retry(retry_ms: int) -> bytes:
+    """An event that only sets the client's reconnection delay (sent before the server closes a connection)."""
+    return f"retry: {retry_ms}\n\n".encode()
+
+
+class Stream:
+    """One logical SSE stream of a session.
+
+    :param stream_id: unique within the session; the event store files events under it.
+    :param store: the session's event store; None when the stream cannot be resumed (stateless).
+    :param request_ids: the JSON-RPC ids whose answers the stream carries (empty for the GET stream).
+    """
+
+    __slots__ = ("stream_id", "store", "request_ids", "primed", "done", "_lock", "_queue")
+
+    def __init__(self, stream_id: str, store: EventStore | None, request_ids: t.Sequence[t.Any] = ()) -> None:
+        self.stream_id = stream_id
+        self.store = store
+        self.request_ids = tuple(request_ids)
+        #: Whether a priming event was sent, so the client knows it can resume.
+        self.primed = False
+        #: Whether the final answer was put (the stream's last event).
+        self.done = False
+        self._lock = threading.Lock()
+        self._queue: queue.SimpleQueue[t.Any] | None = None
+
+    @property
+    def attached(self) -> bool:
+        """Whether a connection is consuming the stream now."""
+        return self._queue is not None
+
+    def prime(self, retry_ms: int | None) -> bytes:
+        """The priming event that starts a connection: an event id to resume from, and no data."""
+        event_id = self.store.store_event(self.stream_id, None) if self.store is not None else None
+        self.primed = True
+        return format_event(None, event_id, retry_ms)
+
+    def put(self, message: dict[str, t.Any], text: str) -> None:
+        """Send ``message`` (already encoded as ``text``): store it, and queue it for the connection if any.
+
+        A connection that ends between the two misses it live; it is in the store for replay.
+        """
+        event_id = self.store.store_event(self.stream_id, message) if self.store is not None else None
+        consumer = self._queue
+        if consumer is not None:
+            consumer.put((event_id, text, False))
+
+    def finish(self, message: t.Any, text: str | None) -> None:
+        """Put the final answer (``message`` None: there is none, the stream just ends)."""
+        event_id = None
+        if message is not None and self.store is not None:
+            event_id = self.store.store_event(self.stream_id, message)
+        with self._lock:  # pairs with attach(): a reconnection sees either `done` or the final item
+            self.done = True
+            consumer = self._queue
+        if consumer is not None:
+            consumer.put((event_id, text, True))
+
+    def attach(self) -> tuple[queue.SimpleQueue[t.Any], bool]:
+        """Make a new connection the consumer; the previous one, if any, ends.
+
+        :return: the connection's queue, and whether the stream was already done
+            (then everything is in the store and nothing more will be queued).
+        """
+        consumer: queue.SimpleQueue[t.Any] = queue.SimpleQueue()
+        with self._lock:
+            previous, self._queue = self._queue, consumer
+            done = self.done
+        if previous is not None:
+            previous.put(_CLOSE)
+        return consumer, done
+
+    def detach(self, consumer: queue.SimpleQueue[t.Any]) -> None:
+        """The connection that owned ``consumer`` ended."""
+        with self._lock:
+            if self._queue is consumer:
+                self._queue = None
+
+    def close_connection(self, resumable: bool = True) -> bool:
+        """End the current connection; returns whether there was one.
+
+        :param resumable: the stream goes on and the client should reconnect (a
+            ``retry`` event is sent); False when the session is over.
+        """
+        with self._lock:
+            consumer, self._queue = self._queue, None
+        if consumer is None:
+            return False
+        consumer.put(_CLOSE if resumable else _END)
+        return True
+
+    def __repr__(self) -> str:
+        return f"<Stream {self.stream_id} requests={list(self.request_ids)!r} attached={self.attached} done={self.done}>"
+
+
+class SSEBody:
+    """The WSGI response body of one SSE connection to a :class:`Stream`.
+
+    Yields the ``preamble`` (priming event, replayed events), then queued events,
+    with a keep-alive comment after ``keepalive`` idle seconds, until the stream's
+    final event, a server-side close, or the client going away (the WSGI server
+    then calls :meth:`close`). Events already queued are written together.
+    ``on_end(stream, delivered)`` runs once, ``delivered`` telling whether the
+    final event was written.
+
+    :param skip: event ids already sent in the preamble (a queued copy is not sent again).
+    :param finished: the preamble is the whole stream (a replay of a finished one).
+    """
+
+    def __init__(
+        self,
+        stream: Stream,
+        consumer: queue.SimpleQueue[t.Any],
+        preamble: t.Sequence[bytes],
+        *,
+        keepalive: float,
+        retry_ms: int | None,
+        finished: bool = False,
+        skip: t.Collection[str] = (),
+        on_end: t.Callable[[Stream, bool], None] | None = None,
+    ) -> None:
+        self.stream = stream
+        self._consumer = consumer
+        self._pending = list(preamble)
+        self._keepalive = keepalive
+        self._retry_ms = retry_ms
+        self._outcome: object | None = _FINAL if finished else None
+        self._skip = skip
+        self._on_end = on_end
+        self._delivered = False
+        self._ended = False
+        self._events = self._generate()
+
+    def __iter__(self) -> t.Iterator[bytes]:
+        return self._events
+
+    def prefetch(self, timeout: float) -> int | None:
+        """Wait up to ``timeout`` seconds for the stream to end, before anything is written.
+
+        A quick request then leaves as one fixed-length body instead of a chunked stream.
+
+        :return: the length of the whole body when it is known now, else None.
+        """
+        if self._outcome is None:
+            try:
+                item = self._consumer.get(timeout=timeout)
+            except queue.Empty:
+                return None
+            self._outcome = self._drain(item, self._pending)
+            if self._outcome is None:
+                return None
+        self._pending = [b"".join(self._pending)]
+        return len(self._pending[0])
+
+    def _generate(self) -> t.Iterator[bytes]:
+        try:
+            pending, self._pending = self._pending, []
+            if self._outcome is not None:  # the whole stream is known
+                yield b"".join(pending)
+                self._delivered = self._outcome is _FINAL
+                return
+            yield b"".join(pending) if pending else OPENING  # something must go out to send the headers
+            pending = []
+            get = self._consumer.get
+            while True:
+                try:
+                    item = get(timeout=self._keepalive)
+                except queue.Empty:
+                    yield KEEPALIVE
+                    continue
+                outcome = self._drain(item, pending)
+                if pending:
+                    yield b"".join(pending)
+                    pending = []
+                if outcome is not None:
+                    self._delivered = outcome is _FINAL
+                    return
+        finally:
+            self._end()
+
+    def _drain(self, item: t.Any, pending: list[bytes]) -> object | None:
+        """Add ``item`` and whatever else is queued now to ``pending``; returns how the connection ends, or None."""
+        outcome = self._take(item, pending)
+        while outcome is None:
+            try:
+                item = self._consumer.get(block=False)
+            except queue.Empty:
+                break
+            outcome = self._take(item, pending)
+        return outcome
+
+    def _take(self, item: t.Any, pending: list[bytes]) -> object | None:
+        if item is _CLOSE:
+            if self._retry_ms is not None:
+                pending.append(format_retry(self._retry_ms))
+            return _CLOSE
+        if item is _END:
+            return _END
+        event_id, text, final = item
+        if text is not None and (event_id is None or event_id not in self._skip):
+            pending.append(format_event(text, event_id))
+        return _FINAL if final else None
+
+    def close(self) -> None:
+        """Called by the WSGI server when the response ends, normally or not."""
+        self._events.close()
+        self._end()
+
+    def _end(self) -> None:
+        if self._ended:
+            return
+        self._ended = True
+        self.stream.detach(self._consumer)
+        if self._on_end is not None:
+            self._on_end(self.stream, self._delivered)
+
+
+__all__ = ["KEEPALIVE", "OPENING", "SSE_HEADERS", "SSEBody", "Stream", "format_event", "format_retry"]

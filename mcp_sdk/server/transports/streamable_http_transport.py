@@ -1,0 +1,465 @@
+"""The Streamable HTTP transport: a WSGI application serving one MCP endpoint.
+
+https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
+
+- ``POST`` carries client messages. Notifications and responses get ``202``.
+  A request is answered with ``application/json``, or with ``text/event-stream``
+  carrying the request's progress, log messages and server-to-client requests
+  before its response.
+- ``GET`` opens the session's standalone SSE stream (one at a time, else ``409``)
+  for session-scoped messages: ``resources/updated``, ``elicitation/complete``,
+  ``list_changed`` broadcasts. With ``Last-Event-ID`` it resumes any stream.
+- ``DELETE`` ends the session (``204``).
+
+**When the answer is SSE.** Exactly when the request's handler can send
+something before its response, and the client accepts SSE (JSON response mode
+off): that is, when the tool, prompt, resource or custom handler declares a
+``server_context`` parameter (see :mod:`.streamable_http.dispatch`). The choice is
+made before the handler runs, so progress and server-to-client requests reach the
+client at once. Everything else (``tools/list``, ``ping``, a tool without
+``server_context``) is answered with JSON on the WSGI thread. An SSE answer that
+is complete within :data:`FIRST_EVENT_WAIT` goes out whole, with a
+``Content-Length``; a longer one streams (chunked).
+
+**Threads.** An SSE answer holds the WSGI server's thread for as long as the
+request runs, writing events from a queue (a keep-alive comment every
+``keepalive_interval`` seconds reveals a vanished client); the request itself
+runs on a pool thread of this transport (``max_workers``, named
+``mcp-http-worker-N``). A JSON answer runs on the WSGI thread. The standalone GET
+stream holds a WSGI thread while it is open. So a WSGI server needs, per client,
+one thread for its GET stream and one per request in flight, plus spares to
+receive the client's answers to server-to-client requests (examples/README.md,
+"Deploying the HTTP transport"). No lock is held while writing to a client.
+
+**Event ids.** Each SSE event of a session has an id from the session's
+:class:`~.streamable_http.EventStore`, ``"<stream>-<n>"`` by default (stream
+``0`` is the GET stream, ``1``, ``2``... the POSTs'), so a ``Last-Event-ID`` tells
+which stream to resume. For clients of protocol 2025-11-25 each stream starts
+with a priming event (an id, ``retry``, empty data); a tool may then free its
+connection with ``server_context.close_sse_stream()`` and the client polls the
+rest, its response included, with ``GET`` + ``Last-Event-ID`` (SEP-1699).
+"""
+
+from __future__ import annotations
+
+import queue
+import typing as t
+
+from ... import error_codes, json_rpc
+from ... import protocol_version as versions
+from ...errors import TransportError
+from ...server_session import ServerSession
+from .streamable_http.dispatch import internal_errors, is_initialize, may_send_first, request_ids
+from .streamable_http.event_store import EventStore, InMemoryEventStore
+from .streamable_http.http_io import (
+    JSON_MIMETYPE,
+    PROTOCOL_VERSION_HEADER,
+    SESSION_HEADER,
+    SSE_MIMETYPE,
+    Answer,
+    HTTPRequestError,
+    content_length,
+    decode_body,
+    empty_answer,
+    json_answer,
+    read_body,
+    require_accept,
+    require_json_content,
+)
+from .streamable_http.security import RebindingGuard
+from .streamable_http.sessions import HTTPSession, SessionRegistry, new_session_id
+from .streamable_http.sse import SSE_HEADERS, SSEBody, Stream, format_event
+from .streamable_http.workers import WorkerPool
+
+if t.TYPE_CHECKING:
+    from werkzeug.wrappers import Request, Response
+
+    from ...server import Server
+
+WSGIEnvironment = t.Dict[str, t.Any]
+StartResponse = t.Callable[..., t.Any]
+
+#: The largest POST body accepted by default (as the TypeScript SDK).
+DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
+#: The first protocol version whose clients expect priming events and resume streams the server closed.
+RESUMABLE_VERSION = "2025-11-25"
+
+#: Seconds a request's SSE answer waits before its headers go out: a stream that ends by then is
+#: written whole, with a Content-Length, in one piece (no chunked encoding).
+FIRST_EVENT_WAIT = 0.01
+
+_RESUMABLE_FROM = versions.SUPPORTED_VERSIONS.index(RESUMABLE_VERSION)
+_SESSION_KEY = "HTTP_MCP_SESSION_ID"
+_VERSION_KEY = "HTTP_MCP_PROTOCOL_VERSION"
+
+
+class StreamableHTTPTransport:
+    """Serves a :class:`~mcp_sdk.Server` over Streamable HTTP, as a WSGI application.
+
+    Mount it anywhere WSGI goes (werkzeug ``DispatcherMiddleware`` beside a Flask
+    app, a Django URL, gunicorn, waitress); it answers every path it is given.
+    Sessions live in this process's memory: run one process, or route each
+    session to its process (sticky sessions), or use ``stateless=True``.
+
+    :param server: the server to serve.
+    :param stateless: no sessions: every POST is self-contained (a fresh session,
+        its protocol version from ``MCP-Protocol-Version``); no GET stream, no
+        server-to-client requests. Fits several processes behind a load balancer.
+    :param enable_json_response: answer every request with ``application/json``:
+        request-scoped progress and log messages are dropped and server-to-client
+        requests raise :class:`~mcp_sdk.errors.TransportError`; session-scoped
+        messages still flow on the GET stream.
+    :param session_idle_timeout: seconds after which a session with no request and
+        no open stream expires (a ``mcp-http-session-reaper`` thread); None: never.
+    :param event_store: makes each session's event store, called with the session
+        id (default :class:`~.streamable_http.InMemoryEventStore`).
+    :param allowed_hosts: ``Host`` values accepted beside the loopback names
+        (``"mcp.example.com"``, ``"mcp.example.com:8443"``, ``"*"``).
+    :param allowed_origins: ``Origin`` values accepted beside same-origin and,
+        on a loopback host, loopback origins (``"https://app.example.com"``, ``"*"``).
+    :param dns_rebinding_protection: check ``Host`` and ``Origin`` (403 otherwise);
+        turn off only behind a proxy that checks them.
+    :param max_body_bytes: larger POST bodies get 413.
+    :param max_sessions: more concurrent sessions get 503 on ``initialize``; None: no limit.
+    :param max_workers: threads running requests answered with SSE.
+    :param keepalive_interval: seconds between keep-alive comments on an idle SSE connection.
+    :param retry_interval: seconds a client should wait before reconnecting (the SSE
+        ``retry`` field); None leaves it out.
+    :raises ValueError: for an invalid combination or value.
+    """
+
+    def __init__(
+        self,
+        server: Server,
+        *,
+        stateless: bool = False,
+        enable_json_response: bool = False,
+        session_idle_timeout: float | None = None,
+        event_store: t.Callable[[str], EventStore] | None = None,
+        allowed_hosts: t.Iterable[str] | None = None,
+        allowed_origins: t.Iterable[str] | None = None,
+        dns_rebinding_protection: bool = True,
+        max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+        max_sessions: int | None = 10_000,
+        max_workers: int = 64,
+        keepalive_interval: float = 15.0,
+        retry_interval: float | None = 1.0,
+    ) -> None:
+        if session_idle_timeout is not None and (stateless or session_idle_timeout <= 0):
+            raise ValueError("session_idle_timeout must be a positive number, and needs sessions (stateless=False)")
+        if isinstance(max_body_bytes, bool) or not isinstance(max_body_bytes, int) or max_body_bytes < 1:
+            raise ValueError(f"max_body_bytes must be a positive integer, not {max_body_bytes!r}")
+        if max_sessions is not None and max_sessions < 1:
+            raise ValueError("max_sessions must be positive or None")
+        if keepalive_interval <= 0:
+            raise ValueError("keepalive_interval must be positive")
+        self.server = server
+        self.stateless = stateless
+        self.enable_json_response = enable_json_response
+        self.session_idle_timeout = session_idle_timeout
+        self.max_body_bytes = max_body_bytes
+        self.keepalive_interval = keepalive_interval
+        self.retry_ms = None if retry_interval is None else max(0, int(retry_interval * 1000))
+        #: Seconds an SSE answer waits before its headers go out (see :data:`FIRST_EVENT_WAIT`).
+        self.first_event_wait = FIRST_EVENT_WAIT
+        self._event_store = event_store or InMemoryEventStore
+        self._guard = RebindingGuard(allowed_hosts, allowed_origins) if dns_rebinding_protection else None
+        self._sessions = None if stateless else SessionRegistry(session_idle_timeout, max_sessions)
+        self._pool = WorkerPool(max_workers)
+        self._allow = "POST" if stateless else "GET, POST, DELETE"
+        self._closed = False
+
+    # -- WSGI ----------------------------------------------------------------
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> t.Iterable[bytes]:
+        """The WSGI application."""
+        answer = self._answer(environ, None)
+        start_response(answer.status_line, answer.headers)
+        return answer.body
+
+    def handle_request(self, request: Request) -> Response:
+        """Answer one HTTP request given as a werkzeug (or Flask) ``Request``.
+
+        For a transport used from a view, e.g. one built per request with
+        ``stateless=True``; an SSE answer is still streaming when this returns
+        (close a per-request transport with ``response.call_on_close(transport.close)``).
+        """
+
+        def body(limit: int) -> bytes:
+            return read_body(request.stream, request.content_length, limit, until_eof=True)
+
+        return self._answer(request.environ, body).to_response()
+
+    @staticmethod
+    def _wsgi_body(environ: WSGIEnvironment, limit: int) -> bytes:
+        until_eof = bool(environ.get("wsgi.input_terminated"))
+        return read_body(environ["wsgi.input"], content_length(environ), limit, until_eof)
+
+    def _answer(self, environ: WSGIEnvironment, body: t.Callable[[int], bytes] | None) -> Answer:
+        """The answer to one request; ``body(limit)`` reads its body (None: from ``wsgi.input``)."""
+        try:
+            if self._closed:
+                raise HTTPRequestError(503, "Service Unavailable: the MCP transport is closed")
+            if self._guard is not None:
+                refusal = self._guard.check(environ.get("HTTP_HOST"), environ.get("HTTP_ORIGIN"))
+                if refusal is not None:
+                    raise HTTPRequestError(403, refusal)
+            method = environ.get("REQUEST_METHOD")
+            if method == "POST":
+                return self._post(environ, body or (lambda limit: self._wsgi_body(environ, limit)))
+            if method == "GET" and not self.stateless:
+                return self._get(environ)
+            if method == "DELETE" and not self.stateless:
+                return self._delete(environ)
+            raise HTTPRequestError(405, f"Method Not Allowed: use {self._allow}", headers={"Allow": self._allow})
+        except HTTPRequestError as refusal:
+            return refusal.answer()
+        except Exception as error:  # a bug here must not take the WSGI server's thread with it
+            where = f"{environ.get('REQUEST_METHOD')} {environ.get('SCRIPT_NAME', '')}{environ.get('PATH_INFO', '')}"
+            self.server.report_exception(error, {"http_request": where})
+            return HTTPRequestError(500, "Internal error", error_codes.INTERNAL_ERROR).answer()
+
+    # -- POST ----------------------------------------------------------------
+
+    def _post(self, environ: WSGIEnvironment, body: t.Callable[[int], bytes]) -> Answer:
+        if self.enable_json_response:
+            require_accept(environ, JSON_MIMETYPE)
+        else:
+            require_accept(environ, JSON_MIMETYPE, SSE_MIMETYPE)
+        require_json_content(environ)
+        message = decode_body(body(self.max_body_bytes))
+        if self.stateless:
+            return self._post_stateless(environ, message)
+        if is_initialize(message):
+            return self._initialize(environ, message)
+        session = self._session(environ)
+        self._protocol_version(environ)
+        server_session = session.server_session
+        ids = request_ids(message)
+        if not ids:
+            return self._answer_inline(server_session, message)
+        if self.enable_json_response or not may_send_first(self.server, message):
+            return self._answer_json(server_session, message)
+        stream = session.open_request_stream(ids)
+        consumer, _ = stream.attach()
+        preamble = [stream.prime(self.retry_ms)] if _resumable(server_session.protocol_version) else []
+
+        def finish(response: t.Any, text: str | None) -> None:
+            session.finish_request_stream(stream, response, text)
+
+        return self._stream_answer(server_session, message, stream, consumer, preamble, finish, session.stream_ended)
+
+    def _initialize(self, environ: WSGIEnvironment, message: dict[str, t.Any]) -> Answer:
+        assert self._sessions is not None
+        existing = environ.get(_SESSION_KEY)
+        if existing:
+            if self._sessions.get(existing) is not None:
+                raise HTTPRequestError(400, "Invalid Request: this session is already initialized", request_id=message.get("id"))
+            raise HTTPRequestError(404, "Not Found: unknown or expired session")
+        session = HTTPSession(self.server, new_session_id(), self._event_store, can_send_requests=not self.enable_json_response)
+        if not self._sessions.add(session):
+            session.close("Too many sessions")
+            raise HTTPRequestError(503, f"Service Unavailable: {self._sessions.max_sessions} sessions are open")
+        response = session.server_session.handle(message)
+        if response is None or "error" in response:  # no session came of it
+            self._sessions.remove(session.id, "Initialization failed")
+            return empty_answer(202) if response is None else json_answer(json_rpc.encode(response))
+        return json_answer(session.server_session.encode(response) or "", headers=[(SESSION_HEADER, session.id)])
+
+    def _post_stateless(self, environ: WSGIEnvironment, message: t.Any) -> Answer:
+        streams: list[Stream] = []
+
+        def send(outgoing: dict[str, t.Any], related_request_id: t.Any) -> None:
+            # Only the request's own stream exists; session-scoped messages have nowhere to go.
+            if related_request_id is None or not streams:
+                return
+            try:
+                text = json_rpc.encode(outgoing)
+            except (TypeError, ValueError) as error:
+                self.server.report_exception(error, {"notification": outgoing.get("method")})
+                return
+            streams[0].put(outgoing, text)
+
+        server_session = ServerSession(self.server, send)
+        server_session.can_send_requests = False  # the answer would arrive in another POST, on another session
+        server_session.no_requests_reason = "stateless mode"
+        if not is_initialize(message):
+            server_session.protocol_version = self._protocol_version(environ)
+        ids = request_ids(message)
+        if not ids:
+            return self._answer_inline(server_session, message)
+        if self.enable_json_response or not may_send_first(self.server, message):
+            return self._answer_json(server_session, message)
+        stream = Stream("0", None, ids)
+        streams.append(stream)
+        consumer, _ = stream.attach()
+        return self._stream_answer(server_session, message, stream, consumer, [], stream.finish, None)
+
+    def _answer_inline(self, server_session: ServerSession, message: t.Any) -> Answer:
+        """Notifications and responses: 202, or 400 with the error for what is not a valid message."""
+        text = server_session.encode(server_session.handle(message))
+        return empty_answer(202) if text is None else json_answer(text, status=400)
+
+    def _answer_json(self, server_session: ServerSession, message: t.Any) -> Answer:
+        text = server_session.encode(server_session.handle(message))
+        return empty_answer(202) if text is None else json_answer(text)  # None: cancelled, no response
+
+    def _stream_answer(
+        self,
+        server_session: ServerSession,
+        message: t.Any,
+        stream: Stream,
+        consumer: queue.SimpleQueue[t.Any],
+        preamble: list[bytes],
+        finish: t.Callable[[t.Any, str | None], None],
+        on_end: t.Callable[[Stream, bool], None] | None,
+    ) -> Answer:
+        body = SSEBody(stream, consumer, preamble, keepalive=self.keepalive_interval, retry_ms=self.retry_ms, on_end=on_end)
+        try:
+            self._pool.submit(lambda: self._run(server_session, message, finish))
+        except TransportError:
+            finish(None, None)
+            body.close()
+            raise HTTPRequestError(503, "Service Unavailable: the MCP transport is closed") from None
+        length = body.prefetch(self.first_event_wait)
+        if length is None:
+            return Answer(200, list(SSE_HEADERS), body)
+        return Answer(200, [*SSE_HEADERS, ("Content-Length", str(length))], body)
+
+    def _run(self, server_session: ServerSession, message: t.Any, finish: t.Callable[[t.Any, str | None], None]) -> None:
+        """On a worker thread: handle the POST's message, then end its stream with the answer."""
+        response: t.Any = None
+        text: str | None = None
+        try:
+            response = server_session.handle(message)
+            text = server_session.encode(response)
+        except Exception as error:  # the core answers errors itself; this is the last resort
+            self.server.report_exception(error, {"request": message})
+            response = internal_errors(message)
+            text = json_rpc.encode(response)
+        finally:
+            finish(response, text)
+
+    # -- GET -----------------------------------------------------------------
+
+    def _get(self, environ: WSGIEnvironment) -> Answer:
+        require_accept(environ, SSE_MIMETYPE)
+        session = self._session(environ)
+        self._protocol_version(environ)
+        last_event_id = environ.get("HTTP_LAST_EVENT_ID")
+        if last_event_id:
+            return self._resume(session, last_event_id)
+        stream = session.standalone_stream()
+        if stream.attached:
+            raise HTTPRequestError(409, "Conflict: this session already has a GET stream open")
+        consumer, _ = stream.attach()
+        preamble = [stream.prime(self.retry_ms)] if _resumable(session.server_session.protocol_version) else []
+        body = SSEBody(
+            stream, consumer, preamble, keepalive=self.keepalive_interval, retry_ms=self.retry_ms, on_end=session.stream_ended
+        )
+        return Answer(200, list(SSE_HEADERS), body)
+
+    def _resume(self, session: HTTPSession, last_event_id: str) -> Answer:
+        """Replay what followed ``last_event_id`` on its stream, then continue that stream live."""
+        replayed: list[tuple[str, dict[str, t.Any] | None]] = []
+
+        def collect(event_id: str, message: dict[str, t.Any] | None) -> None:
+            replayed.append((event_id, message))
+
+        store = session.store
+        stream_id = store.replay_events_after(last_event_id, collect)
+        if stream_id is None:
+            raise HTTPRequestError(400, f"Bad Request: unknown Last-Event-ID {last_event_id!r}")
+        stream = session.find_stream(stream_id)
+        if stream is None:  # finished and gone: what the store still had is all there is
+            stream, consumer, finished = Stream(stream_id, None), queue.SimpleQueue(), True
+        else:
+            consumer, finished = stream.attach()
+            # Events stored between the first replay and attach() were not queued: fetch them too.
+            store.replay_events_after(replayed[-1][0] if replayed else last_event_id, collect)
+        preamble = [format_event(json_rpc.encode(message), event_id) for event_id, message in replayed if message is not None]
+        body = SSEBody(
+            stream,
+            consumer,
+            preamble,
+            keepalive=self.keepalive_interval,
+            retry_ms=self.retry_ms,
+            finished=finished,
+            skip={event_id for event_id, _ in replayed},
+            on_end=session.stream_ended,
+        )
+        return Answer(200, list(SSE_HEADERS), body)
+
+    # -- DELETE --------------------------------------------------------------
+
+    def _delete(self, environ: WSGIEnvironment) -> Answer:
+        assert self._sessions is not None
+        session = self._session(environ)
+        self._protocol_version(environ)
+        self._sessions.remove(session.id)
+        return empty_answer(204)
+
+    # -- shared --------------------------------------------------------------
+
+    def _session(self, environ: WSGIEnvironment) -> HTTPSession:
+        assert self._sessions is not None
+        session_id = environ.get(_SESSION_KEY)
+        if not session_id:
+            raise HTTPRequestError(400, f"Bad Request: the {SESSION_HEADER} header is required")
+        session = self._sessions.get(session_id)
+        if session is None:
+            raise HTTPRequestError(404, "Not Found: unknown or expired session")
+        session.touch()
+        return session
+
+    def _protocol_version(self, environ: WSGIEnvironment) -> str:
+        """The ``MCP-Protocol-Version`` of a request after initialization (absent: 2025-03-26).
+
+        Any supported version passes, even one other than the session's.
+        """
+        version = environ.get(_VERSION_KEY)
+        if version is None:
+            return versions.DEFAULT_HTTP_VERSION
+        if not versions.is_supported(version):
+            supported = ", ".join(versions.SUPPORTED_VERSIONS)
+            raise HTTPRequestError(
+                400, f"Bad Request: unsupported {PROTOCOL_VERSION_HEADER} {version!r} (supported: {supported})"
+            )
+        return version
+
+    # -- public --------------------------------------------------------------
+
+    @property
+    def session_ids(self) -> list[str]:
+        """The ids of the open sessions."""
+        return [] if self._sessions is None else [session.id for session in self._sessions.snapshot()]
+
+    def close_sse_stream(self, session_id: str, request_id: t.Any) -> bool:
+        """End the SSE connection answering ``request_id`` (as ``server_context.close_sse_stream()``)."""
+        session = self._sessions.get(session_id) if self._sessions is not None else None
+        return session is not None and session.close_request_stream(request_id)
+
+    def close_standalone_sse_stream(self, session_id: str) -> bool:
+        """End the session's GET connection; the client reconnects with ``Last-Event-ID``."""
+        session = self._sessions.get(session_id) if self._sessions is not None else None
+        return session is not None and session.close_standalone_stream()
+
+    def close(self) -> None:
+        """Stop: end every session (cancelling its requests and connections) and the transport's threads."""
+        self._closed = True
+        if self._sessions is not None:
+            self._sessions.close()
+        self._pool.close()
+
+    def __enter__(self) -> StreamableHTTPTransport:
+        return self
+
+    def __exit__(self, *exc_info: t.Any) -> None:
+        self.close()
+
+
+def _resumable(version: str | None) -> bool:
+    return version is not None and versions.SUPPORTED_VERSIONS.index(version) >= _RESUMABLE_FROM
+
+
+__all__ = ["DEFAULT_MAX_BODY_BYTES", "StreamableHTTPTransport"]

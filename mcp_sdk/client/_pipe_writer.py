@@ -1,0 +1,153 @@
+"""Writing to a subprocess's stdin from many threads, without holding a lock while writing.
+
+A caller that finds the pipe idle writes its message itself, with one
+non-blocking ``write`` (no thread handoff on the common path). Anything that
+cannot go out at once (the pipe is full, or another write is under way) joins
+a queue that a named writer thread drains in order, so callers never block on
+a server that stops reading: their own waits keep their timeouts.
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+import select
+import sys
+import threading
+import typing as t
+
+from ..errors import TransportError
+
+_CALLER = "caller"
+_THREAD = "thread"
+#: Seconds between checks for an abort while the pipe is full.
+_SLICE = 0.1
+
+
+class PipeWriter:
+    """Ordered, thread-safe writes to ``stream`` (a pipe's write end), which it closes at the end.
+
+    :param stream: the binary file object of the pipe.
+    :param name: the writer thread's name.
+    :param on_error: called (on whichever thread hit it) with the first write error.
+    """
+
+    def __init__(self, stream: t.BinaryIO, name: str, on_error: t.Callable[[OSError], None]) -> None:
+        self._stream = stream
+        self._fd = stream.fileno()
+        # Windows cannot poll a pipe: every write goes through the thread, blocking.
+        self._direct = sys.platform != "win32"
+        if self._direct:
+            os.set_blocking(self._fd, False)
+        self._on_error = on_error
+        self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
+        self._queue: collections.deque[memoryview] = collections.deque()
+        self._owner: str | None = None  # who is writing now
+        self._closing = False
+        self._aborted = False
+        self._error: OSError | None = None
+        self.thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self.thread.start()
+
+    def write(self, data: bytes) -> None:
+        """Write ``data`` after everything written before it.
+
+        :raises TransportError: the pipe is closed or broken.
+        """
+        with self._lock:
+            self._check()
+            if self._owner is not None or not self._direct:
+                self._queue.append(memoryview(data))
+                if self._owner is None:
+                    self._owner = _THREAD
+                    self._changed.notify()
+                return
+            self._owner = _CALLER
+        try:
+            written = os.write(self._fd, data)
+        except BlockingIOError:
+            written = 0
+        except OSError as error:
+            self._fail(error)
+            written = len(data)
+        with self._lock:
+            if written < len(data):
+                self._queue.appendleft(memoryview(data)[written:])
+            if self._queue:
+                self._owner = _THREAD
+                self._changed.notify()
+            else:
+                self._owner = None
+                if self._closing:
+                    self._changed.notify()
+            if self._error is not None:
+                raise TransportError(f"writing to the server failed: {self._error}")
+
+    def close(self) -> None:
+        """Write what is queued, then close the pipe (on the writer thread)."""
+        with self._lock:
+            self._closing = True
+            self._changed.notify()
+
+    def abort(self) -> None:
+        """Give up on what is queued (the reader is dead or stuck) and close the pipe."""
+        with self._lock:
+            self._closing = self._aborted = True
+            self._queue.clear()
+            self._changed.notify()
+
+    def _check(self) -> None:
+        if self._error is not None:
+            raise TransportError(f"writing to the server failed: {self._error}")
+        if self._closing:
+            raise TransportError("the server's stdin is closed")
+
+    def _fail(self, error: OSError) -> None:
+        with self._lock:
+            first = self._error is None
+            self._error = self._error or error
+            self._queue.clear()
+            self._changed.notify()
+        if first:
+            self._on_error(error)
+
+    def _run(self) -> None:
+        try:
+            while True:
+                with self._lock:
+                    while (
+                        self._owner != _THREAD
+                        and not (self._closing and self._owner is None)
+                        and self._error is None
+                    ):
+                        self._changed.wait()
+                    if self._owner != _THREAD or self._aborted or self._error is not None:
+                        return
+                    if not self._queue:
+                        self._owner = None
+                        continue
+                    chunk = self._queue.popleft()
+                self._write_all(chunk)
+        finally:
+            try:
+                self._stream.close()
+            except OSError:
+                pass
+
+    def _write_all(self, chunk: memoryview) -> None:
+        """Write all of ``chunk``, unless aborted or the pipe breaks."""
+        while chunk:
+            if self._aborted:
+                return
+            try:
+                if self._direct:
+                    _, ready, _ = select.select([], [self._fd], [], _SLICE)
+                    if not ready:
+                        continue
+                chunk = chunk[os.write(self._fd, chunk):]
+            except BlockingIOError:
+                continue
+            except (OSError, ValueError) as error:
+                self._fail(error if isinstance(error, OSError) else OSError(str(error)))
+                return

@@ -1,0 +1,37 @@
+"""Errors the client raises (also reachable as ``Client.ServerError`` and ``Client.ValidationError``).
+
+Transport failures raise :class:`mcp_sdk.TransportError` (and its subclass
+:class:`mcp_sdk.SessionExpiredError`), waits that run out raise
+:class:`mcp_sdk.RequestTimeoutError`, and cancelled calls
+:class:`mcp_sdk.CancelledError`; everything is an :class:`mcp_sdk.MCPError`.
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+from .. import errors
+
+
+class ServerError(errors.JSONRPCError):
+    """The server answered a request with a JSON-RPC error.
+
+    :param message: the error's ``message``.
+    :param code: the error's ``code`` (e.g. ``-32601``).
+    :param data: the error's optional ``data``.
+    """
+
+    def __init__(self, message: str, code: int, data: t.Any = None) -> None:
+        super().__init__(message, code, data)
+
+    def __str__(self) -> str:
+        return f"{self.message} (code {self.code})"
+
+
+class ValidationError(errors.ValidationError):
+    """A response does not have the shape the protocol requires.
+
+    Examples: a success response without an object ``result``, a body that is
+    not JSON, or (when enabled) ``structuredContent`` that does not match the
+    tool's output schema.
+    """

@@ -1,0 +1,493 @@
+"""The Streamable HTTP client transport, on a ``requests.Session``.
+
+https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import typing as t
+
+import requests
+import urllib3.exceptions
+
+from .. import json_rpc, methods
+from ..cancellation import Cancellation
+from ..errors import MCPError, RequestTimeoutError, SessionExpiredError, TransportError
+from . import sse
+from .errors import ValidationError
+from .transport import Message, PendingRequests, Transport, Waiter, is_response
+
+if t.TYPE_CHECKING:
+    from .oauth import OAuthClient
+
+logger = logging.getLogger("mcp_sdk.client.http")
+
+_STREAM_ERRORS = (requests.RequestException, urllib3.exceptions.HTTPError, OSError, ValueError)
+#: Seconds to keep reading a POST's event stream after its response, so the
+#: connection can go back to the pool when the server ends the stream.
+_DRAIN_SECONDS = 0.25
+
+
+class HTTP(Transport):
+    """Talks to an MCP server over Streamable HTTP.
+
+    Requests are ``POST``\\ ed with ``Accept: application/json, text/event-stream``;
+    a JSON body or an SSE stream is read, and progress, log messages and
+    server-to-client requests on the stream are handled as they arrive (a
+    server request is answered by ``POST``\\ ing the response). After
+    ``initialize``, ``Mcp-Session-Id`` and ``MCP-Protocol-Version`` go on every
+    request; after ``notifications/initialized`` a named background thread
+    keeps the standalone ``GET`` stream open for server-initiated messages,
+    unless the server refuses it (405). A stream that ends before its response
+    is resumed with ``GET`` + ``Last-Event-ID`` after the server's ``retry``
+    interval (SEP-1699).
+
+    :param url: the MCP endpoint.
+    :param headers: headers sent on every request (e.g. ``Authorization``).
+    :param oauth: a :class:`mcp_sdk.client.oauth.Provider` or
+        ``ClientCredentialsProvider``; requests then carry its bearer token,
+        and a 401 (or an ``insufficient_scope`` 403) runs the authorization
+        flow and retries the request once.
+    :param timeout: seconds to connect, and to wait for each read of a response.
+    :param session: a ``requests.Session`` to use (its adapters, proxies,
+        certificates); by default one of its own, closed by :meth:`close`.
+    :param standalone_stream: whether to open the standalone ``GET`` stream.
+    :param max_reconnects: consecutive fruitless reconnections allowed per stream.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        headers: t.Mapping[str, str] | None = None,
+        oauth: t.Any = None,
+        timeout: float = 60.0,
+        session: requests.Session | None = None,
+        *,
+        standalone_stream: bool = True,
+        max_reconnects: int = 5,
+    ) -> None:
+        self.url = url
+        self.headers = dict(headers or {})
+        self.timeout = timeout
+        self.standalone_stream = standalone_stream
+        self.max_reconnects = max_reconnects
+        self._own_session = session is None
+        self.session = session if session is not None else requests.Session()
+        #: ``Mcp-Session-Id`` from the ``initialize`` response (None: stateless server).
+        self.session_id: str | None = None
+        #: The negotiated version, sent as ``MCP-Protocol-Version``.
+        self.protocol_version: str | None = None
+        self.oauth: OAuthClient | None = None
+        if oauth is not None:
+            from .oauth import OAuthClient  # lazily: most servers need no OAuth
+
+            self.oauth = OAuthClient(oauth, url, self.session)
+        self._pending = PendingRequests()
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._streams: set[requests.Response] = set()
+        self._listener: threading.Thread | None = None
+        self._listener_running = False
+        self._listening = False
+        self._closed = False
+
+    # -- the Transport interface ---------------------------------------------
+
+    def send_request(
+        self,
+        request: Message,
+        *,
+        timeout: float | None = None,
+        cancellation: Cancellation | None = None,
+    ) -> Message:
+        """``POST`` ``request`` and return its response (see :meth:`Transport.send_request`).
+
+        :param timeout: seconds for each read; defaults to the transport's ``timeout``.
+        :raises SessionExpiredError: the server answered 404 to this session.
+        """
+        waiter = self._pending.add(request)
+        try:
+            if cancellation is None:
+                self._exchange(request, waiter, timeout)
+            else:
+                # A blocking read cannot watch a token: post from a worker, wait here.
+                worker = threading.Thread(
+                    target=self._exchange_quietly,
+                    args=(request, waiter, timeout),
+                    name=f"mcp-client-http-request-{request.get('id')}",
+                    daemon=True,
+                )
+                worker.start()
+            # Either path settles the waiter: the exchange ends in a response or an
+            # error within its read timeouts, or the cancellation fires first.
+            response = waiter.wait(None, cancellation)
+        finally:
+            self._pending.remove(waiter)
+        if request.get("method") == methods.INITIALIZE:
+            result = response.get("result")
+            if isinstance(result, dict) and isinstance(result.get("protocolVersion"), str):
+                self.protocol_version = result["protocolVersion"]
+        return response
+
+    def send_notification(self, notification: Message) -> None:
+        """``POST`` ``notification`` (or a response to a server request); any 2xx will do (``202`` is usual)."""
+        response = self._http("POST", body=notification, stream=False, timeout=None)
+        try:
+            self._check_status(response, "POST", None)
+        finally:
+            response.close()
+        if notification.get("method") == methods.NOTIFICATIONS_INITIALIZED and self.standalone_stream:
+            self._start_listener()
+
+    def close(self) -> None:
+        """Stop the threads, end the session with ``DELETE``, close the connection pool. Idempotent."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            streams = list(self._streams)
+            listener = self._listener
+        self._stop.set()
+        self._pending.fail_all(TransportError(f"HTTP transport for {self.url} is closed"))
+        for response in streams:
+            _abort(response)
+        if listener is not None:
+            listener.join(5.0)
+        if self.session_id is not None:
+            try:
+                response = self._http("DELETE", stream=False, timeout=5.0, closing=True)
+                response.close()
+            except MCPError as error:  # the session dies with the server anyway
+                logger.debug("DELETE %s failed: %s", self.url, error)
+            self.session_id = None
+        if self._own_session:
+            self.session.close()
+
+    # -- one request ---------------------------------------------------------
+
+    def _exchange_quietly(self, request: Message, waiter: Waiter, timeout: float | None) -> None:
+        try:
+            self._exchange(request, waiter, timeout)
+        except BaseException as error:  # handed to the waiting caller
+            waiter.fail(error)
+
+    def _exchange(self, request: Message, waiter: Waiter, timeout: float | None) -> None:
+        """POST ``request`` and read until ``waiter`` has its response (resuming the stream if needed)."""
+        last_id: str | None = None
+        retry = 1.0
+        response = self._http("POST", body=request, stream=True, timeout=timeout)
+        with self._tracking(response):
+            error_response = self._check_status(response, "POST", request)
+            if error_response is not None:
+                waiter.resolve(error_response)
+                return
+            if request.get("method") == methods.INITIALIZE:
+                self.session_id = response.headers.get("Mcp-Session-Id") or None
+            content_type = response.headers.get("Content-Type", "").split(";")[0].strip().lower()
+            if response.status_code == 202:
+                pass  # the response will come on the standalone stream
+            elif content_type == "text/event-stream":
+                last_id, retry = self._read_stream(response, waiter, last_id, retry, timeout)
+            elif content_type == "application/json":
+                self._read_json(response, waiter)
+            else:
+                raise ValidationError(
+                    f"POST {self.url} answered {request.get('method')} with Content-Type {content_type or 'none'!r}"
+                )
+        attempts = 0
+        while not waiter.done():
+            if last_id is None:
+                if self._listening:
+                    waiter.wait(self._read_timeout(timeout))
+                    return
+                raise TransportError(
+                    f"POST {self.url}: the server ended the response to {request.get('method')} without answering"
+                )
+            if attempts >= self.max_reconnects:
+                raise TransportError(f"GET {self.url}: gave up resuming the stream after {attempts} attempts")
+            attempts += 1
+            if self._stop.wait(retry):
+                raise TransportError(f"HTTP transport for {self.url} is closed")
+            resumed = self._http(
+                "GET", headers={"Accept": "text/event-stream", "Last-Event-ID": last_id}, stream=True, timeout=timeout
+            )
+            with self._tracking(resumed):
+                self._check_status(resumed, "GET", None)
+                if not _is_event_stream(resumed):
+                    raise TransportError(f"GET {self.url} (resuming after event {last_id}) did not return an event stream")
+                seen = last_id
+                last_id, retry = self._read_stream(resumed, waiter, last_id, retry, timeout)
+                if last_id != seen:
+                    attempts = 0
+
+    def _read_json(self, response: requests.Response, waiter: Waiter) -> None:
+        try:
+            body = json.loads(response.content)
+        except _STREAM_ERRORS as error:
+            raise ValidationError(f"POST {self.url} returned a body that is not JSON: {error}") from None
+        self._received(body)
+        if not waiter.done():
+            raise ValidationError(f"POST {self.url}: the JSON body holds no response to request {waiter.request_id!r}")
+
+    def _read_stream(
+        self,
+        response: requests.Response,
+        waiter: Waiter | None,
+        last_id: str | None,
+        retry: float,
+        timeout: float | None,
+    ) -> tuple[str | None, float]:
+        """Handle the events of ``response`` until it ends or ``waiter`` is settled.
+
+        :return: the last event id seen and the reconnection delay in seconds.
+        """
+        draining = False
+        try:
+            for event in sse.events(response):
+                if event.id is not None:
+                    last_id = event.id
+                if event.retry is not None:
+                    retry = event.retry / 1000
+                if event.data.strip():
+                    try:
+                        message = json.loads(event.data)
+                    except ValueError:
+                        logger.warning("%s: an event's data is not JSON: %.200r", self.url, event.data)
+                        continue
+                    self._received(message)
+                if not draining and waiter is not None and waiter.done():
+                    # Read on briefly: the server ends the stream after the
+                    # response, and a stream read to its end frees the
+                    # connection for the next request.
+                    draining = _shorten_reads(response)
+                    if not draining:
+                        break
+            else:
+                response.raw.release_conn()
+        except (urllib3.exceptions.ReadTimeoutError, requests.Timeout) as error:
+            if draining:
+                return last_id, retry
+            if self._stop.is_set():
+                raise TransportError(f"HTTP transport for {self.url} is closed") from None
+            raise RequestTimeoutError(
+                f"{self.url}: no data on the event stream within {self._read_timeout(timeout):g} seconds"
+            ) from error
+        except _STREAM_ERRORS as error:
+            if self._stop.is_set() and not draining:
+                raise TransportError(f"HTTP transport for {self.url} is closed") from None
+            logger.debug("event stream from %s broke: %s", self.url, error)
+        return last_id, retry
+
+    def _received(self, message: t.Any) -> None:
+        for item in message if type(message) is list else (message,):
+            if is_response(item):
+                if not self._pending.resolve(item):
+                    logger.debug("response to unknown request id %r dropped", item.get("id"))
+            elif type(item) is dict and isinstance(item.get("method"), str):
+                self.dispatch(item, self.send_notification)
+            else:
+                logger.warning("%s sent an invalid message: %.200r", self.url, item)
+
+    # -- the standalone GET stream -------------------------------------------
+
+    def _start_listener(self) -> None:
+        with self._lock:
+            if self._closed or self._listener_running:
+                return
+            self._listener_running = True
+            ready = threading.Event()
+            listener = self._listener = threading.Thread(
+                target=self._listen, args=(ready,), name=f"mcp-client-http-listener-{self.url}", daemon=True
+            )
+        listener.start()
+        # Wait for the stream's headers: a server may hand the stream whatever
+        # is pending when it opens, so it must be in place before the next request.
+        ready.wait(self.timeout)
+
+    def _listen(self, ready: threading.Event) -> None:
+        try:
+            self._listen_loop(ready)
+        except MCPError as error:  # closed meanwhile, or the stream cannot be had
+            logger.debug("standalone stream from %s ended: %s", self.url, error)
+        finally:
+            self._listening = False
+            with self._lock:
+                self._listener_running = False
+            ready.set()
+
+    def _listen_loop(self, ready: threading.Event) -> None:
+        last_id: str | None = None
+        retry = 1.0
+        failures = 0
+        while not self._stop.is_set():
+            headers = {"Accept": "text/event-stream"}
+            if last_id is not None:
+                headers["Last-Event-ID"] = last_id
+            try:
+                response = self._http("GET", headers=headers, stream=True, timeout=None, listen=True)
+            except MCPError as error:
+                ready.set()
+                failures += 1
+                if failures > self.max_reconnects:
+                    logger.warning("standalone stream from %s given up: %s", self.url, error)
+                    return
+                if self._stop.wait(retry * failures):
+                    return
+                continue
+            with self._tracking(response):
+                if response.status_code != 200 or not _is_event_stream(response):
+                    # 405: the server offers no stream; anything else: it cannot, here.
+                    log = logger.debug if response.status_code == 405 else logger.info
+                    log("no standalone stream from %s (HTTP %s)", self.url, response.status_code)
+                    return
+                self._listening = True
+                ready.set()
+                failures = 0
+                try:
+                    last_id, retry = self._read_stream(response, None, last_id, retry, None)
+                except MCPError as error:
+                    logger.debug("standalone stream from %s broke: %s", self.url, error)
+            self._listening = False
+            if self._stop.wait(retry):
+                return
+
+    # -- HTTP plumbing -------------------------------------------------------
+
+    def _http(
+        self,
+        method: str,
+        *,
+        body: Message | None = None,
+        headers: t.Mapping[str, str] | None = None,
+        stream: bool,
+        timeout: float | None,
+        listen: bool = False,
+        closing: bool = False,
+    ) -> requests.Response:
+        """Send one HTTP request with the session headers, auth, and one OAuth retry."""
+        if self._closed and not closing:
+            raise TransportError(f"HTTP transport for {self.url} is closed")
+        all_headers = dict(self.headers)
+        if body is not None:
+            all_headers["Content-Type"] = "application/json"
+            all_headers["Accept"] = "application/json, text/event-stream"
+        if self.session_id is not None:
+            all_headers["Mcp-Session-Id"] = self.session_id
+        if self.protocol_version is not None:
+            all_headers["MCP-Protocol-Version"] = self.protocol_version
+        if headers:
+            all_headers.update(headers)
+        data = json_rpc.encode(body).encode("utf-8") if body is not None else None
+        # An idle standalone stream is normal; reconnect after a long silence instead of failing.
+        read_timeout = 300.0 if listen else self._read_timeout(timeout)
+        oauth = self.oauth
+        for attempt in (1, 2):
+            if oauth is not None:
+                oauth.check_url(self.url)
+                all_headers.update(oauth.auth_headers())
+            try:
+                response = self.session.request(
+                    method, self.url, data=data, headers=all_headers, stream=stream, timeout=(self.timeout, read_timeout)
+                )
+            except requests.Timeout as error:
+                raise RequestTimeoutError(f"{method} {self.url} timed out: {error}") from error
+            except requests.RequestException as error:
+                raise TransportError(f"{method} {self.url} failed: {error}") from error
+            if oauth is not None:
+                try:
+                    retry = oauth.handle_response(response)
+                except BaseException:
+                    response.close()
+                    raise
+                if retry and attempt == 1:
+                    response.close()
+                    continue
+            return response
+        raise AssertionError("unreachable")
+
+    def _check_status(self, response: requests.Response, method: str, request: Message | None) -> Message | None:
+        """Raise for an HTTP error; return a JSON-RPC error response the body carries for ``request``."""
+        status = response.status_code
+        if status < 400:
+            return None
+        if status == 404 and self.session_id is not None:
+            expired, self.session_id = self.session_id, None
+            self.protocol_version = None
+            raise SessionExpiredError(
+                f"{method} {self.url}: session {expired} has expired (HTTP 404); call connect() to start a new one"
+            )
+        body: t.Any = None
+        try:
+            body = json.loads(response.content)
+        except _STREAM_ERRORS:
+            pass
+        if request is not None and type(body) is dict and isinstance(body.get("error"), dict):
+            if body.get("id") in (request.get("id"), None):
+                return {**body, "id": request.get("id")}
+        snippet = response.text[:300].strip() if body is None else json.dumps(body)[:300]
+        raise TransportError(f"{method} {self.url} failed: HTTP {status} {response.reason}" + (f": {snippet}" if snippet else ""))
+
+    def _read_timeout(self, timeout: float | None) -> float:
+        return self.timeout if timeout is None else timeout
+
+    def _tracking(self, response: requests.Response) -> _Tracked:
+        return _Tracked(self, response)
+
+    def __repr__(self) -> str:
+        return f"<HTTP {self.url!r} session={self.session_id!r}>"
+
+
+class _Tracked:
+    """Registers a streaming response so :meth:`HTTP.close` can abort it; closes it on exit."""
+
+    __slots__ = ("transport", "response")
+
+    def __init__(self, transport: HTTP, response: requests.Response) -> None:
+        self.transport = transport
+        self.response = response
+
+    def __enter__(self) -> requests.Response:
+        transport = self.transport
+        with transport._lock:
+            closed = transport._closed
+            if not closed:
+                transport._streams.add(self.response)
+        if closed:
+            self.response.close()
+            raise TransportError(f"HTTP transport for {transport.url} is closed")
+        return self.response
+
+    def __exit__(self, *exc_info: t.Any) -> None:
+        with self.transport._lock:
+            self.transport._streams.discard(self.response)
+        self.response.close()
+
+
+def _is_event_stream(response: requests.Response) -> bool:
+    return response.headers.get("Content-Type", "").split(";")[0].strip().lower() == "text/event-stream"
+
+
+def _abort(response: requests.Response) -> None:
+    """Wake a thread blocked reading ``response`` (closing a socket from another thread does not)."""
+    try:
+        response.raw.shutdown()
+    except (AttributeError, ValueError, RuntimeError, OSError):
+        pass
+
+
+def _shorten_reads(response: requests.Response) -> bool:
+    """Give the rest of ``response`` a short read timeout; False when the socket is out of reach."""
+    try:
+        connection = response.raw.connection
+        if connection is None or connection.sock is None:
+            return False
+        connection.sock.settimeout(_DRAIN_SECONDS)
+    except (AttributeError, OSError):
+        return False
+    return True
+
+
+__all__ = ["HTTP"]

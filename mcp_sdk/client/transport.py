@@ -1,0 +1,248 @@
+"""The client transport interface, and the plumbing the bundled transports share.
+
+A transport moves JSON-RPC messages between a :class:`~mcp_sdk.Client` and one
+server. Subclass :class:`Transport` to add your own (WebSocket, an in-process
+pipe...), as you would subclass requests' ``BaseAdapter``: implement
+:meth:`~Transport.send_request`, :meth:`~Transport.send_notification` and
+:meth:`~Transport.close`, and hand every message the server sends on its own
+initiative to :meth:`~Transport.dispatch`.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import typing as t
+
+from .. import error_codes, json_rpc
+from ..cancellation import Cancellation
+from ..errors import CancelledError, RequestTimeoutError, TransportError
+
+logger = logging.getLogger("mcp_sdk.client")
+
+Message = t.Dict[str, t.Any]
+#: Receives a server-to-client request or notification. For a request it
+#: returns the JSON-RPC response to send back (it may block: a user answering a
+#: form); for a notification it returns None.
+MessageHandler = t.Callable[[Message], t.Optional[Message]]
+#: Sends one JSON-RPC message (a response to a server request) to the server.
+Reply = t.Callable[[Message], None]
+
+
+class Transport:
+    """Base class of client transports. Methods a subclass must provide raise :class:`NotImplementedError`.
+
+    The :class:`~mcp_sdk.Client` calls :meth:`set_message_handler` once, when
+    it is created, and from then on any number of threads may call
+    :meth:`send_request` at the same time.
+    """
+
+    _message_handler: MessageHandler | None = None
+
+    def send_request(
+        self,
+        request: Message,
+        *,
+        timeout: float | None = None,
+        cancellation: Cancellation | None = None,
+    ) -> Message:
+        """Send a JSON-RPC request and block until its response.
+
+        :param request: a complete JSON-RPC request object (with ``id``).
+        :param timeout: seconds to wait for the response; ``None`` means the
+            transport's own default.
+        :param cancellation: when cancelled before the response arrives, stop
+            waiting and raise :class:`~mcp_sdk.CancelledError` (the client then
+            sends ``notifications/cancelled``).
+        :return: the JSON-RPC response object (``result`` or ``error``), as a dict.
+        :raises mcp_sdk.TransportError: the server cannot be reached or died.
+        :raises mcp_sdk.RequestTimeoutError: no response within ``timeout``.
+        :raises mcp_sdk.CancelledError: ``cancellation`` was cancelled.
+        """
+        raise NotImplementedError
+
+    def send_notification(self, notification: Message) -> None:
+        """Send a JSON-RPC notification (or a response to a server request); nothing comes back.
+
+        :raises mcp_sdk.TransportError: the server cannot be reached.
+        """
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release everything: stop threads, end the server process or session. Idempotent."""
+        raise NotImplementedError
+
+    def set_message_handler(self, handler: MessageHandler | None) -> None:
+        """Set the callable that receives server-to-client requests and notifications.
+
+        The client installs its own; a transport passes messages to it through
+        :meth:`dispatch`.
+        """
+        self._message_handler = handler
+
+    def dispatch(self, message: Message, reply: Reply) -> None:
+        """Deliver a request or notification the server sent on its own initiative.
+
+        Notifications run the handler at once, on the calling (reader) thread,
+        so they keep their order. Requests run it on a new named thread, so the
+        reader keeps reading while a handler waits (for a user, or on a request
+        of its own); its response goes back through ``reply``. A request with no
+        handler is answered ``-32601``.
+        """
+        handler = self._message_handler
+        if "id" not in message:
+            if handler is not None:
+                try:
+                    handler(message)
+                except Exception:
+                    logger.exception("notification handler failed for %s", message.get("method"))
+            return
+        if handler is None:
+            _send_reply(
+                reply,
+                json_rpc.error(message["id"], error_codes.METHOD_NOT_FOUND, f"Method not found: {message.get('method')}"),
+            )
+            return
+        thread = threading.Thread(
+            target=_answer,
+            args=(handler, message, reply),
+            name=f"mcp-client-request-{message.get('method')}-{message['id']}",
+            daemon=True,
+        )
+        thread.start()
+
+    def __enter__(self) -> Transport:
+        return self
+
+    def __exit__(self, *exc_info: t.Any) -> None:
+        self.close()
+
+
+def _answer(handler: MessageHandler, message: Message, reply: Reply) -> None:
+    try:
+        response = handler(message)
+    except Exception:
+        logger.exception("request handler failed for %s", message.get("method"))
+        response = json_rpc.error(message["id"], error_codes.INTERNAL_ERROR)
+    if response is not None:
+        _send_reply(reply, response)
+
+
+def _send_reply(reply: Reply, response: Message) -> None:
+    try:
+        reply(response)
+    except TransportError as error:  # the connection is gone; nobody is left to tell
+        logger.debug("could not send the response to server request %r: %s", response.get("id"), error)
+    except Exception as error:
+        logger.warning("could not send the response to server request %r: %s", response.get("id"), error)
+
+
+class Waiter:
+    """One caller waiting for the response to its request.
+
+    Two plain locks instead of an Event: one settles the waiter exactly once
+    (resolve, fail, timeout and cancellation may race), the other wakes the
+    caller. Far cheaper to create than an Event, and one is made per request.
+    """
+
+    __slots__ = ("request_id", "method", "_settle", "_signal", "response", "error")
+
+    def __init__(self, request_id: t.Any, method: str) -> None:
+        self.request_id = request_id
+        self.method = method
+        self._settle = threading.Lock()
+        self._signal = threading.Lock()
+        self._signal.acquire()
+        self.response: Message | None = None
+        self.error: BaseException | None = None
+
+    def done(self) -> bool:
+        return self._settle.locked()
+
+    def resolve(self, response: Message) -> None:
+        if self._settle.acquire(False):
+            self.response = response
+            self._signal.release()
+
+    def fail(self, error: BaseException) -> None:
+        if self._settle.acquire(False):
+            self.error = error
+            self._signal.release()
+
+    def wait(self, timeout: float | None, cancellation: Cancellation | None = None) -> Message:
+        """Block until the response, the timeout, or cancellation.
+
+        :raises RequestTimeoutError, CancelledError, TransportError: as the wait ended.
+        """
+        unregister = None
+        if cancellation is not None:
+            unregister = cancellation.add_callback(lambda token: self.fail(CancelledError(reason=token.reason)))
+        try:
+            if not self._signal.acquire(True, -1 if timeout is None else max(timeout, 0)):
+                self.fail(RequestTimeoutError(f"{self.method} got no response within {timeout:g} seconds"))
+                self._signal.acquire()  # released by whichever settled it
+        finally:
+            if unregister is not None:
+                unregister()
+        self._signal.release()  # a second wait() returns at once
+        if self.error is not None:
+            raise self.error
+        return t.cast(Message, self.response)
+
+
+class PendingRequests:
+    """Requests in flight, by id: the reader resolves them, callers wait on them. Thread-safe."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._waiters: dict[t.Any, Waiter] = {}
+        self._closed_error: BaseException | None = None
+
+    def add(self, request: Message) -> Waiter:
+        """Register ``request`` before it is sent, so a fast response is never missed.
+
+        :raises TransportError: the transport has failed or closed.
+        """
+        request_id = request.get("id")
+        waiter = Waiter(request_id, str(request.get("method")))
+        with self._lock:
+            if self._closed_error is not None:
+                raise self._closed_error
+            if request_id in self._waiters:
+                raise ValueError(f"request id {request_id!r} is already in flight")
+            self._waiters[request_id] = waiter
+        return waiter
+
+    def remove(self, waiter: Waiter) -> None:
+        with self._lock:
+            if self._waiters.get(waiter.request_id) is waiter:
+                del self._waiters[waiter.request_id]
+
+    def resolve(self, response: Message) -> bool:
+        """Hand ``response`` to its waiter; False when nobody waits for that id."""
+        with self._lock:
+            waiter = self._waiters.pop(response.get("id"), None)
+        if waiter is None:
+            return False
+        waiter.resolve(response)
+        return True
+
+    def fail_all(self, error: BaseException, *, final: bool = True) -> None:
+        """Fail every waiter with ``error``; with ``final``, also every later :meth:`add`
+        (with the first final error: it says best what went wrong)."""
+        with self._lock:
+            waiters = list(self._waiters.values())
+            self._waiters.clear()
+            if final and self._closed_error is None:
+                self._closed_error = error
+        for waiter in waiters:
+            waiter.fail(error)
+
+
+def is_response(message: t.Any) -> bool:
+    """Whether ``message`` is a JSON-RPC response (no ``method``; ``result`` or ``error``)."""
+    return type(message) is dict and "method" not in message and ("result" in message or "error" in message)
+
+
+def closed_error(what: str) -> TransportError:
+    return TransportError(f"{what} is closed")

@@ -1,0 +1,75 @@
+"""The HTTP transport with a real OAuth provider: a 401 runs the whole flow, then the request is retried."""
+
+from __future__ import annotations
+
+import typing as t
+
+from mcp_sdk.client import HTTP
+from mcp_sdk.client.oauth import ClientCredentialsProvider, Provider
+from spec.support.oauth_fixture import FixtureServer, Registry, browser
+
+REDIRECT_URI = "http://127.0.0.1:9/callback"
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "spec", "version": "1"}},
+}
+
+
+def servers() -> tuple[FixtureServer, FixtureServer]:
+    registry = Registry()
+    auth = FixtureServer(authorization_server=True, registry=registry)
+    mcp = FixtureServer(resource_server=True, registry=registry)
+    mcp.authorization_server_url = auth.issuer
+    return auth, mcp
+
+
+def test_authorization_code_flow_through_the_transport() -> None:
+    auth, mcp = servers()
+    redirect_handler, callback_handler, visited = browser()
+    provider = Provider(
+        client_metadata={
+            "client_name": "spec client",
+            "redirect_uris": [REDIRECT_URI],
+            "grant_types": ["authorization_code", "refresh_token"],
+            "response_types": ["code"],
+            "token_endpoint_auth_method": "none",
+        },
+        redirect_uri=REDIRECT_URI,
+        redirect_handler=redirect_handler,
+        callback_handler=callback_handler,
+    )
+    transport = HTTP(url=mcp.mcp_url, oauth=provider, timeout=10, standalone_stream=False)
+    try:
+        response = transport.send_request(INITIALIZE)
+    finally:
+        transport.close()
+        mcp.close()
+        auth.close()
+    assert response["result"]["ok"] is True
+    assert len(visited) == 1
+    assert mcp.paths() == ["POST /mcp", "GET /.well-known/oauth-protected-resource/mcp", "POST /mcp"]
+    assert auth.paths() == ["GET /.well-known/oauth-authorization-server", "POST /register", "GET /authorize", "POST /token"]
+    first, retried = mcp.requests_to("/mcp", "POST")
+    assert "Authorization" not in first.headers and "authorization" not in first.headers
+    token = t.cast(dict, provider.tokens())["access_token"]
+    assert {k.lower(): v for k, v in retried.headers.items()}["authorization"] == f"Bearer {token}"
+    assert retried.json == INITIALIZE
+
+
+def test_client_credentials_token_is_reused() -> None:
+    auth, mcp = servers()
+    auth.clients["svc"] = {"client_secret": "s3cret", "token_endpoint_auth_method": "client_secret_basic"}
+    provider = ClientCredentialsProvider(client_id="svc", client_secret="s3cret")
+    transport = HTTP(url=mcp.mcp_url, oauth=provider, timeout=10, standalone_stream=False)
+    try:
+        transport.send_request(INITIALIZE)
+        transport.send_request(INITIALIZE)  # the fixture answers every request as id 1
+    finally:
+        transport.close()
+        mcp.close()
+        auth.close()
+    # One 401 and one token request; the second call carries the token from the start.
+    assert mcp.paths() == ["POST /mcp", "GET /.well-known/oauth-protected-resource/mcp", "POST /mcp", "POST /mcp"]
+    assert auth.paths().count("POST /token") == 1

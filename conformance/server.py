@@ -8,9 +8,9 @@ real WSGI server). ``conformance/SCENARIOS.md`` says what each scenario expects;
 texts and schemas below are the ones the suite (``@modelcontextprotocol/conformance``
 0.1.16) looks for.
 
-Only ``/mcp`` reaches the transport; other paths get 404. Requests whose ``Host`` or
-``Origin`` is not a loopback name get 403 (the ``dns-rebinding-protection`` scenario);
-``--no-host-check`` turns that off to test the SDK's own protection.
+Only ``/mcp`` reaches the transport; other paths get 404. DNS-rebinding protection (the
+``dns-rebinding-protection`` scenario) is the transport's own: a server on a loopback address
+accepts only loopback ``Host`` and ``Origin`` values.
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ import time
 import typing as t
 import wave
 import zlib
-from urllib.parse import urlsplit
 
 # Run as `python conformance/server.py`: make the repository's mcp_sdk importable.
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -533,44 +532,9 @@ def build_server() -> Server:
 
 WSGIApp = t.Callable[[dict[str, t.Any], t.Callable[..., t.Any]], t.Iterable[bytes]]
 
-LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
-
-
 def _json_error(status: int, message: str) -> Response:
     body = {"jsonrpc": "2.0", "error": {"code": -32000, "message": message}, "id": None}
     return Response(json.dumps(body), status=status, mimetype="application/json")
-
-
-def _host_name(host: str) -> str:
-    """``"127.0.0.1:80"`` -> ``"127.0.0.1"``, ``"[::1]:80"`` -> ``"::1"``, lower-cased."""
-    host = host.strip().lower()
-    if host.startswith("["):
-        return host[1 : host.find("]")] if "]" in host else host
-    if host.count(":") == 1:
-        return host.split(":", 1)[0]
-    return host
-
-
-def _origin_host(origin: str) -> str | None:
-    try:
-        return urlsplit(origin).hostname
-    except ValueError:
-        return None
-
-
-def loopback_only(app: WSGIApp) -> WSGIApp:
-    """403 for a non-loopback ``Host`` or ``Origin``: DNS rebinding protection for a local server."""
-
-    def guarded(environ: dict[str, t.Any], start_response: t.Callable[..., t.Any]) -> t.Iterable[bytes]:
-        host = environ.get("HTTP_HOST")
-        if host is not None and _host_name(host) not in LOOPBACK_NAMES:
-            return _json_error(403, f"Forbidden: invalid Host header {host!r}")(environ, start_response)
-        origin = environ.get("HTTP_ORIGIN")
-        if origin is not None and _origin_host(origin) not in LOOPBACK_NAMES:
-            return _json_error(403, f"Forbidden: invalid Origin header {origin!r}")(environ, start_response)
-        return app(environ, start_response)
-
-    return guarded
 
 
 def mcp_path_only(app: WSGIApp, path: str = "/mcp") -> WSGIApp:
@@ -584,23 +548,20 @@ def mcp_path_only(app: WSGIApp, path: str = "/mcp") -> WSGIApp:
     return routed
 
 
-def build_app(*, check_host: bool = True, stateless: bool = False, json_response: bool = False) -> WSGIApp:
+def build_app(*, stateless: bool = False, json_response: bool = False) -> WSGIApp:
     transport = StreamableHTTPTransport(build_server(), stateless=stateless, enable_json_response=json_response)
-    app = mcp_path_only(transport)
-    return loopback_only(app) if check_host else app
+    return mcp_path_only(transport)
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="MCP conformance server for mcp_sdk")
     parser.add_argument("--port", type=int, default=9292, help="port on 127.0.0.1 (default 9292)")
-    parser.add_argument("--no-host-check", action="store_true",
-                        help="do not reject non-loopback Host/Origin here (test the SDK's own protection)")
     parser.add_argument("--stateless", action="store_true", help="StreamableHTTPTransport(stateless=True)")
     parser.add_argument("--json-response", action="store_true",
                         help="StreamableHTTPTransport(enable_json_response=True)")
     args = parser.parse_args(argv)
 
-    app = build_app(check_host=not args.no_host_check, stateless=args.stateless, json_response=args.json_response)
+    app = build_app(stateless=args.stateless, json_response=args.json_response)
     httpd = make_server("127.0.0.1", args.port, app, threaded=True)
     # SIGTERM (how run.py stops us) unwinds like Ctrl-C, so the socket is closed.
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))

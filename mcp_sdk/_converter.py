@@ -18,8 +18,12 @@ converter = cattrs.Converter()
 
 
 def _unstructure_factory(cls: type) -> t.Callable[[t.Any], dict[str, t.Any]]:
-    overrides = {f.name: override(rename=camelize(f.name), omit_if_default=f.default is None) for f in attrs.fields(cls)}
-    return make_dict_unstructure_fn(cls, converter, **overrides)  # type: ignore[arg-type]
+    # Typed Any: the keywords are field names, known only at run time, and cattrs' signature
+    # types its own `_cattrs_*` flags as bool, which a dict of overrides cannot be checked against.
+    overrides: dict[str, t.Any] = {
+        f.name: override(rename=camelize(f.name), omit_if_default=f.default is None) for f in attrs.fields(cls)
+    }
+    return make_dict_unstructure_fn(cls, converter, **overrides)
 
 
 converter.register_unstructure_hook_factory(attrs.has, _unstructure_factory)

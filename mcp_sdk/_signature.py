@@ -9,7 +9,7 @@ import typing as t
 class Signature:
     """What a handler accepts: ``server_context`` (opt-in, as Ruby's keyword) and which keywords."""
 
-    __slots__ = ("accepts_server_context", "keywords", "var_keyword", "positional")
+    __slots__ = ("accepts_server_context", "keywords", "var_keyword")
 
     def __init__(self, function: t.Callable[..., t.Any]) -> None:
         try:
@@ -18,18 +18,11 @@ class Signature:
             self.accepts_server_context = False
             self.keywords: frozenset[str] = frozenset()
             self.var_keyword = True
-            self.positional = 1
             return
         self.var_keyword = any(p.kind is p.VAR_KEYWORD for p in parameters)
         self.keywords = frozenset(
             p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
         )
-        #: Positional parameters other than ``server_context``.
-        self.positional = sum(
-            1
-            for p in parameters
-            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name != "server_context"
-        ) + (1000 if any(p.kind is p.VAR_POSITIONAL for p in parameters) else 0)
         self.accepts_server_context = "server_context" in self.keywords or self.var_keyword
 
     def keyword_arguments(self, arguments: t.Mapping[str, t.Any]) -> dict[str, t.Any]:

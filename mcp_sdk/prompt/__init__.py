@@ -7,12 +7,11 @@ that takes the arguments dict. Metadata is inherited by subclasses; only
 
 from __future__ import annotations
 
-import re
 import typing as t
 
 from .._converter import to_wire
 from .._signature import Signature
-from ..string_utils import underscore
+from ..string_utils import class_name, underscore
 from .argument import Argument
 from .message import Message
 from .result import Result
@@ -34,9 +33,10 @@ class Prompt:
     #: Icons (protocol 2025-11-25).
     icons: t.ClassVar[list[dict[str, t.Any]] | None] = None
 
-    Argument = Argument
-    Message = Message
-    Result = Result
+    # Aliases, so ``Prompt.Argument`` works both as a class and in annotations.
+    Argument: t.TypeAlias = Argument
+    Message: t.TypeAlias = Message
+    Result: t.TypeAlias = Result
 
     _signature: t.ClassVar[Signature]
 
@@ -49,7 +49,7 @@ class Prompt:
             cls.arguments = [_coerce_argument(a) for a in (own["arguments"] or [])]
         cls._signature = Signature(cls.template)
 
-    def __new__(cls, *args: t.Any, **kwargs: t.Any) -> t.NoReturn:
+    def __init__(self, *args: t.Any, **kwargs: t.Any) -> None:
         raise TypeError("Prompts are classes: register the class itself, do not instantiate it")
 
     @classmethod
@@ -114,8 +114,7 @@ class Prompt:
                 "__module__": getattr(function, "__module__", __name__),
                 "__doc__": function.__doc__,
             }
-            class_name = "".join(p.capitalize() for p in re.split(r"[^A-Za-z0-9]+", prompt_name) if p) or "Prompt"
-            return t.cast("type[Prompt]", type(class_name, (cls,), namespace))
+            return t.cast("type[Prompt]", type(class_name(prompt_name, "Prompt"), (cls,), namespace))
 
         if handler is not None:
             return build(handler)

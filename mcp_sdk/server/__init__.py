@@ -191,14 +191,7 @@ class Server(ProtocolMethods):
         Takes :meth:`Tool.define`'s keywords; ``handler=fn`` registers without decorating.
         """
         handler = metadata.pop("handler", None)
-
-        def register(function: F) -> F:
-            self.add_tool(Tool.define(name, handler=function, **metadata))
-            return function
-
-        if handler is not None:
-            register(handler)
-        return register
+        return _registrar(lambda function: self.add_tool(Tool.define(name, handler=function, **metadata)), handler)
 
     def add_prompt(self, prompt: type[Prompt]) -> type[Prompt]:
         """Register a Prompt subclass after construction."""
@@ -212,14 +205,7 @@ class Server(ProtocolMethods):
     def define_prompt(self, name: str | None = None, **metadata: t.Any) -> t.Callable[[F], F]:
         """Decorator: register ``fn(args, server_context=None)`` as a prompt template; returns ``fn``."""
         handler = metadata.pop("handler", None)
-
-        def register(function: F) -> F:
-            self.add_prompt(Prompt.define(name, handler=function, **metadata))
-            return function
-
-        if handler is not None:
-            register(handler)
-        return register
+        return _registrar(lambda function: self.add_prompt(Prompt.define(name, handler=function, **metadata)), handler)
 
     def add_resource(self, resource: Resource) -> Resource:
         """Register a resource after construction."""
@@ -281,7 +267,7 @@ class Server(ProtocolMethods):
         if type(method_name) is not str or not method_name:
             raise InvalidNameError(f"method_name must be a non-empty string, not {method_name!r}")
 
-        def register(function: F) -> F:
+        def add(function: t.Callable[..., t.Any]) -> None:
             with self._lock:
                 if (
                     method_name in self._methods
@@ -291,11 +277,38 @@ class Server(ProtocolMethods):
                 ):
                     raise MethodAlreadyDefinedError(method_name)
                 self._custom_methods = {**self._custom_methods, method_name: (function, Signature(function))}
-            return function
 
-        if handler is not None:
-            register(t.cast(F, handler))
-        return register
+        return _registrar(add, handler)
+
+    def handler_accepts_server_context(self, method: str, params: t.Any = None) -> bool:
+        """Whether the handler that would answer a ``method`` request declares ``server_context``.
+
+        Only such a handler can send messages before its response (progress, log
+        messages, requests to the client), so a transport can use this to choose,
+        before running the request, between a plain answer and a stream.
+
+        :param method: the request's method.
+        :param params: the request's params; for ``tools/call`` and ``prompts/get``
+            the handler is the tool or prompt that ``params["name"]`` names.
+        :return: False for protocol methods the server answers itself, unknown
+            methods, and unknown tool or prompt names.
+        """
+        if method == methods.TOOLS_CALL or method == methods.PROMPTS_GET:
+            name = params.get("name") if type(params) is dict else None
+            if type(name) is not str:
+                return False
+            target: type[Tool] | type[Prompt] | None = (
+                self.tools.get(name) if method == methods.TOOLS_CALL else self.prompts.get(name)
+            )
+            return target is not None and target._signature.accepts_server_context
+        handler_name = _HANDLER_NAMES.get(method)
+        if handler_name is not None:
+            entry = self.handlers.get(handler_name)
+        elif method in self._methods:  # answered by the server itself: it never talks back first
+            return False
+        else:
+            entry = self._custom_methods.get(method)
+        return entry is not None and entry[1].accepts_server_context
 
     # -- listing cache -------------------------------------------------------
 
@@ -545,6 +558,14 @@ class Server(ProtocolMethods):
             logger.exception("exception_reporter failed")
 
 
+# Protocol requests answered by a handler the user registered: method -> name in Server.handlers.
+_HANDLER_NAMES = {
+    methods.RESOURCES_READ: "resources_read",
+    methods.RESOURCES_SUBSCRIBE: "resources_subscribe",
+    methods.RESOURCES_UNSUBSCRIBE: "resources_unsubscribe",
+    methods.COMPLETION_COMPLETE: "completion",
+}
+
 _PROTOCOL_NOTIFICATIONS = frozenset(
     {
         methods.NOTIFICATIONS_INITIALIZED,
@@ -563,6 +584,23 @@ _ERROR_NAMES = {
     error_codes.INTERNAL_ERROR: "internal_error",
     error_codes.URL_ELICITATION_REQUIRED: "url_elicitation_required",
 }
+
+
+def _registrar(
+    add: t.Callable[[t.Callable[..., t.Any]], object], handler: t.Callable[..., t.Any] | None
+) -> t.Callable[[F], F]:
+    """A decorator that gives a function to ``add`` and returns it unchanged (flask ``route``).
+
+    With ``handler``, it is applied to it at once: the form without decorator syntax.
+    """
+
+    def register(function: F) -> F:
+        add(function)
+        return function
+
+    if handler is not None:
+        register(handler)
+    return register
 
 
 def _error_name(code: int) -> str:

@@ -12,22 +12,18 @@ import typing as t
 from .. import methods
 from .. import protocol_version as versions
 from .._converter import to_wire
-from ..errors import (
-    CancelledError,
-    InvalidParamsError,
-    JSONRPCError,
-    RequestHandlerError,
-    ResourceNotFoundError,
-    ValidationError,
-)
+from ..errors import CancelledError, InvalidParamsError, RequestHandlerError, ResourceNotFoundError
+from ..json_rpc import encode
 from ..tool import Tool
 from ..tool.response import Response
-from . import capabilities as capabilities_module
 from .pagination import paginate
 from .request import Request
 
 if t.TYPE_CHECKING:
-    from . import Server
+    from .._signature import Signature
+    from ..configuration import Configuration
+    from ..prompt import Prompt
+    from ..resource_template import ResourceTemplate
 
 #: ``completion/complete`` returns at most this many values (specification limit).
 MAX_COMPLETION_VALUES = 100
@@ -52,9 +48,33 @@ def _string_param(params: dict[str, t.Any], name: str) -> str:
 
 
 class ProtocolMethods:
-    """Mixin of :class:`~mcp_sdk.Server` holding one method per MCP request."""
+    """Mixin of :class:`~mcp_sdk.Server` holding one method per MCP request.
 
-    def _initialize(self: Server, request: Request) -> dict[str, t.Any]:
+    The annotations below declare what the methods use of :class:`~mcp_sdk.Server`,
+    which defines them all; they exist for the type checker only.
+    """
+
+    configuration: Configuration
+    instructions: str | None
+    tools: dict[str, type[Tool]]
+    prompts: dict[str, type[Prompt]]
+    resource_templates: list[ResourceTemplate]
+    handlers: dict[str, tuple[t.Callable[..., t.Any], Signature]]
+    page_size: int | None
+
+    if t.TYPE_CHECKING:
+
+        def server_info(self) -> dict[str, t.Any]: ...
+
+        def capabilities_for(self, version: str) -> dict[str, t.Any]: ...
+
+        def report_exception(self, error: BaseException, context: dict[str, t.Any]) -> None: ...
+
+        def _listing(self, kind: str, version: str) -> list[dict[str, t.Any]]: ...
+
+        def _resource_uris(self) -> set[str]: ...
+
+    def _initialize(self, request: Request) -> dict[str, t.Any]:
         params = _params(request)
         requested = params.get("protocolVersion")
         if type(requested) is not str:
@@ -77,10 +97,10 @@ class ProtocolMethods:
             result["instructions"] = self.instructions
         return result
 
-    def _ping(self: Server, request: Request) -> dict[str, t.Any]:
+    def _ping(self, request: Request) -> dict[str, t.Any]:
         return {}
 
-    def _set_log_level(self: Server, request: Request) -> dict[str, t.Any]:
+    def _set_log_level(self, request: Request) -> dict[str, t.Any]:
         level = _params(request).get("level")
         if type(level) is not str or level not in methods.LOG_SEVERITY:
             raise InvalidParamsError(f"Invalid log level {level!r}: use one of {', '.join(methods.LOG_LEVELS)}")
@@ -89,10 +109,10 @@ class ProtocolMethods:
 
     # -- tools ---------------------------------------------------------------
 
-    def _list_tools(self: Server, request: Request) -> dict[str, t.Any]:
+    def _list_tools(self, request: Request) -> dict[str, t.Any]:
         return self._list_page(request, "tools")
 
-    def _call_tool(self: Server, request: Request) -> dict[str, t.Any]:
+    def _call_tool(self, request: Request) -> dict[str, t.Any]:
         params = _params(request)
         name = _string_param(params, "name")
         data = request.data
@@ -128,8 +148,9 @@ class ProtocolMethods:
             self._check_structured_content(tool, result)
         return versions.filter_fields("call_tool_result", result, version)
 
-    def _check_structured_content(self: Server, tool: type[Tool], result: dict[str, t.Any]) -> None:
+    def _check_structured_content(self, tool: type[Tool], result: dict[str, t.Any]) -> None:
         assert tool.output_schema is not None
+        problem: str | None
         if "structuredContent" not in result:
             problem = "the tool has an output schema but returned no structuredContent"
         else:
@@ -139,10 +160,10 @@ class ProtocolMethods:
 
     # -- prompts -------------------------------------------------------------
 
-    def _list_prompts(self: Server, request: Request) -> dict[str, t.Any]:
+    def _list_prompts(self, request: Request) -> dict[str, t.Any]:
         return self._list_page(request, "prompts")
 
-    def _get_prompt(self: Server, request: Request) -> dict[str, t.Any]:
+    def _get_prompt(self, request: Request) -> dict[str, t.Any]:
         params = _params(request)
         name = _string_param(params, "name")
         prompt = self.prompts.get(name)
@@ -167,13 +188,13 @@ class ProtocolMethods:
 
     # -- resources -----------------------------------------------------------
 
-    def _list_resources(self: Server, request: Request) -> dict[str, t.Any]:
+    def _list_resources(self, request: Request) -> dict[str, t.Any]:
         return self._list_page(request, "resources")
 
-    def _list_resource_templates(self: Server, request: Request) -> dict[str, t.Any]:
+    def _list_resource_templates(self, request: Request) -> dict[str, t.Any]:
         return self._list_page(request, "resourceTemplates")
 
-    def _read_resource(self: Server, request: Request) -> dict[str, t.Any]:
+    def _read_resource(self, request: Request) -> dict[str, t.Any]:
         params = _params(request)
         uri = _string_param(params, "uri")
         request.data["resource_uri"] = uri
@@ -196,23 +217,23 @@ class ProtocolMethods:
             returned = [returned]
         return {"contents": [to_wire(item) for item in returned]}
 
-    def _subscribe(self: Server, request: Request) -> dict[str, t.Any]:
-        params = _params(request)
-        request.data["resource_uri"] = _string_param(params, "uri")
-        if self.handlers.get("resources_subscribe") is not None:
-            self._call_handler("resources_subscribe", request, params)
-        return {}
+    def _subscribe(self, request: Request) -> dict[str, t.Any]:
+        return self._subscription(request, "resources_subscribe")
 
-    def _unsubscribe(self: Server, request: Request) -> dict[str, t.Any]:
+    def _unsubscribe(self, request: Request) -> dict[str, t.Any]:
+        return self._subscription(request, "resources_unsubscribe")
+
+    def _subscription(self, request: Request, handler_name: str) -> dict[str, t.Any]:
+        """``resources/(un)subscribe``: the user's handler, if any, is told; the answer is empty."""
         params = _params(request)
         request.data["resource_uri"] = _string_param(params, "uri")
-        if self.handlers.get("resources_unsubscribe") is not None:
-            self._call_handler("resources_unsubscribe", request, params)
+        if self.handlers.get(handler_name) is not None:
+            self._call_handler(handler_name, request, params)
         return {}
 
     # -- completion ----------------------------------------------------------
 
-    def _complete(self: Server, request: Request) -> dict[str, t.Any]:
+    def _complete(self, request: Request) -> dict[str, t.Any]:
         params = _params(request)
         ref = params.get("ref")
         argument = params.get("argument")
@@ -251,7 +272,7 @@ class ProtocolMethods:
 
     # -- shared --------------------------------------------------------------
 
-    def _list_page(self: Server, request: Request, kind: str) -> dict[str, t.Any]:
+    def _list_page(self, request: Request, kind: str) -> dict[str, t.Any]:
         items = self._listing(kind, request.session.version)
         page, next_cursor = paginate(items, request.params, self.page_size)
         result: dict[str, t.Any] = {kind: page}
@@ -259,7 +280,7 @@ class ProtocolMethods:
             result["nextCursor"] = next_cursor
         return result
 
-    def _call_handler(self: Server, name: str, request: Request, params: dict[str, t.Any]) -> t.Any:
+    def _call_handler(self, name: str, request: Request, params: dict[str, t.Any]) -> t.Any:
         handler, signature = self.handlers[name]
         if signature.accepts_server_context:
             return handler(params, server_context=request.server_context())
@@ -281,7 +302,7 @@ def _tool_result(returned: t.Any) -> dict[str, t.Any]:
             result["content"] = [to_wire(item) for item in result["content"]]
             result.setdefault("isError", False)
             return result
-        return {"content": [{"type": "text", "text": _json_text(returned)}], "structuredContent": returned, "isError": False}
+        return {"content": [{"type": "text", "text": encode(returned)}], "structuredContent": returned, "isError": False}
     if isinstance(returned, str):
         return {"content": [{"type": "text", "text": returned}], "isError": False}
     if isinstance(returned, (list, tuple)):
@@ -291,10 +312,4 @@ def _tool_result(returned: t.Any) -> dict[str, t.Any]:
     return {"content": [to_wire(returned)], "isError": False}
 
 
-def _json_text(value: t.Any) -> str:
-    from ..json_rpc import encode
-
-    return encode(value)
-
-
-__all__ = ["ProtocolMethods", "MAX_COMPLETION_VALUES", "JSONRPCError", "ValidationError"]
+__all__ = ["MAX_COMPLETION_VALUES", "TOOL_INTERNAL_ERROR_TEXT", "ProtocolMethods"]

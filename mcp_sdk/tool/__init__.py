@@ -23,7 +23,7 @@ import typing as t
 from .._converter import to_wire
 from .._signature import Signature
 from ..errors import InvalidNameError
-from ..string_utils import underscore
+from ..string_utils import class_name, underscore
 from .annotations import Annotations
 from .input_schema import InputSchema
 from .output_schema import OutputSchema
@@ -62,10 +62,11 @@ class Tool:
     #: Icons (``[{"src": ..., "mimeType": ..., "sizes": [...]}]``, protocol 2025-11-25).
     icons: t.ClassVar[list[dict[str, t.Any]] | None] = None
 
-    Response = Response
-    InputSchema = InputSchema
-    OutputSchema = OutputSchema
-    Annotations = Annotations
+    # Aliases, so ``Tool.Response`` works both as a class and in annotations.
+    Response: t.TypeAlias = Response
+    InputSchema: t.TypeAlias = InputSchema
+    OutputSchema: t.TypeAlias = OutputSchema
+    Annotations: t.TypeAlias = Annotations
 
     _signature: t.ClassVar[Signature]
     _pass_arguments_dict: t.ClassVar[bool] = False
@@ -85,7 +86,7 @@ class Tool:
             cls.annotations = Annotations.coerce(own["annotations"])
         cls._signature = Signature(cls.call)
 
-    def __new__(cls, *args: t.Any, **kwargs: t.Any) -> t.NoReturn:
+    def __init__(self, *args: t.Any, **kwargs: t.Any) -> None:
         raise TypeError("Tools are classes: register the class itself, do not instantiate it")
 
     @classmethod
@@ -100,14 +101,16 @@ class Tool:
     def invoke(cls, arguments: t.Mapping[str, t.Any], server_context: t.Any = None) -> t.Any:
         """Call the tool the way its signature asks: the SDK's single entry point."""
         signature = cls._signature
+        # Typed loosely: a tool made by define() has call(args, server_context=None) instead.
+        call: t.Callable[..., t.Any] = cls.call
         if cls._pass_arguments_dict:
             if signature.accepts_server_context:
-                return cls.call(dict(arguments), server_context=server_context)
-            return cls.call(dict(arguments))
+                return call(dict(arguments), server_context=server_context)
+            return call(dict(arguments))
         kwargs = signature.keyword_arguments(arguments)
         if signature.accepts_server_context:
             kwargs["server_context"] = server_context
-        return cls.call(**kwargs)
+        return call(**kwargs)
 
     @classmethod
     def to_dict(cls) -> dict[str, t.Any]:
@@ -164,17 +167,11 @@ class Tool:
                 "__module__": getattr(function, "__module__", __name__),
                 "__doc__": function.__doc__,
             }
-            tool = t.cast("type[Tool]", type(_class_name(tool_name), (cls,), namespace))
-            tool._signature = Signature(function)
-            return tool
+            return t.cast("type[Tool]", type(class_name(tool_name, "Tool"), (cls,), namespace))
 
         if handler is not None:
             return build(handler)
         return build
-
-
-def _class_name(tool_name: str) -> str:
-    return "".join(part.capitalize() for part in re.split(r"[^A-Za-z0-9]+", tool_name) if part) or "Tool"
 
 
 def _doc(function: t.Callable[..., t.Any]) -> str | None:

@@ -752,6 +752,63 @@ class TestServerNotifications:
         server.notify_tools_list_changed()
 
 
+class TestHandlerAcceptsServerContext:
+    """Whether a request's handler declares server_context (the HTTP transport streams only those)."""
+
+    def test_tools_and_prompts_are_looked_up_by_the_name_in_params(self):
+        class Quiet(Tool):
+            @classmethod
+            def call(cls, message):
+                return "ok"
+
+        class QuietPrompt(Prompt):
+            @classmethod
+            def template(cls, args):
+                return Prompt.Result(messages=[])
+
+        server = Server(tools=[EchoTool, Quiet], prompts=[GreetingPrompt, QuietPrompt])
+        check = server.handler_accepts_server_context
+        assert check("tools/call", {"name": "echo_tool"}) is True
+        assert check("tools/call", {"name": "quiet"}) is False
+        assert check("tools/call", {"name": "missing"}) is False
+        assert check("tools/call", {"name": 7}) is False
+        assert check("tools/call", None) is False
+        assert check("tools/call", ["echo_tool"]) is False
+        assert check("prompts/get", {"name": "greeting_prompt"}) is True
+        assert check("prompts/get", {"name": "quiet_prompt"}) is False
+
+    def test_tools_made_by_define_follow_their_function(self):
+        server = Server()
+        server.define_tool(name="plain", handler=lambda args: "x")
+
+        @server.define_tool(name="talks")
+        def talks(args, server_context=None):
+            return "x"
+
+        assert server.handler_accepts_server_context("tools/call", {"name": "plain"}) is False
+        assert server.handler_accepts_server_context("tools/call", {"name": "talks"}) is True
+
+    def test_registered_protocol_handlers(self):
+        server = Server()
+        server.resources_read_handler(lambda params, server_context=None: [])
+        server.completion_handler(lambda params: {"completion": {"values": []}})
+        assert server.handler_accepts_server_context("resources/read", {"uri": "a"}) is True
+        assert server.handler_accepts_server_context("completion/complete", {}) is False
+        assert server.handler_accepts_server_context("resources/subscribe", {"uri": "a"}) is False
+
+    def test_custom_methods(self):
+        server = Server()
+        server.define_custom_method(method_name="plain", handler=lambda params: None)
+        server.define_custom_method(method_name="talks", handler=lambda params, **kwargs: None)
+        assert server.handler_accepts_server_context("plain") is False
+        assert server.handler_accepts_server_context("talks") is True
+
+    def test_methods_the_server_answers_itself_and_unknown_methods_never_do(self):
+        server = Server(tools=[EchoTool])
+        for method in ("initialize", "ping", "tools/list", "logging/setLevel", "resources/read", "no/such"):
+            assert server.handler_accepts_server_context(method, {}) is False
+
+
 class TestServerFacade:
     def test_error_classes_hang_off_the_server(self):
         assert Server.ResourceNotFoundError is mcp_sdk.ResourceNotFoundError

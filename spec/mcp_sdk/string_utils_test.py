@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_sdk.string_utils import camelize, underscore
+from mcp_sdk.string_utils import camelize, class_name, underscore
 
 
 @pytest.mark.parametrize(
@@ -21,3 +21,11 @@ def test_underscore(name, expected):
 )
 def test_camelize(name, expected):
     assert camelize(name) == expected
+
+
+@pytest.mark.parametrize(
+    "name, expected",
+    [("add_numbers", "AddNumbers"), ("greet", "Greet"), ("fetch.v2-beta", "FetchV2Beta"), ("._-", "Tool")],
+)
+def test_class_name(name, expected):
+    assert class_name(name, "Tool") == expected

@@ -16,17 +16,17 @@ leave out of order, which JSON-RPC allows. The thread that called
 :meth:`StdioTransport.open` only waits, so Ctrl-C reaches it and a tool that
 ignores cancellation cannot keep ``open()`` from returning.
 
-Output. Whole lines only, one writer at a time: a thread with a line to write
-while another writes queues it for that writer (group commit), so no thread
-waits on another's I/O. The reader holds back its own answers while more
-requests are already buffered and writes them together before it next blocks.
+Output (:mod:`._stdio_writer`). Whole lines only, one writer at a time: a
+thread with a line to write while another writes queues it for that writer
+(group commit), so no thread waits on another's I/O. The reader holds back its
+own answers while more requests are already buffered and writes them together
+before it next blocks.
 """
 
 from __future__ import annotations
 
 import collections
 import io
-import json
 import logging
 import os
 import queue
@@ -37,6 +37,7 @@ import time
 import typing as t
 
 from ... import error_codes, json_rpc, methods
+from ._stdio_writer import LineWriter
 
 if t.TYPE_CHECKING:
     from ...server_session import ServerSession
@@ -52,10 +53,6 @@ _WAIT_SLICE = 1.0
 _HANDOFF_AFTER = 0.002
 #: Seconds without requests after which the watchdog sleeps until the next one.
 _WATCHDOG_PARK_AFTER = 0.5
-#: Bytes of answers the reader may hold back while more requests are already buffered.
-_DEFER_LIMIT = 64 * 1024
-#: Bytes of output that may wait for a slow client before writers block.
-_OUTPUT_HIGH_WATER = 4 * 1024 * 1024
 #: Tells a worker to exit.
 _STOP: t.Any = object()
 _ID_TYPES = (str, int)
@@ -145,15 +142,8 @@ class StdioTransport:
         self._skipping = False  # inside an over-long line, discarding up to its newline
         self._eof = False
 
-        # Output: lines queued for the one thread writing at a time (never held across I/O).
-        self._out: t.BinaryIO | None = None
-        self._out_lock = threading.Lock()
-        self._out_drained = threading.Condition(self._out_lock)
-        self._out_pending: list[bytes] = []
-        self._out_bytes = 0  # queued or being written
-        self._out_waiters = 0
-        self._writing = False
-        self._out_dead = False
+        # Output: whole lines, batched, one writing thread at a time.
+        self._writer = LineWriter(on_error=self._output_failed)
 
     # -- public --------------------------------------------------------------
 
@@ -172,7 +162,7 @@ class StdioTransport:
                 return
             self._running = True
         stdin = _binary(self._stdin if self._stdin is not None else sys.stdin)
-        self._out = _binary(self._stdout if self._stdout is not None else sys.stdout)
+        self._writer.stream = _binary(self._stdout if self._stdout is not None else sys.stdout)
         self._read = getattr(stdin, "read1", None) or stdin.read
         self._chunk, self._position, self._partial, self._skipping, self._eof = b"", 0, b"", False, False
         self.session = self.server.create_session(send=self._send)
@@ -353,7 +343,7 @@ class StdioTransport:
                 chunk, position = b"", 0
                 if self._eof:
                     return None
-                self._flush_deferred()  # before blocking: answers held back go out now
+                self._writer.flush_deferred()  # before blocking: answers held back go out now
                 more = self._read_chunk()
                 if more is None:
                     return None
@@ -401,7 +391,7 @@ class StdioTransport:
                 self._write_response(response, defer=True)
 
     def _end_input(self) -> None:
-        self._flush_deferred()
+        self._writer.flush_deferred()
         with self._lock:
             if not self._stop.is_set():
                 self._input_ended = True
@@ -532,7 +522,7 @@ class StdioTransport:
 
         :raises TypeError: ``message`` holds a value JSON cannot represent.
         """
-        self._write_text(json_rpc.encode(message), message)
+        self._writer.write_line(json_rpc.encode(message), message)
 
     def _write_response(self, response: t.Any, defer: bool = False) -> None:
         session = self.session
@@ -545,78 +535,10 @@ class StdioTransport:
             request_id = response.get("id") if type(response) is dict else None
             text = json_rpc.encode(json_rpc.error(request_id, error_codes.INTERNAL_ERROR))
         if text is not None:
-            self._write_text(text, response, defer)
+            self._writer.write_line(text, response, defer)
 
     def _write_message(self, message: t.Any, defer: bool = False) -> None:
-        self._write_text(json_rpc.encode(message), message, defer)
-
-    def _write_text(self, text: str, message: t.Any, defer: bool = False) -> None:
-        """Queue one line for stdout and write it, unless another thread is writing.
-
-        :param defer: the reader's own answers while it has more requests
-            buffered: held back (up to ``_DEFER_LIMIT``) and written together
-            before the reader next blocks, one write for many answers.
-        """
-        try:
-            data = (text + "\n").encode("utf-8")
-        except UnicodeEncodeError:  # a lone surrogate: JSON can still carry it escaped
-            data = (json.dumps(message, separators=(",", ":")) + "\n").encode("ascii")
-        with self._out_lock:
-            while self._out_bytes and self._out_bytes + len(data) > _OUTPUT_HIGH_WATER and not self._out_dead:
-                # The client is not reading: wait rather than buffer without bound.
-                self._out_waiters += 1
-                try:
-                    self._out_drained.wait(_WAIT_SLICE)
-                finally:
-                    self._out_waiters -= 1
-            if self._out_dead:
-                return
-            self._out_pending.append(data)
-            self._out_bytes += len(data)
-            if self._writing or (defer and self._out_bytes < _DEFER_LIMIT):
-                return  # the thread writing now (or the reader, before it blocks) writes it
-            self._writing = True
-        self._write_pending()
-
-    def _flush_deferred(self) -> None:
-        with self._out_lock:
-            if self._writing or not self._out_pending:
-                return
-            self._writing = True
-        self._write_pending()
-
-    def _write_pending(self) -> None:
-        """Write queued lines, batch by batch, until none are left.
-
-        One thread at a time writes; others queue their lines and return
-        (group commit), so threads never wait on each other's I/O.
-        """
-        out = self._out
-        lock = self._out_lock
-        written = 0
-        while True:
-            with lock:
-                self._out_bytes -= written
-                if self._out_waiters:
-                    self._out_drained.notify_all()
-                batch = self._out_pending
-                if not batch or out is None:
-                    self._writing = False
-                    return
-                self._out_pending = []
-                written = sum(map(len, batch)) if len(batch) > 1 else len(batch[0])
-            try:
-                out.write(batch[0] if len(batch) == 1 else b"".join(batch))
-                out.flush()
-            except (OSError, ValueError) as error:  # the client went away (EPIPE) or stdout closed
-                with lock:
-                    self._out_dead = True
-                    self._writing = False
-                    self._out_pending = []
-                    self._out_bytes = 0
-                    self._out_drained.notify_all()
-                self._output_failed(error)
-                return
+        self._writer.write_line(json_rpc.encode(message), message, defer)
 
     def _output_failed(self, error: BaseException) -> None:
         with self._lock:
@@ -627,7 +549,7 @@ class StdioTransport:
             self._wake_reader()
         self._finished.set()
         logger.info("stdout is closed (%s); stopping", error)
-        if self._out is getattr(sys.stdout, "buffer", None):
+        if self._writer.stream is getattr(sys.stdout, "buffer", None):
             # Point fd 1 at /dev/null so the interpreter's final flush of
             # sys.stdout does not fail again (Python's documented SIGPIPE recipe).
             try:
@@ -657,7 +579,7 @@ class StdioTransport:
             threads = list(self._threads)
             watchdog = self._watchdog
         self._watchdog_wake.set()
-        self._flush_deferred()
+        self._writer.flush_deferred()
         session = self.session
         if session is not None:
             session.close("Connection closed")

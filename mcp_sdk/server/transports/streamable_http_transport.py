@@ -68,7 +68,7 @@ from .streamable_http.http_io import (
 )
 from .streamable_http.security import RebindingGuard
 from .streamable_http.sessions import HTTPSession, SessionRegistry, new_session_id
-from .streamable_http.sse import SSE_HEADERS, SSEBody, Stream, format_event
+from .streamable_http.sse import SSE_HEADERS, QueueItem, SSEBody, Stream, format_event
 from .streamable_http.workers import WorkerPool
 
 if t.TYPE_CHECKING:
@@ -309,7 +309,7 @@ class StreamableHTTPTransport:
         server_session: ServerSession,
         message: t.Any,
         stream: Stream,
-        consumer: queue.SimpleQueue[t.Any],
+        consumer: queue.SimpleQueue[QueueItem],
         preamble: list[bytes],
         finish: t.Callable[[t.Any, str | None], None],
         on_end: t.Callable[[Stream, bool], None] | None,
@@ -371,6 +371,7 @@ class StreamableHTTPTransport:
         if stream_id is None:
             raise HTTPRequestError(400, f"Bad Request: unknown Last-Event-ID {last_event_id!r}")
         stream = session.find_stream(stream_id)
+        consumer: queue.SimpleQueue[QueueItem]
         if stream is None:  # finished and gone: what the store still had is all there is
             stream, consumer, finished = Stream(stream_id, None), queue.SimpleQueue(), True
         else:
@@ -417,7 +418,7 @@ class StreamableHTTPTransport:
 
         Any supported version passes, even one other than the session's.
         """
-        version = environ.get(_VERSION_KEY)
+        version: str | None = environ.get(_VERSION_KEY)
         if version is None:
             return versions.DEFAULT_HTTP_VERSION
         if not versions.is_supported(version):

@@ -3,7 +3,8 @@
 A request is answered with SSE (when the client accepts it) exactly when its
 handler can send something before its response: progress, a log message, a
 server-to-client request. Only a handler that receives a ``server_context``
-can, so the choice is made from the handler's signature before it runs. Every
+can, so the choice is made from the handler's signature before it runs
+(:meth:`~mcp_sdk.Server.handler_accepts_server_context`). Every
 other request (``tools/list``, a tool without ``server_context``...) is answered
 with plain JSON on the WSGI thread: no worker thread, one write.
 """
@@ -16,14 +17,6 @@ from .... import error_codes, json_rpc, methods
 
 if t.TYPE_CHECKING:
     from ....server import Server
-
-# Requests whose handler is the user's, looked up in Server.handlers by this name.
-_HANDLER_NAMES = {
-    methods.RESOURCES_READ: "resources_read",
-    methods.RESOURCES_SUBSCRIBE: "resources_subscribe",
-    methods.RESOURCES_UNSUBSCRIBE: "resources_unsubscribe",
-    methods.COMPLETION_COMPLETE: "completion",
-}
 
 
 def is_initialize(message: t.Any) -> bool:
@@ -51,21 +44,7 @@ def may_send_first(server: Server, message: t.Any) -> bool:
 
 
 def _talks(server: Server, request: dict[str, t.Any]) -> bool:
-    method = request["method"]
-    params = request.get("params")
-    name = params.get("name") if type(params) is dict else None
-    if method == methods.TOOLS_CALL:
-        target: t.Any = server.tools.get(name) if type(name) is str else None
-        return target is not None and target._signature.accepts_server_context
-    if method == methods.PROMPTS_GET:
-        target = server.prompts.get(name) if type(name) is str else None
-        return target is not None and target._signature.accepts_server_context
-    handler_name = _HANDLER_NAMES.get(method)
-    if handler_name is not None:
-        entry = server.handlers.get(handler_name)
-    else:
-        entry = server._custom_methods.get(method)  # protocol methods are not there: they never talk
-    return entry is not None and entry[1].accepts_server_context
+    return server.handler_accepts_server_context(request["method"], request.get("params"))
 
 
 def internal_errors(message: t.Any) -> t.Any:

@@ -18,7 +18,6 @@ import time
 import typing as t
 
 from .... import json_rpc
-from ....server_session import ServerSession
 from .event_store import EventStore
 from .sse import Stream
 

@@ -11,6 +11,7 @@ https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-inte
 
 from __future__ import annotations
 
+import enum
 import queue
 import threading
 import typing as t
@@ -26,11 +27,16 @@ OPENING = b": open\n\n"
 #: Headers of every SSE response (``X-Accel-Buffering`` stops nginx from buffering the stream).
 SSE_HEADERS = [("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no"), ("Content-Type", "text/event-stream")]
 
-_CLOSE = object()  # queue item: end this connection, the stream goes on (the client should reconnect)
-_END = object()  # queue item: end this connection, the stream is over (the session ended)
-_FINAL = object()  # how a connection ended: with the stream's last event
 
-# Queue items: (event id or None, JSON text or None, whether it is the stream's last event), or _CLOSE.
+class _Signal(enum.Enum):
+    CLOSE = "close"  # queue item: end this connection, the stream goes on (the client should reconnect)
+    END = "end"  # queue item: end this connection, the stream is over (the session ended)
+    FINAL = "final"  # how a connection ended: with the stream's last event (never queued)
+
+
+#: What a connection's queue carries: an event (event id or None, JSON text or None,
+#: whether it is the stream's last event), or a :class:`_Signal`.
+QueueItem = t.Union[tuple[t.Optional[str], t.Optional[str], bool], _Signal]
 
 
 def format_event(data: str | None, event_id: str | None = None, retry_ms: int | None = None) -> bytes:
@@ -74,7 +80,7 @@ class Stream:
         #: Whether the final answer was put (the stream's last event).
         self.done = False
         self._lock = threading.Lock()
-        self._queue: queue.SimpleQueue[t.Any] | None = None
+        self._queue: queue.SimpleQueue[QueueItem] | None = None
 
     @property
     def attached(self) -> bool:
@@ -108,21 +114,21 @@ class Stream:
         if consumer is not None:
             consumer.put((event_id, text, True))
 
-    def attach(self) -> tuple[queue.SimpleQueue[t.Any], bool]:
+    def attach(self) -> tuple[queue.SimpleQueue[QueueItem], bool]:
         """Make a new connection the consumer; the previous one, if any, ends.
 
         :return: the connection's queue, and whether the stream was already done
             (then everything is in the store and nothing more will be queued).
         """
-        consumer: queue.SimpleQueue[t.Any] = queue.SimpleQueue()
+        consumer: queue.SimpleQueue[QueueItem] = queue.SimpleQueue()
         with self._lock:
             previous, self._queue = self._queue, consumer
             done = self.done
         if previous is not None:
-            previous.put(_CLOSE)
+            previous.put(_Signal.CLOSE)
         return consumer, done
 
-    def detach(self, consumer: queue.SimpleQueue[t.Any]) -> None:
+    def detach(self, consumer: queue.SimpleQueue[QueueItem]) -> None:
         """The connection that owned ``consumer`` ended."""
         with self._lock:
             if self._queue is consumer:
@@ -138,7 +144,7 @@ class Stream:
             consumer, self._queue = self._queue, None
         if consumer is None:
             return False
-        consumer.put(_CLOSE if resumable else _END)
+        consumer.put(_Signal.CLOSE if resumable else _Signal.END)
         return True
 
     def __repr__(self) -> str:
@@ -162,7 +168,7 @@ class SSEBody:
     def __init__(
         self,
         stream: Stream,
-        consumer: queue.SimpleQueue[t.Any],
+        consumer: queue.SimpleQueue[QueueItem],
         preamble: t.Sequence[bytes],
         *,
         keepalive: float,
@@ -176,12 +182,12 @@ class SSEBody:
         self._pending = list(preamble)
         self._keepalive = keepalive
         self._retry_ms = retry_ms
-        self._outcome: object | None = _FINAL if finished else None
+        self._outcome: _Signal | None = _Signal.FINAL if finished else None
         self._skip = skip
         self._on_end = on_end
         self._delivered = False
         self._ended = False
-        self._events = self._generate()
+        self._events: t.Generator[bytes, None, None] = self._generate()
 
     def __iter__(self) -> t.Iterator[bytes]:
         return self._events
@@ -204,12 +210,12 @@ class SSEBody:
         self._pending = [b"".join(self._pending)]
         return len(self._pending[0])
 
-    def _generate(self) -> t.Iterator[bytes]:
+    def _generate(self) -> t.Generator[bytes, None, None]:
         try:
             pending, self._pending = self._pending, []
             if self._outcome is not None:  # the whole stream is known
                 yield b"".join(pending)
-                self._delivered = self._outcome is _FINAL
+                self._delivered = self._outcome is _Signal.FINAL
                 return
             yield b"".join(pending) if pending else OPENING  # something must go out to send the headers
             pending = []
@@ -225,12 +231,12 @@ class SSEBody:
                     yield b"".join(pending)
                     pending = []
                 if outcome is not None:
-                    self._delivered = outcome is _FINAL
+                    self._delivered = outcome is _Signal.FINAL
                     return
         finally:
             self._end()
 
-    def _drain(self, item: t.Any, pending: list[bytes]) -> object | None:
+    def _drain(self, item: QueueItem, pending: list[bytes]) -> _Signal | None:
         """Add ``item`` and whatever else is queued now to ``pending``; returns how the connection ends, or None."""
         outcome = self._take(item, pending)
         while outcome is None:
@@ -241,17 +247,15 @@ class SSEBody:
             outcome = self._take(item, pending)
         return outcome
 
-    def _take(self, item: t.Any, pending: list[bytes]) -> object | None:
-        if item is _CLOSE:
-            if self._retry_ms is not None:
+    def _take(self, item: QueueItem, pending: list[bytes]) -> _Signal | None:
+        if isinstance(item, _Signal):  # CLOSE or END
+            if item is _Signal.CLOSE and self._retry_ms is not None:
                 pending.append(format_retry(self._retry_ms))
-            return _CLOSE
-        if item is _END:
-            return _END
+            return item
         event_id, text, final = item
         if text is not None and (event_id is None or event_id not in self._skip):
             pending.append(format_event(text, event_id))
-        return _FINAL if final else None
+        return _Signal.FINAL if final else None
 
     def close(self) -> None:
         """Called by the WSGI server when the response ends, normally or not."""
@@ -267,4 +271,4 @@ class SSEBody:
             self._on_end(self.stream, self._delivered)
 
 
-__all__ = ["KEEPALIVE", "OPENING", "SSE_HEADERS", "SSEBody", "Stream", "format_event", "format_retry"]
+__all__ = ["KEEPALIVE", "OPENING", "SSE_HEADERS", "QueueItem", "SSEBody", "Stream", "format_event", "format_retry"]

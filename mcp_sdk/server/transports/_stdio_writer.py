@@ -1,0 +1,114 @@
+"""The output side of :class:`~mcp_sdk.server.transports.StdioTransport`.
+
+Whole lines only, one writer at a time: a thread with a line to write while
+another writes queues it for that writer (group commit), so no thread waits on
+another's I/O. The transport's reader holds back its own answers while more
+requests are already buffered (``defer``) and has them written together before
+it next blocks (:meth:`LineWriter.flush_deferred`).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import typing as t
+
+#: Bytes of answers the reader may hold back while more requests are already buffered.
+_DEFER_LIMIT = 64 * 1024
+#: Bytes of output that may wait for a slow client before writers block.
+_OUTPUT_HIGH_WATER = 4 * 1024 * 1024
+#: Seconds between checks while a writer waits for a slow client to read.
+_WAIT_SLICE = 1.0
+
+
+class LineWriter:
+    """Thread-safe, batched writes of JSON-RPC lines to a binary stream.
+
+    :param on_error: called, once, with the error of the write that found the
+        stream gone (EPIPE, closed); every line after it is dropped.
+    """
+
+    def __init__(self, on_error: t.Callable[[BaseException], None]) -> None:
+        #: The binary stream written to; lines queued while it is None wait for it.
+        self.stream: t.BinaryIO | None = None
+        self._on_error = on_error
+        # Lines queued for the one thread writing at a time (the lock is never held across I/O).
+        self._lock = threading.Lock()
+        self._drained = threading.Condition(self._lock)
+        self._pending: list[bytes] = []
+        self._bytes = 0  # queued or being written
+        self._waiters = 0
+        self._writing = False
+        self._dead = False
+
+    def write_line(self, text: str, message: t.Any, defer: bool = False) -> None:
+        """Queue ``text`` (the JSON of ``message``) as one line and write it, unless another thread is writing.
+
+        :param defer: the reader's own answers while it has more requests
+            buffered: held back (up to ``_DEFER_LIMIT``) and written together
+            by :meth:`flush_deferred` before the reader next blocks, one write for many answers.
+        """
+        try:
+            data = (text + "\n").encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: JSON can still carry it escaped
+            data = (json.dumps(message, separators=(",", ":")) + "\n").encode("ascii")
+        with self._lock:
+            while self._bytes and self._bytes + len(data) > _OUTPUT_HIGH_WATER and not self._dead:
+                # The client is not reading: wait rather than buffer without bound.
+                self._waiters += 1
+                try:
+                    self._drained.wait(_WAIT_SLICE)
+                finally:
+                    self._waiters -= 1
+            if self._dead:
+                return
+            self._pending.append(data)
+            self._bytes += len(data)
+            if self._writing or (defer and self._bytes < _DEFER_LIMIT):
+                return  # the thread writing now (or the reader, before it blocks) writes it
+            self._writing = True
+        self._write_pending()
+
+    def flush_deferred(self) -> None:
+        """Write the lines held back, unless another thread is writing (it takes them)."""
+        with self._lock:
+            if self._writing or not self._pending:
+                return
+            self._writing = True
+        self._write_pending()
+
+    def _write_pending(self) -> None:
+        """Write queued lines, batch by batch, until none are left.
+
+        One thread at a time writes; others queue their lines and return
+        (group commit), so threads never wait on each other's I/O.
+        """
+        out = self.stream
+        lock = self._lock
+        written = 0
+        while True:
+            with lock:
+                self._bytes -= written
+                if self._waiters:
+                    self._drained.notify_all()
+                batch = self._pending
+                if not batch or out is None:
+                    self._writing = False
+                    return
+                self._pending = []
+                written = sum(map(len, batch)) if len(batch) > 1 else len(batch[0])
+            try:
+                out.write(batch[0] if len(batch) == 1 else b"".join(batch))
+                out.flush()
+            except (OSError, ValueError) as error:  # the client went away (EPIPE) or stdout closed
+                with lock:
+                    self._dead = True
+                    self._writing = False
+                    self._pending = []
+                    self._bytes = 0
+                    self._drained.notify_all()
+                self._on_error(error)
+                return
+
+
+__all__ = ["LineWriter"]

@@ -19,11 +19,20 @@ import os
 import sys
 import typing as t
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mcp_sdk import Client  # noqa: E402
+import requests  # noqa: E402
+
+from mcp_sdk import Client, MCPError  # noqa: E402
 from mcp_sdk.client import HTTP  # noqa: E402
+from mcp_sdk.client.oauth import (  # noqa: E402
+    ClientCredentialsProvider,
+    CrossAppAccessProvider,
+    InMemoryStorage,
+    Provider,
+)
 
 Scenario = t.Callable[[str, t.Dict[str, t.Any]], None]
 
@@ -93,6 +102,149 @@ def sse_retry(url: str, context: dict[str, t.Any]) -> None:
         print(response["result"]["content"])
 
 
+# -- authorization (auth/*) ------------------------------------------------------
+
+#: Where the conformance client "publishes" its Client ID Metadata Document; the
+#: suite only checks that this exact URL is used as ``client_id`` (never fetches it).
+CIMD_URL = "https://conformance-test.local/client-metadata.json"
+#: Nothing listens here: the suite's authorization server auto-approves and
+#: redirects, and the redirect handler reads ``code``/``state`` off ``Location``.
+REDIRECT_URI = "http://localhost:3000/callback"
+
+
+class HeadlessBrowser:
+    """Plays the user agent: GETs the authorization URL without following the redirect."""
+
+    def __init__(self) -> None:
+        self.code: str | None = None
+        self.state: str | None = None
+        self.iss: str | None = None
+
+    def redirect_handler(self, authorization_url: str) -> None:
+        with requests.Session() as session:
+            response = session.get(authorization_url, allow_redirects=False, timeout=10)
+            response.close()
+        location = response.headers.get("Location")
+        if response.status_code not in (301, 302, 303, 307, 308) or not location:
+            raise SystemExit(f"authorization endpoint answered HTTP {response.status_code} without a redirect")
+        query = parse_qs(urlsplit(location).query)
+        if "error" in query:
+            raise SystemExit(f"authorization was refused: {query['error'][0]}")
+        self.code = (query.get("code") or [None])[0]
+        self.state = (query.get("state") or [None])[0]
+        self.iss = (query.get("iss") or [None])[0]
+
+    def callback_handler(self) -> tuple[str | None, str | None, str | None]:
+        return self.code, self.state, self.iss
+
+
+def authorization_code_provider(context: dict[str, t.Any]) -> Provider:
+    """The interactive client the authorization-code scenarios expect.
+
+    It wants refresh tokens (so it asks for ``offline_access`` where offered), has a
+    Client ID Metadata Document URL (used when the AS supports CIMD), and falls
+    back to Dynamic Client Registration; ``auth/pre-registration`` hands it
+    pre-registered credentials through its storage instead.
+    """
+    storage = InMemoryStorage()
+    if context.get("client_id"):
+        info = {"client_id": context["client_id"], "token_endpoint_auth_method": "client_secret_basic"}
+        if context.get("client_secret"):
+            info["client_secret"] = context["client_secret"]
+        else:
+            info["token_endpoint_auth_method"] = "none"
+        storage.save_client_information(info)
+    browser = HeadlessBrowser()
+    return Provider(
+        client_metadata={
+            "client_name": "mcp_sdk conformance client",
+            "redirect_uris": [REDIRECT_URI],
+            "grant_types": ["authorization_code", "refresh_token"],
+            "response_types": ["code"],
+            "token_endpoint_auth_method": "none",
+        },
+        redirect_uri=REDIRECT_URI,
+        redirect_handler=browser.redirect_handler,
+        callback_handler=browser.callback_handler,
+        storage=storage,
+        client_id_metadata_document_url=CIMD_URL,
+    )
+
+
+def use_protected_server(url: str, provider: t.Any) -> None:
+    """Connect, list the tools, call ``test-tool``: every step may trigger (re-)authorization."""
+    with open_client(url, oauth=provider) as client:
+        client.connect(client_info=CLIENT_INFO)
+        names = [tool.name for tool in client.tools()]
+        if "test-tool" not in names:
+            raise SystemExit(f"test-tool not listed: {names}")
+        response = client.call_tool(name="test-tool", arguments={})
+        if "error" in response:
+            raise SystemExit(f"tools/call test-tool failed: {response['error']}")
+
+
+@scenario(
+    "auth/metadata-default",
+    "auth/metadata-var1",
+    "auth/metadata-var2",
+    "auth/metadata-var3",
+    "auth/basic-cimd",
+    "auth/scope-from-www-authenticate",
+    "auth/scope-from-scopes-supported",
+    "auth/scope-omitted-when-undefined",
+    "auth/scope-step-up",
+    "auth/scope-retry-limit",
+    "auth/token-endpoint-auth-basic",
+    "auth/token-endpoint-auth-post",
+    "auth/token-endpoint-auth-none",
+    "auth/pre-registration",
+    "auth/2025-03-26-oauth-metadata-backcompat",
+    "auth/2025-03-26-oauth-endpoint-fallback",
+    "auth/resource-mismatch",
+    "auth/offline-access-scope",
+    "auth/offline-access-not-supported",
+)
+def authorization_code(url: str, context: dict[str, t.Any]) -> None:
+    """The authorization code flow with PKCE, driven entirely by the SDK on 401/403."""
+    use_protected_server(url, authorization_code_provider(context))
+
+
+@scenario("auth/client-credentials-basic")
+def client_credentials_basic(url: str, context: dict[str, t.Any]) -> None:
+    """The client_credentials grant with client_secret_basic (SEP-1046)."""
+    provider = ClientCredentialsProvider(
+        client_id=context["client_id"],
+        client_secret=context["client_secret"],
+        token_endpoint_auth_method="client_secret_basic",
+    )
+    use_protected_server(url, provider)
+
+
+@scenario("auth/client-credentials-jwt")
+def client_credentials_jwt(url: str, context: dict[str, t.Any]) -> None:
+    """The client_credentials grant with a private_key_jwt assertion (SEP-1046, RFC 7523)."""
+    provider = ClientCredentialsProvider(
+        client_id=context["client_id"],
+        token_endpoint_auth_method="private_key_jwt",
+        private_key=context["private_key_pem"],
+        signing_algorithm=context.get("signing_algorithm", "ES256"),
+    )
+    use_protected_server(url, provider)
+
+
+@scenario("auth/cross-app-access-complete-flow")
+def cross_app_access(url: str, context: dict[str, t.Any]) -> None:
+    """Enterprise-managed authorization (SEP-990): ID token -> ID-JAG at the IdP -> access token."""
+    provider = CrossAppAccessProvider(
+        client_id=context["client_id"],
+        client_secret=context["client_secret"],
+        id_token=context["idp_id_token"],
+        idp_token_endpoint=context["idp_token_endpoint"],
+        idp_client_id=context["idp_client_id"],
+    )
+    use_protected_server(url, provider)
+
+
 def main(argv: list[str]) -> int:
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(threadName)s %(name)s: %(message)s")
     if len(argv) < 2:
@@ -105,7 +257,13 @@ def main(argv: list[str]) -> int:
     if run is None:
         print(f"client.py: unknown scenario {name!r}; known: {', '.join(sorted(SCENARIOS))}", file=sys.stderr)
         return 1
-    run(url, context)
+    try:
+        run(url, context)
+    except MCPError as error:
+        # Expected in auth/resource-mismatch (the SDK refuses a PRM for another
+        # resource) and auth/scope-retry-limit (the server never grants the scope).
+        logging.getLogger("conformance").error("%s failed: %s: %s", name, type(error).__name__, error, exc_info=True)
+        return 1
     return 0
 
 

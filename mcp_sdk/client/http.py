@@ -47,8 +47,8 @@ class HTTP(Transport):
 
     :param url: the MCP endpoint.
     :param headers: headers sent on every request (e.g. ``Authorization``).
-    :param oauth: a :class:`mcp_sdk.client.oauth.Provider` or
-        ``ClientCredentialsProvider``; requests then carry its bearer token,
+    :param oauth: a :class:`mcp_sdk.client.oauth.Provider`,
+        ``ClientCredentialsProvider`` or ``CrossAppAccessProvider``; requests then carry its bearer token,
         and a 401 (or an ``insufficient_scope`` 403) runs the authorization
         flow and retries the request once.
     :param timeout: seconds to connect, and to wait for each read of a response.

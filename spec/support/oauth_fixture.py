@@ -47,6 +47,14 @@ class Registry:
 
     access_tokens: dict[str, TokenRecord] = field(default_factory=dict)
     refresh_tokens: dict[str, TokenRecord] = field(default_factory=dict)
+    #: ID-JAGs an identity provider issued (SEP-990): grant -> its claims.
+    authorization_grants: dict[str, dict[str, t.Any]] = field(default_factory=dict)
+
+
+TOKEN_EXCHANGE_GRANT = "urn:ietf:params:oauth:grant-type:token-exchange"
+JWT_BEARER_GRANT = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+ID_JAG_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:id-jag"
+ID_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:id_token"
 
 
 class FixtureApp:
@@ -99,6 +107,12 @@ class FixtureApp:
         self.last_assertion: dict[str, t.Any] | None = None
         #: Paths answered with a 302 to the given location.
         self.redirects: dict[str, str] = {}
+        #: As an identity provider (SEP-990): ID tokens it accepts in a token exchange.
+        self.id_tokens: set[str] = set()
+        #: The ``client_id`` (at the target authorization server) its ID-JAGs name.
+        self.jag_client_id: str | None = None
+        #: Merged over the token exchange response; a ``None`` value removes the key.
+        self.token_exchange_overrides: dict[str, t.Any] = {}
 
         # -- resource server behaviour --
         self.mcp_path = "/mcp"
@@ -331,7 +345,35 @@ class FixtureApp:
             return self._issue(TokenRecord(client_id, record.scope, form.get("resource")), refresh=True)
         if grant_type == "client_credentials":
             return self._issue(TokenRecord(client_id, form.get("scope"), form.get("resource")), refresh=False)
+        if grant_type == TOKEN_EXCHANGE_GRANT:
+            return self._token_exchange(form)
+        if grant_type == JWT_BEARER_GRANT:
+            grant = self.registry.authorization_grants.pop(form.get("assertion", ""), None)
+            if grant is None or grant["client_id"] != client_id or grant["audience"] not in (self.issuer, self.issuer + "/"):
+                return _json({"error": "invalid_grant"}, 400)
+            return self._issue(TokenRecord(client_id, form.get("scope") or grant["scope"], grant["resource"]), refresh=False)
         return _json({"error": "unsupported_grant_type"}, 400)
+
+    def _token_exchange(self, form: dict[str, str]) -> Response:
+        # RFC 8693 as an identity provider: an ID token in, an ID-JAG out.
+        if (
+            form.get("requested_token_type") != ID_JAG_TOKEN_TYPE
+            or form.get("subject_token_type") != ID_TOKEN_TYPE
+            or not form.get("audience")
+            or not form.get("resource")
+        ):
+            return _json({"error": "invalid_request"}, 400)
+        if form.get("subject_token") not in self.id_tokens:
+            return _json({"error": "invalid_grant"}, 400)
+        grant = "jag-" + secrets.token_hex(12)
+        self.registry.authorization_grants[grant] = {
+            "client_id": self.jag_client_id,
+            "audience": form["audience"],
+            "resource": form["resource"],
+            "scope": form.get("scope"),
+        }
+        body = {"access_token": grant, "issued_token_type": ID_JAG_TOKEN_TYPE, "token_type": "N_A", "expires_in": 300}
+        return _json(_merge(body, self.token_exchange_overrides))
 
     def _issue(self, record: TokenRecord, refresh: bool) -> Response:
         if self.grantable_scopes is not None and record.scope:

@@ -1,13 +1,15 @@
 """OAuth 2.1 authorization for the MCP HTTP client (MCP authorization spec 2025-11-25).
 
-Pass a :class:`Provider` (authorization code + PKCE, interactive) or a
-:class:`ClientCredentialsProvider` (machine to machine) to the HTTP transport as
+Pass a :class:`Provider` (authorization code + PKCE, interactive), a
+:class:`ClientCredentialsProvider` (machine to machine) or a
+:class:`CrossAppAccessProvider` (enterprise IdP, SEP-990) to the HTTP transport as
 ``HTTP(url=..., oauth=provider)``; the transport drives an :class:`OAuthClient`.
 """
 
 from __future__ import annotations
 
 from .client_credentials_provider import ClientCredentialsProvider as ClientCredentialsProvider
+from .cross_app_access_provider import CrossAppAccessProvider as CrossAppAccessProvider
 from .discovery import AuthorizationServer as AuthorizationServer
 from .errors import AuthorizationError as AuthorizationError
 from .errors import InsecureURLError as InsecureURLError
@@ -22,6 +24,7 @@ __all__ = [
     "AuthorizationError",
     "AuthorizationServer",
     "ClientCredentialsProvider",
+    "CrossAppAccessProvider",
     "InMemoryStorage",
     "InsecureURLError",
     "InvalidGrantError",

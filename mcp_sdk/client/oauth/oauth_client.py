@@ -13,6 +13,8 @@ from . import scopes
 from ._http import OAuthHTTP
 from .authorization_code import authorize
 from .client_credentials_provider import ClientCredentialsProvider
+from .cross_app_access_provider import CrossAppAccessProvider
+from .cross_app_access_provider import authorize as authorize_cross_app_access
 from .discovery import AuthorizationServer, discover
 from .errors import AuthorizationError, InsecureURLError, InvalidGrantError
 from .provider import Provider
@@ -23,7 +25,7 @@ from .www_authenticate import bearer_challenge
 
 logger = logging.getLogger("mcp_sdk.client.oauth")
 
-AnyProvider = t.Union[Provider, ClientCredentialsProvider]
+AnyProvider = t.Union[Provider, ClientCredentialsProvider, CrossAppAccessProvider]
 
 #: Seconds during which a rejected, never-accepted new token counts as "just issued".
 FRESH_TOKEN_WINDOW = 30.0
@@ -48,7 +50,8 @@ class OAuthClient:
     returns ``True``. OAuth requests go through ``session`` and never carry the
     bearer token.
 
-    :param provider: a :class:`Provider` or :class:`ClientCredentialsProvider`.
+    :param provider: a :class:`Provider`, :class:`ClientCredentialsProvider` or
+        :class:`CrossAppAccessProvider`.
     :param server_url: the MCP endpoint URL; HTTPS or loopback, else
         :class:`InsecureURLError`.
     :param session: the ``requests.Session`` used for OAuth calls.
@@ -63,8 +66,8 @@ class OAuthClient:
         *,
         timeout: float | None = 30.0,
     ) -> None:
-        if not isinstance(provider, (Provider, ClientCredentialsProvider)):
-            raise TypeError("provider must be a Provider or a ClientCredentialsProvider")
+        if not isinstance(provider, (Provider, ClientCredentialsProvider, CrossAppAccessProvider)):
+            raise TypeError("provider must be a Provider, a ClientCredentialsProvider or a CrossAppAccessProvider")
         ensure_secure_url(server_url, "MCP server URL")
         self.provider = provider
         self.server_url = server_url
@@ -198,6 +201,9 @@ class OAuthClient:
             if scope:
                 form["scope"] = scope
             tokens = request_tokens(self._http, server, provider.client_information(), form, self._assertion())
+        elif isinstance(provider, CrossAppAccessProvider):
+            scope = scopes.apply_offline_access(scope, server.scopes_supported(), False)
+            tokens = authorize_cross_app_access(self._http, provider, server, scope)
         else:
             scope = scopes.apply_offline_access(scope, server.scopes_supported(), provider.wants_refresh_token())
             client_info = ensure_client(self._http, provider, server)

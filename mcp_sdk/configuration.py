@@ -28,7 +28,7 @@ class Configuration:
     :param exception_reporter: ``fn(exception, context)``; ``context`` is
         ``{"request": <raw request>}`` or ``{"notification": "tools_list_changed"}``.
     :param around_request: ``fn(data, request_handler)``; must call
-        ``request_handler()`` and return its value. ``data["method"]`` is set
+        ``request_handler()`` (its return value is not used). ``data["method"]`` is set
         before; ``tool_name``, ``tool_arguments``, ``prompt_name``,
         ``resource_uri``, ``error`` and ``client`` after.
     :param instrumentation_callback: ``fn(data)`` after each request, with

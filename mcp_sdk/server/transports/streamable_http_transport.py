@@ -43,6 +43,7 @@ rest, its response included, with ``GET`` + ``Last-Event-ID`` (SEP-1699).
 from __future__ import annotations
 
 import queue
+import threading
 import typing as t
 
 from ... import error_codes, json_rpc
@@ -87,6 +88,9 @@ RESUMABLE_VERSION = "2025-11-25"
 #: Seconds a request's SSE answer waits before its headers go out: a stream that ends by then is
 #: written whole, with a Content-Length, in one piece (no chunked encoding).
 FIRST_EVENT_WAIT = 0.01
+
+#: The longest ``Last-Event-ID`` looked up (event ids are short; a longer one is refused with 400).
+MAX_EVENT_ID_LENGTH = 256
 
 _RESUMABLE_FROM = versions.SUPPORTED_VERSIONS.index(RESUMABLE_VERSION)
 _SESSION_KEY = "HTTP_MCP_SESSION_ID"
@@ -168,6 +172,9 @@ class StreamableHTTPTransport:
         self._pool = WorkerPool(max_workers)
         self._allow = "POST" if stateless else "GET, POST, DELETE"
         self._closed = False
+        #: Stateless requests answering over SSE now: close() cancels them and ends their connections.
+        self._stateless_streams: dict[Stream, ServerSession] = {}
+        self._stateless_lock = threading.Lock()
 
     # -- WSGI ----------------------------------------------------------------
 
@@ -293,7 +300,20 @@ class StreamableHTTPTransport:
         stream = Stream("0", None, ids)
         streams.append(stream)
         consumer, _ = stream.attach()
-        return self._stream_answer(server_session, message, stream, consumer, [], stream.finish, None)
+        with self._stateless_lock:
+            self._stateless_streams[stream] = server_session
+        if self._closed:  # close() ran since the check in _answer: it did not see this stream
+            self._stateless_ended(stream, False)
+
+        return self._stream_answer(server_session, message, stream, consumer, [], stream.finish, self._stateless_ended)
+
+    def _stateless_ended(self, stream: Stream, delivered: bool) -> None:
+        """A stateless SSE answer ended; without its answer written, nobody can get it any more: cancel."""
+        with self._stateless_lock:
+            server_session = self._stateless_streams.pop(stream, None)
+        if server_session is not None and not delivered:
+            server_session.close("The client disconnected" if not self._closed else "Server shutting down")
+            stream.close_connection(resumable=False)
 
     def _answer_inline(self, server_session: ServerSession, message: t.Any) -> Answer:
         """Notifications and responses: 202, or 400 with the error for what is not a valid message."""
@@ -350,9 +370,9 @@ class StreamableHTTPTransport:
         if last_event_id:
             return self._resume(session, last_event_id)
         stream = session.standalone_stream()
-        if stream.attached:
+        consumer = stream.attach_if_free()  # two GETs at once: exactly one wins
+        if consumer is None:
             raise HTTPRequestError(409, "Conflict: this session already has a GET stream open")
-        consumer, _ = stream.attach()
         preamble = [stream.prime(self.retry_ms)] if _resumable(session.server_session.protocol_version) else []
         body = SSEBody(
             stream, consumer, preamble, keepalive=self.keepalive_interval, retry_ms=self.retry_ms, on_end=session.stream_ended
@@ -366,6 +386,8 @@ class StreamableHTTPTransport:
         def collect(event_id: str, message: dict[str, t.Any] | None) -> None:
             replayed.append((event_id, message))
 
+        if len(last_event_id) > MAX_EVENT_ID_LENGTH:
+            raise HTTPRequestError(400, "Bad Request: Last-Event-ID is too long")
         store = session.store
         stream_id = store.replay_events_after(last_event_id, collect)
         if stream_id is None:
@@ -450,6 +472,10 @@ class StreamableHTTPTransport:
         self._closed = True
         if self._sessions is not None:
             self._sessions.close()
+        with self._stateless_lock:
+            stateless = list(self._stateless_streams)
+        for stream in stateless:
+            self._stateless_ended(stream, False)
         self._pool.close()
 
     def __enter__(self) -> StreamableHTTPTransport:

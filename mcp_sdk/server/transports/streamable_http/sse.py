@@ -24,6 +24,11 @@ KEEPALIVE = b": keep-alive\n\n"
 #: the first non-empty chunk (PEP 3333), and the client waits for them.
 OPENING = b": open\n\n"
 
+#: Events queued for one connection at most: a client that stops reading must not grow memory
+#: without end. Beyond it, a resumable stream's connection is ended (the client resumes from the
+#: event store); an unresumable one drops the live copies, never the final answer.
+MAX_QUEUED = 4096
+
 #: Headers of every SSE response (``X-Accel-Buffering`` stops nginx from buffering the stream).
 SSE_HEADERS = [("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no"), ("Content-Type", "text/event-stream")]
 
@@ -100,8 +105,13 @@ class Stream:
         """
         event_id = self.store.store_event(self.stream_id, message) if self.store is not None else None
         consumer = self._queue
-        if consumer is not None:
-            consumer.put((event_id, text, False))
+        if consumer is None:
+            return
+        if consumer.qsize() >= MAX_QUEUED:  # the client is not reading
+            if self.store is not None:
+                self.close_connection()
+            return
+        consumer.put((event_id, text, False))
 
     def finish(self, message: t.Any, text: str | None) -> None:
         """Put the final answer (``message`` None: there is none, the stream just ends)."""
@@ -120,8 +130,20 @@ class Stream:
         :return: the connection's queue, and whether the stream was already done
             (then everything is in the store and nothing more will be queued).
         """
+        attached = self._attach(exclusive=False)
+        assert attached is not None
+        return attached
+
+    def attach_if_free(self) -> queue.SimpleQueue[QueueItem] | None:
+        """Make a new connection the consumer unless one is already (checked and set atomically)."""
+        attached = self._attach(exclusive=True)
+        return None if attached is None else attached[0]
+
+    def _attach(self, exclusive: bool) -> tuple[queue.SimpleQueue[QueueItem], bool] | None:
         consumer: queue.SimpleQueue[QueueItem] = queue.SimpleQueue()
         with self._lock:
+            if exclusive and self._queue is not None:
+                return None
             previous, self._queue = self._queue, consumer
             done = self.done
         if previous is not None:
@@ -271,4 +293,4 @@ class SSEBody:
             self._on_end(self.stream, self._delivered)
 
 
-__all__ = ["KEEPALIVE", "OPENING", "SSE_HEADERS", "QueueItem", "SSEBody", "Stream", "format_event", "format_retry"]
+__all__ = ["KEEPALIVE", "MAX_QUEUED", "OPENING", "SSE_HEADERS", "QueueItem", "SSEBody", "Stream", "format_event", "format_retry"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 import typing as t
 
 import requests
@@ -26,9 +27,17 @@ if t.TYPE_CHECKING:
 logger = logging.getLogger("mcp_sdk.client.http")
 
 _STREAM_ERRORS = (requests.RequestException, urllib3.exceptions.HTTPError, OSError, ValueError)
+#: What decoding untrusted JSON may raise (RecursionError: nested too deep).
+_JSON_ERRORS = (ValueError, RecursionError)
 #: Seconds to keep reading a POST's event stream after its response, so the
 #: connection can go back to the pool when the server ends the stream.
 _DRAIN_SECONDS = 0.25
+#: Longest reconnection delay a server's ``retry`` field may ask for, in seconds.
+_MAX_RETRY = 60.0
+#: Shortest delay before reopening the standalone stream, in seconds.
+_MIN_RETRY = 0.1
+#: A standalone stream open this long (or bringing a new event id) was worth reopening.
+_FRUITFUL_SECONDS = 1.0
 
 
 class HTTP(Transport):
@@ -178,6 +187,9 @@ class HTTP(Transport):
         """POST ``request`` and read until ``waiter`` has its response (resuming the stream if needed)."""
         last_id: str | None = None
         retry = 1.0
+        # A caller's own timeout bounds the whole exchange (a stream of keep-alives
+        # or of reconnections included); the transport's default bounds each read.
+        deadline = None if timeout is None else time.monotonic() + timeout
         response = self._http("POST", body=request, stream=True, timeout=timeout)
         with self._tracking(response):
             error_response = self._check_status(response, "POST", request)
@@ -190,7 +202,7 @@ class HTTP(Transport):
             if response.status_code == 202:
                 pass  # the response will come on the standalone stream
             elif content_type == "text/event-stream":
-                last_id, retry = self._read_stream(response, waiter, last_id, retry, timeout)
+                last_id, retry = self._read_stream(response, waiter, last_id, retry, timeout, deadline)
             elif content_type == "application/json":
                 self._read_json(response, waiter)
             else:
@@ -201,7 +213,7 @@ class HTTP(Transport):
         while not waiter.done():
             if last_id is None:
                 if self._listening:
-                    waiter.wait(self._read_timeout(timeout))
+                    waiter.wait(self._read_timeout(timeout) if deadline is None else _remaining(deadline))
                     return
                 raise TransportError(
                     f"POST {self.url}: the server ended the response to {request.get('method')} without answering"
@@ -209,24 +221,29 @@ class HTTP(Transport):
             if attempts >= self.max_reconnects:
                 raise TransportError(f"GET {self.url}: gave up resuming the stream after {attempts} attempts")
             attempts += 1
-            if self._stop.wait(retry):
+            if self._stop.wait(min(retry, self._read_timeout(timeout)) if deadline is None else min(retry, _remaining(deadline))):
                 raise TransportError(f"HTTP transport for {self.url} is closed")
+            if deadline is not None and _remaining(deadline) <= 0:
+                raise RequestTimeoutError(f"{request.get('method')} got no response within {timeout:g} seconds")
             resumed = self._http(
-                "GET", headers={"Accept": "text/event-stream", "Last-Event-ID": last_id}, stream=True, timeout=timeout
+                "GET",
+                headers={"Accept": "text/event-stream", "Last-Event-ID": last_id},
+                stream=True,
+                timeout=timeout if deadline is None else max(_remaining(deadline), 0.01),
             )
             with self._tracking(resumed):
                 self._check_status(resumed, "GET", None)
                 if not _is_event_stream(resumed):
                     raise TransportError(f"GET {self.url} (resuming after event {last_id}) did not return an event stream")
                 seen = last_id
-                last_id, retry = self._read_stream(resumed, waiter, last_id, retry, timeout)
+                last_id, retry = self._read_stream(resumed, waiter, last_id, retry, timeout, deadline)
                 if last_id != seen:
                     attempts = 0
 
     def _read_json(self, response: requests.Response, waiter: Waiter) -> None:
         try:
             body = json.loads(response.content)
-        except _STREAM_ERRORS as error:
+        except (*_STREAM_ERRORS, RecursionError) as error:
             raise ValidationError(f"POST {self.url} returned a body that is not JSON: {error}") from None
         self._received(body)
         if not waiter.done():
@@ -239,6 +256,7 @@ class HTTP(Transport):
         last_id: str | None,
         retry: float,
         timeout: float | None,
+        deadline: float | None = None,
     ) -> tuple[str | None, float]:
         """Handle the events of ``response`` until it ends or ``waiter`` is settled.
 
@@ -246,15 +264,15 @@ class HTTP(Transport):
         """
         draining = False
         try:
-            for event in sse.events(response):
+            for event in sse.events(response, deadline):
                 if event.id is not None:
                     last_id = event.id
                 if event.retry is not None:
-                    retry = event.retry / 1000
+                    retry = min(event.retry / 1000, _MAX_RETRY)
                 if event.data.strip():
                     try:
                         message = json.loads(event.data)
-                    except ValueError:
+                    except _JSON_ERRORS:
                         logger.warning("%s: an event's data is not JSON: %.200r", self.url, event.data)
                         continue
                     self._received(message)
@@ -267,6 +285,12 @@ class HTTP(Transport):
                         break
             else:
                 response.raw.release_conn()
+        except sse.DeadlineExceeded:
+            if draining:
+                return last_id, retry
+            raise RequestTimeoutError(
+                f"{self.url}: no response on the event stream within {timeout:g} seconds"
+            ) from None
         except (urllib3.exceptions.ReadTimeoutError, requests.Timeout) as error:
             if draining:
                 return last_id, retry
@@ -334,7 +358,7 @@ class HTTP(Transport):
                 if failures > self.max_reconnects:
                     logger.warning("standalone stream from %s given up: %s", self.url, error)
                     return
-                if self._stop.wait(retry * failures):
+                if self._stop.wait(max(retry, _MIN_RETRY) * failures):
                     return
                 continue
             with self._tracking(response):
@@ -345,13 +369,21 @@ class HTTP(Transport):
                     return
                 self._listening = True
                 ready.set()
-                failures = 0
+                seen, opened = last_id, time.monotonic()
                 try:
                     last_id, retry = self._read_stream(response, None, last_id, retry, None)
                 except MCPError as error:
                     logger.debug("standalone stream from %s broke: %s", self.url, error)
             self._listening = False
-            if self._stop.wait(retry):
+            # A stream that ends at once with nothing new is fruitless: never reconnect in a tight loop.
+            if last_id != seen or time.monotonic() - opened >= _FRUITFUL_SECONDS:
+                failures = 0
+            else:
+                failures += 1
+                if failures > self.max_reconnects:
+                    logger.warning("standalone stream from %s given up: it keeps ending at once", self.url)
+                    return
+            if self._stop.wait(max(retry, _MIN_RETRY) * max(failures, 1)):
                 return
 
     # -- HTTP plumbing -------------------------------------------------------
@@ -392,9 +424,11 @@ class HTTP(Transport):
                 response = self.session.request(
                     method, self.url, data=data, headers=all_headers, stream=stream, timeout=(self.timeout, read_timeout)
                 )
-            except requests.Timeout as error:
-                raise RequestTimeoutError(f"{method} {self.url} timed out: {error}") from error
             except requests.RequestException as error:
+                if self._closed and not closing:
+                    raise TransportError(f"HTTP transport for {self.url} is closed") from None
+                if isinstance(error, requests.Timeout):
+                    raise RequestTimeoutError(f"{method} {self.url} timed out: {error}") from error
                 raise TransportError(f"{method} {self.url} failed: {error}") from error
             if oauth is not None:
                 try:
@@ -422,7 +456,7 @@ class HTTP(Transport):
         body: t.Any = None
         try:
             body = json.loads(response.content)
-        except _STREAM_ERRORS:
+        except (*_STREAM_ERRORS, RecursionError):
             pass
         if request is not None and type(body) is dict and isinstance(body.get("error"), dict):
             if body.get("id") in (request.get("id"), None):
@@ -464,6 +498,10 @@ class _Tracked:
         with self.transport._lock:
             self.transport._streams.discard(self.response)
         self.response.close()
+
+
+def _remaining(deadline: float) -> float:
+    return max(deadline - time.monotonic(), 0.0)
 
 
 def _is_event_stream(response: requests.Response) -> bool:

@@ -263,7 +263,10 @@ class Stdio(Transport):
                     while line and not line.endswith(b"\n"):
                         line = stdout.readline(limit + 1)
                     continue
-                self._received(line)
+                try:
+                    self._received(line)
+                except Exception:  # one bad message must not end the reader: callers would hang
+                    logger.exception("MCP server %s: could not handle a message", self.description)
         except (OSError, ValueError) as error:
             logger.debug("reading from MCP server %s failed: %s", self.description, error)
         if _wait(process, self.close_timeout) and len(self._threads) > 1:
@@ -274,7 +277,7 @@ class Stdio(Transport):
     def _received(self, line: bytes) -> None:
         try:
             message = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested too deep
             if line.strip():
                 logger.warning("MCP server %s wrote a line that is not JSON: %r", self.description, line[:200])
             return

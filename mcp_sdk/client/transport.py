@@ -124,8 +124,16 @@ def _answer(handler: MessageHandler, message: Message, reply: Reply) -> None:
     except Exception:
         logger.exception("request handler failed for %s", message.get("method"))
         response = json_rpc.error(message["id"], error_codes.INTERNAL_ERROR)
-    if response is not None:
-        _send_reply(reply, response)
+    if response is None:
+        return
+    try:
+        reply(response)
+    except TransportError as error:  # the connection is gone; nobody is left to tell
+        logger.debug("could not send the response to server request %r: %s", message["id"], error)
+    except Exception:
+        # Most likely a result JSON cannot encode: the server still gets an answer.
+        logger.exception("could not send the response to server request %r", message["id"])
+        _send_reply(reply, json_rpc.error(message["id"], error_codes.INTERNAL_ERROR))
 
 
 def _send_reply(reply: Reply, response: Message) -> None:
@@ -220,8 +228,11 @@ class PendingRequests:
 
     def resolve(self, response: Message) -> bool:
         """Hand ``response`` to its waiter; False when nobody waits for that id."""
+        request_id = response.get("id")
+        if not isinstance(request_id, (str, int, float, type(None))):
+            return False  # an id no request has (a list or object: not even hashable)
         with self._lock:
-            waiter = self._waiters.pop(response.get("id"), None)
+            waiter = self._waiters.pop(request_id, None)
         if waiter is None:
             return False
         waiter.resolve(response)

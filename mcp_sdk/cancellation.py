@@ -5,10 +5,13 @@ https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/cancell
 
 from __future__ import annotations
 
+import logging
 import threading
 import typing as t
 
 from .errors import CancelledError
+
+logger = logging.getLogger("mcp_sdk.cancellation")
 
 Callback = t.Callable[["Cancellation"], None]
 
@@ -41,7 +44,10 @@ class Cancellation:
         if event is not None:
             event.set()
         for callback in callbacks:
-            callback(self)
+            try:
+                callback(self)
+            except Exception:  # one broken callback must not keep the others (or the canceller) from running
+                logger.exception("cancellation callback %r failed", callback)
         return True
 
     def cancelled(self) -> bool:

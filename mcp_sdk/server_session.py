@@ -39,6 +39,15 @@ INLINE_METHODS = frozenset(
 )
 
 
+def safe_repr(value: t.Any, limit: int = 1000) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for error reports: never raises
+    (a result nested past the recursion limit, or a broken ``__repr__``)."""
+    try:
+        return repr(value)[:limit]
+    except Exception as error:  # RecursionError included
+        return f"<unrepresentable {type(value).__name__}: {type(error).__name__}>"
+
+
 class _Pending:
     """A server-to-client request waiting for its response."""
 
@@ -146,7 +155,7 @@ class ServerSession:
         try:
             return json_rpc.encode(response)
         except (TypeError, ValueError, RecursionError) as error:
-            self.server.report_exception(error, {"response": repr(response)[:1000]})
+            self.server.report_exception(error, {"response": safe_repr(response)})
             return json_rpc.encode(json_rpc.error(response.get("id"), error_codes.INTERNAL_ERROR))
 
     def needs_worker(self, message: t.Any) -> bool:
@@ -224,9 +233,16 @@ class ServerSession:
 
     # -- in-flight requests (cancellation) -----------------------------------
 
-    def _begin(self, request_id: t.Any, cancellation: Cancellation) -> None:
+    def _begin(self, request_id: t.Any, cancellation: Cancellation) -> bool:
+        """Track a request; False (and nothing tracked) when ``request_id`` is already in flight."""
         with self._lock:
+            if request_id in self._in_flight:
+                return False
             self._in_flight[request_id] = cancellation
+            closed = self._closed
+        if closed:  # close() cancelled only the requests it found: this one starts cancelled
+            cancellation.cancel("Connection closed")
+        return True
 
     def _end(self, request_id: t.Any) -> None:
         with self._lock:
@@ -307,6 +323,8 @@ class ServerSession:
         request_id = next(self._ids)
         pending = _Pending()
         with self._lock:
+            if self._closed:  # checked again here: close() fails only the waiters it finds
+                raise TransportError(f"Cannot send {method}: the session is closed")
             self._pending[request_id] = pending
 
         def on_cancel(token: Cancellation) -> None:

@@ -119,6 +119,7 @@ class Server(ProtocolMethods):
         self.handlers: dict[str, tuple[t.Callable[..., t.Any], Signature]] = {}
         self._custom_methods: dict[str, tuple[t.Callable[..., t.Any], Signature]] = {}
         self._listings: dict[tuple[str, str], list[dict[str, t.Any]]] = {}
+        self._listings_generation = 0  # bumped on every change, so a listing built meanwhile is not cached
         self._sessions: set[ServerSession] = set()
         self._default_session: ServerSession | None = None
         self._methods: dict[str, Handler] = {
@@ -182,7 +183,7 @@ class Server(ProtocolMethods):
         with self._lock:
             self._check_tool(tool, self.tools)
             self.tools = {**self.tools, tool.tool_name: tool}
-            self._listings.clear()
+            self._clear_listings()
         return tool
 
     def define_tool(self, name: str | None = None, **metadata: t.Any) -> t.Callable[[F], F]:
@@ -199,7 +200,7 @@ class Server(ProtocolMethods):
             if prompt.prompt_name in self.prompts:
                 raise PromptNotUnique(f"Prompt names should be unique. Duplicate: {prompt.prompt_name}")
             self.prompts = {**self.prompts, prompt.prompt_name: prompt}
-            self._listings.clear()
+            self._clear_listings()
         return prompt
 
     def define_prompt(self, name: str | None = None, **metadata: t.Any) -> t.Callable[[F], F]:
@@ -211,14 +212,14 @@ class Server(ProtocolMethods):
         """Register a resource after construction."""
         with self._lock:
             self.resources = [*self.resources, resource]
-            self._listings.clear()
+            self._clear_listings()
         return resource
 
     def add_resource_template(self, template: ResourceTemplate) -> ResourceTemplate:
         """Register a resource template after construction."""
         with self._lock:
             self.resource_templates = [*self.resource_templates, template]
-            self._listings.clear()
+            self._clear_listings()
         return template
 
     def _register_handler(self, name: str, function: t.Callable[..., t.Any]) -> t.Callable[..., t.Any]:
@@ -312,10 +313,16 @@ class Server(ProtocolMethods):
 
     # -- listing cache -------------------------------------------------------
 
+    def _clear_listings(self) -> None:
+        # Called with self._lock held.
+        self._listings_generation += 1
+        self._listings.clear()
+
     def _listing(self, kind: str, version: str) -> list[dict[str, t.Any]]:
         key = (kind, version)
         listing = self._listings.get(key)
         if listing is None:
+            generation = self._listings_generation
             source: t.Iterable[t.Any]
             if kind == "tools":
                 source = self.tools.values()
@@ -332,7 +339,11 @@ class Server(ProtocolMethods):
                     entry["arguments"] = [
                         versions.filter_fields("prompt_argument", a, version) for a in entry.get("arguments", [])
                     ]
-            self._listings[key] = listing
+            with self._lock:
+                # A registration since `generation` was read may be missing from this
+                # listing: answer with it, but do not keep it for later requests.
+                if generation == self._listings_generation:
+                    self._listings[key] = listing
         return listing
 
     def _resource_uris(self) -> set[str]:
@@ -395,8 +406,12 @@ class Server(ProtocolMethods):
             handler = self._custom_handler(custom)
         cancellation = None if method == methods.INITIALIZE else Cancellation()
         request = Request(session, request_id, method, params, message, cancellation)
-        if cancellation is not None:
-            session._begin(request_id, cancellation)
+        if cancellation is not None and not session._begin(request_id, cancellation):
+            # The specification: ids are unique per session. Answering would end
+            # or cancel the first request in the duplicate's place.
+            return json_rpc.error(
+                request_id, error_codes.INVALID_REQUEST, "Invalid Request: this id is already in use by a request in flight"
+            )
         try:
             response = self._run(handler, request)
         finally:
@@ -518,19 +533,19 @@ class Server(ProtocolMethods):
     def notify_tools_list_changed(self) -> None:
         """Tell every connected client the tool list changed."""
         with self._lock:
-            self._listings.clear()
+            self._clear_listings()
         self._broadcast(methods.NOTIFICATIONS_TOOLS_LIST_CHANGED, name="tools_list_changed")
 
     def notify_prompts_list_changed(self) -> None:
         """Tell every connected client the prompt list changed."""
         with self._lock:
-            self._listings.clear()
+            self._clear_listings()
         self._broadcast(methods.NOTIFICATIONS_PROMPTS_LIST_CHANGED, name="prompts_list_changed")
 
     def notify_resources_list_changed(self) -> None:
         """Tell every connected client the resource list changed."""
         with self._lock:
-            self._listings.clear()
+            self._clear_listings()
         self._broadcast(methods.NOTIFICATIONS_RESOURCES_LIST_CHANGED, name="resources_list_changed")
 
     def notify_log_message(self, data: t.Any, level: str, logger: str | None = None) -> None:

@@ -182,7 +182,7 @@ class ProtocolMethods:
             raise InvalidParamsError(f"Missing required arguments: {', '.join(missing)}", data={"missing": missing})
         context = request.server_context() if prompt._signature.accepts_server_context else None
         result = to_wire(prompt.invoke(arguments, context))
-        if not isinstance(result, dict) or "messages" not in result:
+        if not isinstance(result, dict) or not isinstance(result.get("messages"), list):
             raise TypeError(f"prompt {name} returned {type(result).__name__}, not a Prompt.Result")
         return t.cast("dict[str, t.Any]", result)
 
@@ -215,7 +215,11 @@ class ProtocolMethods:
             returned = []
         if not isinstance(returned, (list, tuple)):
             returned = [returned]
-        return {"contents": [to_wire(item) for item in returned]}
+        contents = [to_wire(item) for item in returned]
+        for item in contents:  # the handler's mistake: a reported -32603, not an invalid result
+            if not isinstance(item, dict) or type(item.get("uri")) is not str:
+                raise TypeError(f"resources_read handler gave {type(item).__name__} content without a string 'uri'")
+        return {"contents": contents}
 
     def _subscribe(self, request: Request) -> dict[str, t.Any]:
         return self._subscription(request, "resources_subscribe")
@@ -258,16 +262,29 @@ class ProtocolMethods:
             return {"completion": {"values": [], "hasMore": False}}
         returned = self._call_handler("completion", request, params)
         completion = returned.get("completion", returned) if isinstance(returned, dict) else {"values": returned}
-        values = list(completion.get("values") or [])
+        # The handler's mistakes become a reported -32603, never a result the client cannot parse.
+        if not isinstance(completion, dict):
+            raise TypeError(f"completion handler returned {type(completion).__name__}, not a dict")
+        raw_values = completion.get("values")
+        if raw_values is not None and not isinstance(raw_values, (list, tuple)):
+            raise TypeError(f"completion values must be a list of strings, not {type(raw_values).__name__}")
+        values = list(raw_values or [])
+        if not all(type(value) is str for value in values):
+            raise TypeError("completion values must be a list of strings")
         result: dict[str, t.Any] = {"values": values[:MAX_COMPLETION_VALUES]}
         total = completion.get("total")
+        if total is not None and (type(total) is not int or total < 0):
+            raise TypeError(f"completion total must be a non-negative integer, not {total!r}")
         if len(values) > MAX_COMPLETION_VALUES:
             result["total"] = total if total is not None else len(values)
             result["hasMore"] = True
         else:
             if total is not None:
                 result["total"] = total
-            result["hasMore"] = bool(completion.get("hasMore", False))
+            has_more = completion.get("hasMore", False)
+            if type(has_more) is not bool:
+                raise TypeError(f"completion hasMore must be a boolean, not {has_more!r}")
+            result["hasMore"] = has_more
         return {"completion": result}
 
     # -- shared --------------------------------------------------------------

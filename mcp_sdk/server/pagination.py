@@ -22,8 +22,9 @@ def paginate(items: t.Sequence[T], params: t.Any, page_size: int | None) -> tupl
     if cursor is None:
         offset = 0
     else:
-        if type(cursor) is not str or not cursor.isdigit() or not cursor.isascii():
-            raise InvalidParamsError(f"Invalid cursor: {cursor!r}")
+        # Bounded length: int() refuses over 4300 digits, and no list holds 10**18 items.
+        if type(cursor) is not str or not cursor.isdigit() or not cursor.isascii() or len(cursor) > 18:
+            raise InvalidParamsError(f"Invalid cursor: {cursor[:50]!r}" if type(cursor) is str else f"Invalid cursor: {cursor!r}")
         offset = int(cursor)
         if offset >= len(items) and offset != 0:
             raise InvalidParamsError(f"Invalid cursor: {cursor!r}")

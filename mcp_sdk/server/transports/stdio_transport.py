@@ -37,6 +37,7 @@ import time
 import typing as t
 
 from ... import error_codes, json_rpc, methods
+from ...server_session import safe_repr
 from ._stdio_writer import LineWriter
 
 if t.TYPE_CHECKING:
@@ -377,6 +378,20 @@ class StdioTransport:
                     detail = str(error) if isinstance(error, ValueError) else "JSON nested too deeply"
                     self._write_message(json_rpc.parse_error(detail), defer=True)
                 continue
+            if type(message) is dict and "method" in message and self._active:
+                request_id = message.get("id")
+                # Only this thread adds to _active, so a hit means that request is still queued
+                # or running: answering the duplicate must not drop or cancel the first.
+                if type(request_id) in _ID_TYPES and request_id in self._active:
+                    self._write_message(
+                        json_rpc.error(
+                            request_id,
+                            error_codes.INVALID_REQUEST,
+                            "Invalid Request: this id is already in use by a request in flight",
+                        ),
+                        defer=True,
+                    )
+                    continue
             if needs_worker(message):
                 if not self._start(message, token, session):
                     return
@@ -531,7 +546,7 @@ class StdioTransport:
         try:
             text = session.encode(response)
         except Exception as error:  # e.g. RecursionError for a result nested too deeply
-            self.server.report_exception(error, {"response": repr(response)[:1000]})
+            self.server.report_exception(error, {"response": safe_repr(response)})
             request_id = response.get("id") if type(response) is dict else None
             text = json_rpc.encode(json_rpc.error(request_id, error_codes.INTERNAL_ERROR))
         if text is not None:

@@ -12,7 +12,7 @@ import typing as t
 
 from . import methods
 from .cancellation import Cancellation
-from .errors import CapabilityError, ValidationError
+from .errors import CapabilityError
 
 if t.TYPE_CHECKING:
     from .server_session import ServerSession
@@ -154,10 +154,9 @@ class ServerContext(t.Mapping[str, t.Any]):
 
         :raises ValidationError: the client's result is not an object.
         """
-        result = self._request(methods.PING, None, timeout)
-        if not isinstance(result, dict):
-            raise ValidationError(f"ping result must be an object, got {type(result).__name__}")
-        return result
+        if self.session is None:
+            raise CapabilityError(f"{methods.PING} needs a client connection; this context has none")
+        return self.session.ping(timeout, related_request_id=self.request_id, cancellation=self.cancellation)
 
     def create_sampling_message(
         self,

@@ -18,7 +18,7 @@ import typing as t
 from . import error_codes, json_rpc, methods
 from . import protocol_version as versions
 from .cancellation import Cancellation
-from .errors import CancelledError, JSONRPCError, RequestTimeoutError, TransportError
+from .errors import CancelledError, JSONRPCError, RequestTimeoutError, TransportError, ValidationError
 
 if t.TYPE_CHECKING:
     from .server import Server
@@ -370,6 +370,21 @@ class ServerSession:
         """
         closer = self.stream_closer
         return closer(request_id) if closer is not None else False
+
+    def ping(
+        self, timeout: float | None = None, *, related_request_id: t.Any = None, cancellation: Cancellation | None = None
+    ) -> dict[str, t.Any]:
+        """Ping the client (``ping`` is a request either side may send); returns ``{}``.
+
+        :raises ValidationError: the client's result is not an object.
+        :raises RequestTimeoutError: no answer within ``timeout``.
+        """
+        result = self.send_request(
+            methods.PING, None, related_request_id=related_request_id, cancellation=cancellation, timeout=timeout
+        )
+        if not isinstance(result, dict):
+            raise ValidationError(f"ping result must be an object, got {type(result).__name__}")
+        return result
 
     # -- lifecycle -----------------------------------------------------------
 

@@ -22,7 +22,7 @@ import typing as t
 
 from .. import error_codes, json_rpc, methods
 from ..cancellation import Cancellation
-from ..errors import CancelledError, JSONRPCError, RequestTimeoutError
+from ..errors import CancelledError, JSONRPCError, RequestTimeoutError, TransportError
 from ..protocol_version import LATEST_VERSION, SUPPORTED_VERSIONS
 from ..version import VERSION
 from .elicitation import apply_defaults
@@ -30,7 +30,7 @@ from .errors import ServerError, ValidationError
 from .paginated_result import ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult
 from .stdio import Stdio
 from .tool import Tool
-from .transport import Message, Transport
+from .transport import Message, SendShape, Transport
 
 if t.TYPE_CHECKING:
     from .http import HTTP as HTTP
@@ -101,6 +101,7 @@ class Client:
         set_handler = getattr(transport, "set_message_handler", None)
         if set_handler is not None:
             set_handler(self._handle_message)
+        self._send_shape = SendShape(transport)
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -137,7 +138,11 @@ class Client:
         if not isinstance(result.get("capabilities", {}), dict) or not isinstance(result.get("serverInfo", {}), dict):
             raise ValidationError("Response validation failed: malformed initialize result")
         self.initialize_result = result
-        self.transport.send_notification(json_rpc.notification(methods.NOTIFICATIONS_INITIALIZED))
+        if getattr(self.transport, "send_notification", None) is None:
+            # A transport written to the Ruby gem's interface has only send_request.
+            logger.warning("%s has no send_notification; notifications/initialized was not sent", type(self.transport).__name__)
+        else:
+            self.transport.send_notification(json_rpc.notification(methods.NOTIFICATIONS_INITIALIZED))
         return result
 
     @property
@@ -339,7 +344,10 @@ class Client:
 
     def notify(self, method: str, params: dict[str, t.Any] | None = None) -> None:
         """Send any notification."""
-        self.transport.send_notification(json_rpc.notification(method, params))
+        send_notification = getattr(self.transport, "send_notification", None)
+        if send_notification is None:
+            raise TransportError(f"{type(self.transport).__name__} cannot send notifications (it has no send_notification)")
+        send_notification(json_rpc.notification(method, params))
 
     def notify_roots_list_changed(self) -> None:
         """Tell the server the roots changed (``notifications/roots/list_changed``)."""
@@ -484,9 +492,7 @@ class Client:
         if cancellation is not None:
             cancellation.raise_if_cancelled()
         try:
-            response = self.transport.send_request(
-                request, timeout=self.timeout if timeout is None else timeout, cancellation=cancellation
-            )
+            response = self._send_shape.send(self.transport, request, self.timeout if timeout is None else timeout, cancellation)
         except (CancelledError, RequestTimeoutError) as error:
             # The specification: initialize is never cancelled.
             if method != methods.INITIALIZE:
@@ -583,3 +589,4 @@ __all__ = [
     "Transport",
     "ValidationError",
 ]
+

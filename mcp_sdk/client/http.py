@@ -19,6 +19,7 @@ from ..cancellation import Cancellation
 from ..errors import MCPError, RequestTimeoutError, SessionExpiredError, TransportError
 from . import sse
 from .errors import ValidationError
+from .oauth.errors import InsecureURLError
 from .transport import Message, PendingRequests, Transport, Waiter, is_response
 
 if t.TYPE_CHECKING:
@@ -66,6 +67,10 @@ class HTTP(Transport):
     :param standalone_stream: whether to open the standalone ``GET`` stream.
     :param max_reconnects: consecutive fruitless reconnections allowed per stream.
     """
+
+    #: Raised when an OAuth-protected request would go to another URL than the MCP one
+    #: (Ruby's ``MCP::Client::HTTP::InsecureURLError``).
+    InsecureURLError: t.TypeAlias = InsecureURLError
 
     def __init__(
         self,
@@ -418,12 +423,9 @@ class HTTP(Transport):
         oauth = self.oauth
         for attempt in (1, 2):
             if oauth is not None:
-                oauth.check_url(self.url)
                 all_headers.update(oauth.auth_headers())
             try:
-                response = self.session.request(
-                    method, self.url, data=data, headers=all_headers, stream=stream, timeout=(self.timeout, read_timeout)
-                )
+                response = self._send(method, data, all_headers, stream, (self.timeout, read_timeout))
             except requests.RequestException as error:
                 if self._closed and not closing:
                     raise TransportError(f"HTTP transport for {self.url} is closed") from None
@@ -441,6 +443,30 @@ class HTTP(Transport):
                     continue
             return response
         raise AssertionError("unreachable")
+
+    def _send(
+        self,
+        method: str,
+        data: bytes | None,
+        headers: dict[str, str],
+        stream: bool,
+        timeout: tuple[float, float],
+    ) -> requests.Response:
+        """What ``session.request`` does, with the OAuth URL check where the request really leaves.
+
+        With OAuth, the bearer token must reach only the MCP URL, whatever the
+        user's ``session`` does: the prepared request's URL is checked after the
+        session's own preparation, and the adapter's connection step checks the
+        URL again after any rewriting in the adapter's ``send``.
+        """
+        session = self.session
+        prepared = session.prepare_request(requests.Request(method, self.url, data=data, headers=headers))
+        settings = session.merge_environment_settings(prepared.url, {}, stream, None, None)
+        oauth = self.oauth
+        if oauth is not None:
+            oauth.check_url(t.cast(str, prepared.url))
+            _guard_adapter(session.get_adapter(t.cast(str, prepared.url)), oauth.check_url)
+        return session.send(prepared, timeout=timeout, allow_redirects=True, **settings)
 
     def _check_status(self, response: requests.Response, method: str, request: Message | None) -> Message | None:
         """Raise for an HTTP error; return a JSON-RPC error response the body carries for ``request``."""
@@ -529,3 +555,25 @@ def _shorten_reads(response: requests.Response) -> bool:
 
 
 __all__ = ["HTTP"]
+
+
+def _guard_adapter(adapter: t.Any, check_url: t.Callable[[str], None]) -> None:
+    """Make an :class:`~requests.adapters.HTTPAdapter` check every bearer request's URL as it connects.
+
+    ``get_connection_with_tls_context`` receives the request as it will be
+    sent, after anything the adapter's ``send`` changed; checking there stops
+    the token before a connection to another host opens. Adapters of other
+    kinds do their own I/O and are the user's own responsibility.
+    """
+    if not isinstance(adapter, requests.adapters.HTTPAdapter) or getattr(adapter, "_mcp_url_guard", False):
+        return
+    connect = adapter.get_connection_with_tls_context
+
+    def guarded(request: requests.PreparedRequest, *args: t.Any, **kwargs: t.Any) -> t.Any:
+        authorization = request.headers.get("Authorization", "")
+        if authorization[:7].lower() == "bearer ":
+            check_url(t.cast(str, request.url))
+        return connect(request, *args, **kwargs)
+
+    adapter.get_connection_with_tls_context = guarded  # type: ignore[method-assign]  # instance-level wrap, once
+    setattr(adapter, "_mcp_url_guard", True)  # noqa: B010 - a marker on a foreign object

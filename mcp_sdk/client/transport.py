@@ -10,6 +10,7 @@ initiative to :meth:`~Transport.dispatch`.
 
 from __future__ import annotations
 
+import inspect
 import logging
 import threading
 import typing as t
@@ -257,3 +258,39 @@ def is_response(message: t.Any) -> bool:
 
 def closed_error(what: str) -> TransportError:
     return TransportError(f"{what} is closed")
+
+
+class SendShape:
+    """How to call a transport's ``send_request``, found once from its signature.
+
+    The :class:`~mcp_sdk.client.transport.Transport` base class takes ``timeout``
+    and ``cancellation``; a transport written to the Ruby gem's interface
+    (``send_request(request)``, or keyword-only ``request``) gets only the request.
+    """
+
+    __slots__ = ("request_keyword", "timeout", "cancellation")
+
+    def __init__(self, transport: t.Any) -> None:
+        send_request = getattr(transport, "send_request", None)
+        if not callable(send_request):
+            raise TypeError(f"transport must have a send_request method, not {type(transport).__name__}")
+        try:
+            parameters = inspect.signature(send_request).parameters
+        except (TypeError, ValueError):
+            self.request_keyword, self.timeout, self.cancellation = False, True, True
+            return
+        var_keyword = any(p.kind is p.VAR_KEYWORD for p in parameters.values())
+        request = parameters.get("request")
+        self.request_keyword = request is not None and request.kind is request.KEYWORD_ONLY
+        self.timeout = var_keyword or "timeout" in parameters
+        self.cancellation = var_keyword or "cancellation" in parameters
+
+    def send(self, transport: t.Any, request: Message, timeout: float | None, cancellation: Cancellation | None) -> t.Any:
+        kwargs: dict[str, t.Any] = {}
+        if self.timeout:
+            kwargs["timeout"] = timeout
+        if self.cancellation:
+            kwargs["cancellation"] = cancellation
+        if self.request_keyword:
+            return transport.send_request(request=request, **kwargs)
+        return transport.send_request(request, **kwargs)

@@ -90,4 +90,6 @@ def _describe(error: fastjsonschema.JsonSchemaValueException, root_name: str) ->
         return message[5:]
     if message.startswith("data "):
         return f"{root_name} {message[5:]}"
+    if message.startswith("data["):
+        return f"{root_name}{message[4:]}"
     return message

@@ -734,6 +734,19 @@ class TestPingTheClient:
         assert isinstance(outcomes[0], mcp_sdk.ValidationError)
 
 
+    def test_the_session_itself_can_ping_outside_any_request(self):
+        server = Server(name="s")
+        session, capture = connect(server, answer=answering({"ping": {}}))
+        assert session.ping(timeout=5) == {}
+        (sent,) = capture.requests()
+        assert sent == {"jsonrpc": "2.0", "id": sent["id"], "method": "ping"}
+        assert capture.related_ids("ping") == [None]
+
+    def test_the_session_ping_refuses_a_result_that_is_not_an_object(self):
+        session, _ = connect(Server(name="s"), answer=answering({"ping": [1, 2]}))
+        with pytest.raises(Server.ValidationError, match="ping result must be an object"):
+            session.ping(timeout=5)
+
 class TestWithoutAConnection:
     def test_requests_need_a_session(self):
         context = ServerContext({"a": 1})

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import typing as t
 
+import pytest
+import requests
+from requests.adapters import HTTPAdapter
+
 from mcp_sdk.client import HTTP
-from mcp_sdk.client.oauth import ClientCredentialsProvider, Provider
+from mcp_sdk.client.oauth import ClientCredentialsProvider, InMemoryStorage, InsecureURLError, Provider
 from spec.support.oauth_fixture import FixtureServer, Registry, browser
 
 REDIRECT_URI = "http://127.0.0.1:9/callback"
@@ -73,3 +77,62 @@ def test_client_credentials_token_is_reused() -> None:
     # One 401 and one token request; the second call carries the token from the start.
     assert mcp.paths() == ["POST /mcp", "GET /.well-known/oauth-protected-resource/mcp", "POST /mcp", "POST /mcp"]
     assert auth.paths().count("POST /token") == 1
+
+
+def _token_provider() -> ClientCredentialsProvider:
+    storage = InMemoryStorage()
+    storage.save_tokens({"access_token": "SECRET-TOKEN", "token_type": "Bearer"})
+    return ClientCredentialsProvider(client_id="spec", client_secret="spec-secret", storage=storage)
+
+
+def _retarget(url: str, server: FixtureServer) -> str:
+    return server.mcp_url.rsplit("/", 1)[0] + "/" + url.split("/", 3)[3]
+
+
+def test_a_session_that_rewrites_the_url_never_sends_the_token_elsewhere() -> None:
+    _, mcp = servers()
+    evil = FixtureServer(resource_server=True)
+
+    class Rewriting(requests.Session):
+        def prepare_request(self, request: requests.Request) -> requests.PreparedRequest:
+            prepared = super().prepare_request(request)
+            prepared.url = _retarget(t.cast(str, prepared.url), evil)
+            return prepared
+
+    transport = HTTP(url=mcp.mcp_url, oauth=_token_provider(), session=Rewriting(), timeout=10, standalone_stream=False)
+    try:
+        with pytest.raises(InsecureURLError):
+            transport.send_request(INITIALIZE)
+    finally:
+        transport.close()
+        mcp.close()
+        evil.close()
+    assert evil.paths() == []
+    assert mcp.paths() == []
+
+
+def test_an_adapter_that_rewrites_the_url_in_send_never_connects_elsewhere_with_the_token() -> None:
+    _, mcp = servers()
+    evil = FixtureServer(resource_server=True)
+
+    class Rewriting(HTTPAdapter):
+        def send(self, request: requests.PreparedRequest, *args: t.Any, **kwargs: t.Any) -> requests.Response:
+            request.url = _retarget(t.cast(str, request.url), evil)
+            return super().send(request, *args, **kwargs)
+
+    session = requests.Session()
+    session.mount("http://", Rewriting())
+    transport = HTTP(url=mcp.mcp_url, oauth=_token_provider(), session=session, timeout=10, standalone_stream=False)
+    try:
+        with pytest.raises(InsecureURLError):
+            transport.send_request(INITIALIZE)
+    finally:
+        transport.close()
+        mcp.close()
+        evil.close()
+    assert evil.paths() == []
+    assert mcp.paths() == []
+
+
+def test_the_url_error_is_reachable_under_its_ruby_name() -> None:
+    assert HTTP.InsecureURLError is InsecureURLError

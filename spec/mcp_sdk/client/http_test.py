@@ -465,7 +465,8 @@ class TestOAuthHook:
         assert server.methods()[:3] == ["POST initialize", "POST initialize", "POST notifications/initialized"]
         assert fake.seen[:3] == [401, 200, 202]
         assert fake.checked and set(fake.checked) == {server.url}
-        assert len(fake.checked) == len(server.requests)
+        # Each request is checked as prepared, and again as its connection opens (it carries a bearer token).
+        assert len(fake.checked) == 2 * len(server.requests)
 
     def test_retries_only_once(self, monkeypatch: pytest.MonkeyPatch) -> None:
         import importlib

@@ -138,3 +138,49 @@ class TestPendingRequests:
         with pytest.raises(CancelledError) as raised:
             Waiter(2, "ping").wait(1, cancellation)
         assert raised.value.reason == "why"
+
+
+class TestATransportWrittenToTheRubyInterface:
+    """The gem's interface: any object with ``send_request(request:)`` returning the response."""
+
+    def _server(self) -> Server:
+        server = Server(name="ruby-shaped")
+
+        @server.define_tool(name="echo", input_schema={"properties": {"text": {"type": "string"}}})
+        def echo(args: dict[str, t.Any]) -> str:
+            return args["text"]
+
+        return server
+
+    def test_a_positional_send_request_is_enough(self) -> None:
+        server = self._server()
+        sent: list[dict[str, t.Any]] = []
+
+        class RubyShaped:
+            def send_request(self, request: dict[str, t.Any]) -> dict[str, t.Any]:
+                sent.append(request)
+                return t.cast("dict[str, t.Any]", server.handle(request))
+
+        client = Client(transport=RubyShaped())
+        assert client.ping() == {}
+        response = client.call_tool(name="echo", arguments={"text": "hi"})
+        assert response == {"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": "hi"}], "isError": False}}
+        assert sent[0] == {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+
+    def test_a_keyword_only_request_and_no_send_notification(self, caplog: pytest.LogCaptureFixture) -> None:
+        server = self._server()
+
+        class RubyShaped:
+            def send_request(self, *, request: dict[str, t.Any]) -> dict[str, t.Any]:
+                return t.cast("dict[str, t.Any]", server.handle(request))
+
+        client = Client(transport=RubyShaped())
+        result = client.connect()
+        assert result["serverInfo"]["name"] == "ruby-shaped"
+        assert "has no send_notification" in caplog.text
+        with pytest.raises(TransportError, match="cannot send notifications"):
+            client.notify("notifications/roots/list_changed")
+
+    def test_an_object_without_send_request_is_refused_at_once(self) -> None:
+        with pytest.raises(TypeError, match="send_request"):
+            Client(transport=object())  # type: ignore[arg-type]

@@ -159,3 +159,10 @@ class TestValidateToolCallResults:
     def test_validation_still_runs_where_structured_content_is_not_sent(self, version):
         session, _ = connect(validating_server(weather_tool({"temperature": "hot"})), version)
         assert session.handle(call_tool("get_weather"))["error"]["code"] == -32603
+
+
+def test_an_array_schema_names_the_item_that_fails():
+    schema = Tool.OutputSchema({"type": "array", "items": {"properties": {"t": {"type": "number"}}}})
+    with pytest.raises(ValidationError) as raised:
+        schema.validate_result([{"t": 1}, {"t": "x"}])
+    assert str(raised.value) == "Invalid structured content: structuredContent[1].t must be number"

@@ -433,8 +433,10 @@ class Server(ProtocolMethods):
         handled = [False]
 
         def request_handler() -> dict[str, t.Any] | None:
-            handled[0] = True
-            outcome[0] = self._respond(handler, request)
+            # A hook that calls it twice gets the first outcome again: a tool never runs twice.
+            if not handled[0]:
+                handled[0] = True
+                outcome[0] = self._respond(handler, request)
             return outcome[0]
 
         try:

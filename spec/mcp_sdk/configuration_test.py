@@ -197,6 +197,23 @@ class TestAroundRequest:
         assert after == [{"method": "tools/call", "tool_name": "add_tool", "tool_arguments": {"a": 1, "b": 2}}]
         assert responses[0]["result"]["content"] == [{"type": "text", "text": "3"}]
 
+    def test_a_hook_calling_the_handler_twice_runs_the_tool_once(self):
+        calls = []
+
+        @Tool.define(name="counted")
+        def counted(args):
+            calls.append(args)
+            return "done"
+
+        def twice(data, request_handler):
+            first = request_handler()
+            assert request_handler() is first
+
+        server = Server(tools=[counted], configuration=Configuration(around_request=twice))
+        response = server.handle(call_tool("counted"))
+        assert response == {"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": "done"}], "isError": False}}
+        assert calls == [{}]
+
     def test_the_client_is_known_after_initialize(self):
         _, after, _ = self.record({}, request("ping"), session_version="2025-06-18")
         assert after == [{"method": "ping", "client": {"name": CLIENT_INFO["name"], "version": CLIENT_INFO["version"]}}]

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
 
 import pytest
 

@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import subprocess
 import sys
 import threading
 import time
 import typing as t
 
-import pytest
 
 from mcp_sdk import Server
-from mcp_sdk.server.transports import StdioTransport
+from spec.support.stdio_serving import serving_fixture
 from spec.support.stdio_peer import FIXTURE_SERVER
 
 TIMEOUT = 10.0
@@ -103,55 +101,7 @@ def by_id(messages: list[t.Any], request_id: t.Any) -> list[t.Any]:
     return [m for m in messages if m.get("id") == request_id and "method" not in m]
 
 
-class Serving:
-    """``transport.open()`` on a thread, fed through an os.pipe()."""
-
-    def __init__(self, **options: t.Any) -> None:
-        read_fd, self._write_fd = os.pipe()
-        self.stdin = open(read_fd, "rb")
-        self.stdout = Output()
-        self.transport = StdioTransport(make_server(), stdin=self.stdin, stdout=self.stdout, **options)
-        self.error: BaseException | None = None
-        self.thread = threading.Thread(target=self._open, name="spec-stdio-hardening-open")
-        self.thread.start()
-
-    def _open(self) -> None:
-        try:
-            self.transport.open()
-        except BaseException as error:  # pragma: no cover - reported by the test
-            self.error = error
-
-    def write(self, data: bytes) -> None:
-        os.write(self._write_fd, data)
-
-    def close_input(self) -> None:
-        if self._write_fd >= 0:
-            os.close(self._write_fd)
-            self._write_fd = -1
-
-    def join(self) -> None:
-        self.thread.join(TIMEOUT)
-        assert not self.thread.is_alive(), "open() did not return"
-        assert self.error is None, self.error
-
-    def cleanup(self) -> None:
-        self.close_input()
-        self.transport.close()
-        self.thread.join(TIMEOUT)
-        self.stdin.close()
-
-
-@pytest.fixture
-def serving() -> t.Iterator[t.Callable[..., Serving]]:
-    started: list[Serving] = []
-
-    def start(**options: t.Any) -> Serving:
-        started.append(Serving(**options))
-        return started[-1]
-
-    yield start
-    for item in started:
-        item.cleanup()
+serving = serving_fixture(make_server, Output)
 
 
 def initialize() -> bytes:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import threading
 import typing as t
 
@@ -12,6 +11,7 @@ import pytest
 
 from mcp_sdk import Server, Tool
 from mcp_sdk.server.transports import StdioTransport
+from spec.support.stdio_serving import Serving, serving_fixture
 
 TIMEOUT = 10.0
 
@@ -55,55 +55,7 @@ class Trickle(io.RawIOBase):
         return len(chunk)
 
 
-class Serving:
-    """``transport.open()`` on a thread, fed through an os.pipe()."""
-
-    def __init__(self, **options: t.Any) -> None:
-        read_fd, self._write_fd = os.pipe()
-        self.stdin = open(read_fd, "rb")
-        self.stdout = io.BytesIO()
-        self.transport = StdioTransport(make_server(), stdin=self.stdin, stdout=self.stdout, **options)
-        self.error: BaseException | None = None
-        self.thread = threading.Thread(target=self._open, name="spec-stdio-open")
-        self.thread.start()
-
-    def _open(self) -> None:
-        try:
-            self.transport.open()
-        except BaseException as error:  # pragma: no cover - reported by the test
-            self.error = error
-
-    def write(self, data: bytes) -> None:
-        os.write(self._write_fd, data)
-
-    def close_input(self) -> None:
-        if self._write_fd >= 0:
-            os.close(self._write_fd)
-            self._write_fd = -1
-
-    def join(self) -> None:
-        self.thread.join(TIMEOUT)
-        assert not self.thread.is_alive(), "open() did not return"
-        assert self.error is None, self.error
-
-    def cleanup(self) -> None:
-        self.close_input()
-        self.transport.close()
-        self.thread.join(TIMEOUT)
-        self.stdin.close()
-
-
-@pytest.fixture
-def serving() -> t.Iterator[t.Callable[..., Serving]]:
-    started: list[Serving] = []
-
-    def start(**options: t.Any) -> Serving:
-        started.append(Serving(**options))
-        return started[-1]
-
-    yield start
-    for item in started:
-        item.cleanup()
+serving = serving_fixture(make_server)
 
 
 def test_close_from_another_thread_wakes_a_blocked_read(serving: t.Callable[..., Serving]) -> None:

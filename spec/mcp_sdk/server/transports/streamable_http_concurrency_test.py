@@ -9,7 +9,7 @@ import typing as t
 import pytest
 
 from spec.support.http_client import Client, read_events, text_result, tool_call
-from spec.support.http_fixtures import Served, serve  # noqa: F401 - the fixture
+from spec.support.http_fixtures import Served
 
 from .streamable_http_transport_test import log, progress
 

@@ -27,7 +27,7 @@ from spec.support.http_client import (
     text_result,
     tool_call,
 )
-from spec.support.http_fixtures import Served, serve  # noqa: F401 - the fixture
+from spec.support.http_fixtures import Served
 from spec.support.http_server import LiveServer
 
 CHANGED = {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}

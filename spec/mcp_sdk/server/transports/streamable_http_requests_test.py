@@ -9,7 +9,7 @@ import typing as t
 from mcp_sdk import Server
 from mcp_sdk.server.transports import StreamableHTTPTransport
 from spec.support.http_client import Client, Event, read_events, request, text_result, tool_call
-from spec.support.http_fixtures import Served, serve  # noqa: F401 - the fixture
+from spec.support.http_fixtures import Served
 from spec.support.http_server import LiveServer
 from spec.support.wire_schema import assert_valid
 

@@ -8,7 +8,7 @@ import typing as t
 
 from spec.support.http_app import WAIT
 from spec.support.http_client import Event, read_events, request, text_result, tool_call
-from spec.support.http_fixtures import Served, serve  # noqa: F401 - the fixture
+from spec.support.http_fixtures import Served
 
 from .streamable_http_transport_test import error_body, progress, summary
 

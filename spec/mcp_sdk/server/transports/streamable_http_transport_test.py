@@ -18,7 +18,7 @@ from spec.support.http_client import (
     text_result,
     tool_call,
 )
-from spec.support.http_fixtures import Served, serve  # noqa: F401 - the fixture
+from spec.support.http_fixtures import Served
 from spec.support.wire_schema import assert_valid, assert_valid_notification, assert_valid_response
 
 SESSION_ERROR = "Not Found: unknown or expired session"

@@ -20,7 +20,7 @@ from ..errors import MCPError, RequestTimeoutError, SessionExpiredError, Transpo
 from . import sse
 from .errors import ValidationError
 from .oauth.errors import InsecureURLError
-from .transport import Message, PendingRequests, Transport, Waiter, is_response
+from .transport import Message, PendingRequests, Transport, Waiter
 
 if t.TYPE_CHECKING:
     from .oauth import OAuthClient
@@ -311,14 +311,7 @@ class HTTP(Transport):
         return last_id, retry
 
     def _received(self, message: t.Any) -> None:
-        for item in message if type(message) is list else (message,):
-            if is_response(item):
-                if not self._pending.resolve(item):
-                    logger.debug("response to unknown request id %r dropped", item.get("id"))
-            elif type(item) is dict and isinstance(item.get("method"), str):
-                self.dispatch(item, self.send_notification)
-            else:
-                logger.warning("%s sent an invalid message: %.200r", self.url, item)
+        self.deliver(message, self._pending, self.send_notification, self.url)
 
     # -- the standalone GET stream -------------------------------------------
 

@@ -20,7 +20,7 @@ from .. import json_rpc
 from ..cancellation import Cancellation
 from ..errors import TransportError
 from ._pipe_writer import PipeWriter
-from .transport import Message, PendingRequests, Transport, is_response
+from .transport import Message, PendingRequests, Transport
 
 logger = logging.getLogger("mcp_sdk.client.stdio")
 
@@ -281,14 +281,7 @@ class Stdio(Transport):
             if line.strip():
                 logger.warning("MCP server %s wrote a line that is not JSON: %r", self.description, line[:200])
             return
-        for item in message if type(message) is list else (message,):
-            if is_response(item):
-                if not self._pending.resolve(item):
-                    logger.debug("response to unknown request id %r dropped", item.get("id"))
-            elif type(item) is dict and isinstance(item.get("method"), str):
-                self.dispatch(item, self._reply)
-            else:
-                logger.warning("MCP server %s sent an invalid message: %.200r", self.description, item)
+        self.deliver(message, self._pending, self._reply, f"MCP server {self.description}")
 
     def _reply(self, message: Message) -> None:
         self._enqueue(message)

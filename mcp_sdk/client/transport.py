@@ -112,6 +112,20 @@ class Transport:
         )
         thread.start()
 
+    def deliver(self, message: t.Any, pending: PendingRequests, reply: Reply, source: str) -> None:
+        """Route what the server sent: responses to their waiting callers, requests and notifications to :meth:`dispatch`.
+
+        ``message`` may be a batch; ``source`` names the server in log lines.
+        """
+        for item in message if type(message) is list else (message,):
+            if is_response(item):
+                if not pending.resolve(item):
+                    logger.debug("response to unknown request id %r dropped", item.get("id"))
+            elif type(item) is dict and isinstance(item.get("method"), str):
+                self.dispatch(item, reply)
+            else:
+                logger.warning("%s sent an invalid message: %.200r", source, item)
+
     def __enter__(self) -> Transport:
         return self
 

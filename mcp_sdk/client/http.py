@@ -27,6 +27,9 @@ if t.TYPE_CHECKING:
 
 logger = logging.getLogger("mcp_sdk.client.http")
 
+#: Bytes read at a time from a JSON body; and at most read of an HTTP error's body.
+_BODY_CHUNK = 65536
+_ERROR_BODY_BYTES = 65536
 _STREAM_ERRORS = (requests.RequestException, urllib3.exceptions.HTTPError, OSError, ValueError)
 #: What decoding untrusted JSON may raise (RecursionError: nested too deep).
 _JSON_ERRORS = (ValueError, RecursionError)
@@ -66,6 +69,9 @@ class HTTP(Transport):
         certificates); by default one of its own, closed by :meth:`close`.
     :param standalone_stream: whether to open the standalone ``GET`` stream.
     :param max_reconnects: consecutive fruitless reconnections allowed per stream.
+    :param max_message_bytes: the largest JSON body or SSE event accepted from the
+        server; past it the call fails with :class:`Client.ValidationError`, so a
+        misbehaving server cannot exhaust memory.
     """
 
     #: Raised when an OAuth-protected request would go to another URL than the MCP one
@@ -82,12 +88,14 @@ class HTTP(Transport):
         *,
         standalone_stream: bool = True,
         max_reconnects: int = 5,
+        max_message_bytes: int = 64 * 1024 * 1024,
     ) -> None:
         self.url = url
         self.headers = dict(headers or {})
         self.timeout = timeout
         self.standalone_stream = standalone_stream
         self.max_reconnects = max_reconnects
+        self.max_message_bytes = max_message_bytes
         self._own_session = session is None
         self.session = session if session is not None else requests.Session()
         #: ``Mcp-Session-Id`` from the ``initialize`` response (None: stateless server).
@@ -246,13 +254,30 @@ class HTTP(Transport):
                     attempts = 0
 
     def _read_json(self, response: requests.Response, waiter: Waiter) -> None:
+        raw = self._body(response, self.max_message_bytes)
         try:
-            body = json.loads(response.content)
+            body = json.loads(raw)
         except (*_STREAM_ERRORS, RecursionError) as error:
             raise ValidationError(f"POST {self.url} returned a body that is not JSON: {error}") from None
         self._received(body)
         if not waiter.done():
             raise ValidationError(f"POST {self.url}: the JSON body holds no response to request {waiter.request_id!r}")
+
+    def _body(self, response: requests.Response, limit: int) -> bytes:
+        """The response body, read in pieces; :class:`Client.ValidationError` past ``limit`` bytes."""
+        declared = response.headers.get("Content-Length", "")
+        if declared.isdigit() and int(declared) > limit:
+            response.close()
+            raise ValidationError(f"{self.url} sent a body of {declared} bytes, over the limit of {limit}")
+        pieces: list[bytes] = []
+        size = 0
+        for piece in response.iter_content(_BODY_CHUNK):
+            size += len(piece)
+            if size > limit:
+                response.close()
+                raise ValidationError(f"{self.url} sent a body over the limit of {limit} bytes")
+            pieces.append(piece)
+        return b"".join(pieces)
 
     def _read_stream(
         self,
@@ -269,7 +294,7 @@ class HTTP(Transport):
         """
         draining = False
         try:
-            for event in sse.events(response, deadline):
+            for event in sse.events(response, deadline, self.max_message_bytes):
                 if event.id is not None:
                     last_id = event.id
                 if event.retry is not None:
@@ -290,6 +315,9 @@ class HTTP(Transport):
                         break
             else:
                 response.raw.release_conn()
+        except sse.EventTooLarge as error:
+            response.close()
+            raise ValidationError(f"{self.url}: {error} (max_message_bytes)") from None
         except sse.DeadlineExceeded:
             if draining:
                 return last_id, retry
@@ -473,14 +501,18 @@ class HTTP(Transport):
                 f"{method} {self.url}: session {expired} has expired (HTTP 404); call connect() to start a new one"
             )
         body: t.Any = None
+        text = ""
         try:
-            body = json.loads(response.content)
+            # An error body only explains the error: a little of it is enough.
+            raw = self._body(response, _ERROR_BODY_BYTES)
+            text = raw.decode("utf-8", "replace")
+            body = json.loads(raw)
         except (*_STREAM_ERRORS, RecursionError):
             pass
         if request is not None and type(body) is dict and isinstance(body.get("error"), dict):
             if body.get("id") in (request.get("id"), None):
                 return {**body, "id": request.get("id")}
-        snippet = response.text[:300].strip() if body is None else json.dumps(body)[:300]
+        snippet = text[:300].strip() if body is None else json.dumps(body)[:300]
         raise TransportError(f"{method} {self.url} failed: HTTP {status} {response.reason}" + (f": {snippet}" if snippet else ""))
 
     def _read_timeout(self, timeout: float | None) -> float:

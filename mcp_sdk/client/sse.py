@@ -28,7 +28,13 @@ class DeadlineExceeded(Exception):
     """The ``deadline`` given to :func:`events` passed (however busy the stream kept)."""
 
 
-def events(response: requests.Response, deadline: float | None = None) -> t.Iterator[Event]:
+class EventTooLarge(Exception):
+    """One event grew past the ``max_event_bytes`` given to :func:`events` before it ended."""
+
+
+def events(
+    response: requests.Response, deadline: float | None = None, max_event_bytes: int | None = None
+) -> t.Iterator[Event]:
     """The events of ``response``'s body, each as soon as its closing blank line arrives.
 
     An event whose ``data`` is empty (a SEP-1699 priming event) is still yielded,
@@ -37,8 +43,13 @@ def events(response: requests.Response, deadline: float | None = None) -> t.Iter
     :param deadline: a ``time.monotonic()`` value: past it, raise
         :class:`DeadlineExceeded` (a stream of comments alone yields no event,
         so the caller could not check it), and no read waits beyond it.
+    :param max_event_bytes: raise :class:`EventTooLarge` once an event passes
+        this size unfinished (the parser would otherwise buffer it whole).
     """
-    client = sseclient.SSEClient(_chunks(response, deadline))
+    chunks = _chunks(response, deadline)
+    if max_event_bytes is not None:
+        chunks = _bounded(chunks, max_event_bytes)
+    client = sseclient.SSEClient(chunks)
     for event in client.events():
         yield Event(event.data, event.id, _milliseconds(event.retry))
 
@@ -57,6 +68,24 @@ def _chunks(response: requests.Response, deadline: float | None) -> t.Iterator[b
         if not data:
             return
         yield data
+
+
+_EVENT_ENDS = (b"\n\n", b"\r\r", b"\r\n\r\n")
+
+
+def _bounded(chunks: t.Iterator[bytes], limit: int) -> t.Iterator[bytes]:
+    """Pass ``chunks`` through, raising :class:`EventTooLarge` when an event runs past ``limit`` bytes."""
+    unfinished = 0
+    tail = b""
+    for chunk in chunks:
+        # The blank line that ends an event may straddle two chunks: search the previous tail too.
+        window = tail + chunk
+        end = max(window.rfind(marker) + len(marker) if marker in window else -1 for marker in _EVENT_ENDS)
+        unfinished = len(window) - end if end >= 0 else unfinished + len(chunk)
+        if unfinished > limit:
+            raise EventTooLarge(f"an event passed {limit} bytes without ending")
+        tail = window[-3:]
+        yield chunk
 
 
 def _cap_read_timeout(response: requests.Response, seconds: float) -> None:

@@ -116,6 +116,49 @@ class TestHTTP:
                 client.ping()
             client.close()
 
+    @pytest.mark.parametrize("streamed", [False, True], ids=["content-length", "chunked"])
+    def test_a_json_body_over_max_message_bytes_is_refused_unread(self, streamed: bool) -> None:
+        def handler(request: Request) -> Reply:
+            body = json.dumps(response_to(request, {"padding": "x" * 5000})).encode()
+            return Reply(200, {"Content-Type": "application/json"}, [body[:100], body[100:]] if streamed else body)
+
+        with ScriptedServer(basic_handler(handler)) as server:
+            client = self.connected(handler, server, max_message_bytes=2000)
+            with pytest.raises(Client.ValidationError, match="over the limit of 2000"):
+                client.ping()
+            client.close()
+
+    def test_an_sse_event_over_max_message_bytes_is_refused_before_it_ends(self) -> None:
+        stop = threading.Event()
+
+        def handler(request: Request) -> Reply:
+            def endless_event() -> t.Iterator[bytes]:
+                yield b"data: "
+                while not stop.wait(0.01):
+                    yield b"x" * 1000
+
+            return sse_reply(endless_event())
+
+        with ScriptedServer(basic_handler(handler)) as server:
+            client = self.connected(handler, server, max_message_bytes=4000)
+            with pytest.raises(Client.ValidationError, match="passed 4000 bytes without ending"):
+                client.ping()
+            stop.set()
+            client.close()
+
+    def test_many_events_under_the_limit_pass_even_split_across_chunks(self) -> None:
+        def handler(request: Request) -> Reply:
+            padding = [sse_event({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "y" * 500}})
+                       for _ in range(20)]
+            stream = b"".join(padding) + sse_event(response_to(request, {}))
+            # Cut every event's closing blank line in two.
+            return sse_reply(stream[i : i + 7] for i in range(0, len(stream), 7))
+
+        with ScriptedServer(basic_handler(handler)) as server:
+            client = self.connected(handler, server, max_message_bytes=1500)
+            assert client.ping() == {}
+            client.close()
+
     def test_an_event_nested_too_deep_is_skipped(self) -> None:
         def handler(request: Request) -> Reply:
             return sse_reply([b"data: " + b"[" * 200_000 + b"\n\n", sse_event(response_to(request, {}))])

@@ -129,11 +129,16 @@ class ServerSession:
 
     # -- incoming ------------------------------------------------------------
 
-    def handle(self, message: t.Any) -> t.Any:
-        """Process one decoded message (or batch); return the response, or None when there is none."""
+    def handle(self, message: t.Any, cancellation: Cancellation | None = None) -> t.Any:
+        """Process one decoded message (or batch); return the response, or None when there is none.
+
+        :param cancellation: the token of this request, made by a transport when
+            it read the request (so a ``notifications/cancelled`` that arrives
+            before the request starts still reaches it); by default a new one.
+        """
         if type(message) is list:
             return self._handle_batch(message)
-        return self._handle_one(message)
+        return self._handle_one(message, cancellation)
 
     def handle_json(self, text: str | bytes) -> str | None:
         """Process one JSON text; return the response's JSON text, or None."""
@@ -191,7 +196,7 @@ class ServerSession:
                 responses.append(response)
         return responses or None
 
-    def _handle_one(self, message: t.Any) -> dict[str, t.Any] | None:
+    def _handle_one(self, message: t.Any, cancellation: Cancellation | None = None) -> dict[str, t.Any] | None:
         if type(message) is not dict:
             return json_rpc.error(None, error_codes.INVALID_REQUEST, "Invalid Request: expected a JSON object")
         method = message.get("method")
@@ -217,7 +222,7 @@ class ServerSession:
             return json_rpc.error(
                 None, error_codes.INVALID_REQUEST, "Invalid Request: id must be a string or an integer"
             )
-        return self.server._handle_request(self, request_id, method, params, message)
+        return self.server._handle_request(self, request_id, method, params, message, cancellation)
 
     def _handle_response(self, message: dict[str, t.Any]) -> None:
         response_id = message["id"]

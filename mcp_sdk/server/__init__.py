@@ -396,7 +396,13 @@ class Server(ProtocolMethods):
         return session
 
     def _handle_request(
-        self, session: ServerSession, request_id: t.Any, method: str, params: t.Any, message: dict[str, t.Any]
+        self,
+        session: ServerSession,
+        request_id: t.Any,
+        method: str,
+        params: t.Any,
+        message: dict[str, t.Any],
+        cancellation: Cancellation | None = None,
     ) -> dict[str, t.Any] | None:
         handler = self._methods.get(method)
         if handler is None:
@@ -404,7 +410,10 @@ class Server(ProtocolMethods):
             if custom is None:
                 return self._method_not_found(session, request_id, method)
             handler = self._custom_handler(custom)
-        cancellation = None if method == methods.INITIALIZE else Cancellation()
+        if method == methods.INITIALIZE:
+            cancellation = None  # the specification: initialize is never cancelled
+        elif cancellation is None:
+            cancellation = Cancellation()
         request = Request(session, request_id, method, params, message, cancellation)
         if cancellation is not None and not session._begin(request_id, cancellation):
             # The specification: ids are unique per session. Answering would end
@@ -412,6 +421,9 @@ class Server(ProtocolMethods):
             return json_rpc.error(
                 request_id, error_codes.INVALID_REQUEST, "Invalid Request: this id is already in use by a request in flight"
             )
+        if cancellation is not None and cancellation.cancelled():
+            session._end(request_id)
+            return None  # cancelled before it started: nothing to run, nothing to answer
         try:
             response = self._run(handler, request)
         finally:

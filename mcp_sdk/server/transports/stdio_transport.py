@@ -37,6 +37,7 @@ import time
 import typing as t
 
 from ... import error_codes, json_rpc, methods
+from ...cancellation import Cancellation
 from ...server_session import safe_repr
 from ._stdio_writer import LineWriter
 
@@ -119,8 +120,10 @@ class StdioTransport:
         self._idle = 0  # idle threads no task has been queued for yet
         self._jobs_running = 0
         self._backlog: collections.deque[t.Any] = collections.deque()
-        self._active: set[t.Any] = set()  # ids of requests queued or running
-        self._cancelled: set[t.Any] = set()  # of those, the ids the client cancelled
+        # Requests queued or running, by id, with the cancellation token made as
+        # each was read: a cancel that arrives before the session has started the
+        # request still reaches it.
+        self._active: dict[t.Any, Cancellation] = {}
         self._lead_token = 0  # which reader is current; bumped on every hand-over
         self._busy_since: float | None = None  # when the reader started running a request
         self._watchdog: threading.Thread | None = None
@@ -425,15 +428,16 @@ class StdioTransport:
     # -- running requests ------------------------------------------------------
 
     def _note_cancelled(self, params: t.Any) -> None:
-        # The session only knows requests that have started; remember the
-        # cancellation of one still queued (or just starting) so it is skipped
-        # or its response dropped.
+        # The session only knows requests that have started; cancel the token of
+        # one still queued (or just starting), so it is skipped or sees it at once.
         if type(params) is dict:
             request_id = params.get("requestId")
             if type(request_id) in _ID_TYPES:
                 with self._lock:
-                    if request_id in self._active:
-                        self._cancelled.add(request_id)
+                    cancellation = self._active.get(request_id)
+                if cancellation is not None:
+                    reason = params.get("reason")
+                    cancellation.cancel(reason if isinstance(reason, str) else None)
 
     def _start(self, message: t.Any, token: int, session: ServerSession) -> bool:
         """Run (or queue, or refuse) a request read by the reader; return whether it still reads."""
@@ -459,7 +463,7 @@ class StdioTransport:
             else:
                 outcome = "busy"
             if tracked and outcome != "busy":
-                self._active.add(request_id)
+                self._active[request_id] = Cancellation()
         if outcome == "busy":
             self._busy(message)
             return True
@@ -475,18 +479,18 @@ class StdioTransport:
         """Run ``message``, then queued requests while any wait; return whether this thread still reads."""
         while True:
             request_id = message.get("id") if type(message) is dict else None
-            tracked = type(request_id) in _ID_TYPES
+            with self._lock:
+                cancellation = self._active.get(request_id) if type(request_id) in _ID_TYPES else None
             response: t.Any = None
-            if not self._stopping and not (tracked and request_id in self._cancelled):
+            if not self._stopping and not (cancellation is not None and cancellation.cancelled()):
                 try:
-                    response = session.handle(message)
+                    response = session.handle(message, cancellation)
                 except Exception as error:  # a bug must not take the thread down
                     response = self._internal_error(message, error)
             with self._lock:
-                if tracked:
-                    self._active.discard(request_id)
-                    if request_id in self._cancelled:
-                        self._cancelled.discard(request_id)
+                if cancellation is not None:
+                    del self._active[request_id]
+                    if cancellation.cancelled():
                         response = None  # the specification: no response to a cancelled request
                 leading = token == self._lead_token
                 if self._backlog and not self._stopping:

@@ -186,7 +186,7 @@ def test_many_requests_leave_no_threads_or_tracked_ids(serving):
     assert session.in_flight_count == 0
     running.close_input()
     running.join()
-    assert not transport._active and not transport._cancelled and not transport._backlog
+    assert not transport._active and not transport._backlog
     threads = [*transport._threads, transport._watchdog]
     assert all(thread is not None and thread.name.startswith("mcp-stdio-") for thread in threads)
     assert [thread for thread in threads if thread is not None and thread.is_alive()] == []

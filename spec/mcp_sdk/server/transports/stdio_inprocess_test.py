@@ -184,7 +184,7 @@ def test_a_failure_inside_handling_is_an_internal_error(monkeypatch: pytest.Monk
     def create_session(*args: t.Any, **kwargs: t.Any) -> t.Any:
         session = real(*args, **kwargs)
 
-        def broken(message: t.Any) -> t.Any:
+        def broken(message: t.Any, cancellation: t.Any = None) -> t.Any:
             raise RuntimeError("bug")
 
         monkeypatch.setattr(session, "handle", broken)
@@ -208,3 +208,40 @@ def test_a_failure_inside_handling_is_an_internal_error(monkeypatch: pytest.Monk
 def test_bad_options_are_refused(options: dict[str, t.Any]) -> None:
     with pytest.raises(ValueError):
         StdioTransport(make_server(), **options)
+
+
+def test_a_cancel_arriving_just_before_the_session_starts_a_request_still_reaches_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    server = Server(name="race")
+    ran: list[str] = []
+
+    @server.define_tool(name="work")
+    def work(args: dict[str, t.Any], server_context: t.Any = None) -> str:
+        ran.append("cancelled" if server_context.cancelled() else "ran")
+        return "done"
+
+    transports: list[StdioTransport] = []
+    real = server.create_session
+
+    def create_session(*args: t.Any, **kwargs: t.Any) -> t.Any:
+        session = real(*args, **kwargs)
+        handle = session.handle
+
+        def cancelled_in_the_gap(message: t.Any, cancellation: t.Any = None) -> t.Any:
+            # The client's notifications/cancelled lands after the transport took the
+            # request but before the session registered it.
+            if type(message) is dict and message.get("method") == "tools/call":
+                transports[0]._note_cancelled({"requestId": message["id"], "reason": "changed my mind"})
+            return handle(message, cancellation)
+
+        monkeypatch.setattr(session, "handle", cancelled_in_the_gap)
+        return session
+
+    monkeypatch.setattr(server, "create_session", create_session)
+    call = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "work"}}
+    out = io.BytesIO()
+    transports.append(StdioTransport(server, stdin=io.BytesIO(json.dumps(call).encode() + b"\n" + ping(8)), stdout=out))
+    transports[0].open()
+    assert lines(out.getvalue()) == [{"jsonrpc": "2.0", "id": 8, "result": {}}]
+    assert ran == []

@@ -94,6 +94,8 @@ class ServerSession:
         self._send = send
         self._lock = threading.Lock()
         self._in_flight: dict[t.Any, Cancellation] = {}
+        # Requests a transport took but has not started yet (see accept()).
+        self._accepted: dict[t.Any, Cancellation] = {}
         self._pending: dict[t.Any, _Pending] = {}
         self._ids = itertools.count(1)
         self._closed = False
@@ -132,9 +134,8 @@ class ServerSession:
     def handle(self, message: t.Any, cancellation: Cancellation | None = None) -> t.Any:
         """Process one decoded message (or batch); return the response, or None when there is none.
 
-        :param cancellation: the token of this request, made by a transport when
-            it read the request (so a ``notifications/cancelled`` that arrives
-            before the request starts still reaches it); by default a new one.
+        :param cancellation: the token :meth:`accept` gave for this request, when
+            the transport took it earlier; by default a new one.
         """
         if type(message) is list:
             return self._handle_batch(message)
@@ -238,10 +239,37 @@ class ServerSession:
 
     # -- in-flight requests (cancellation) -----------------------------------
 
+    def accept(self, request_id: t.Any) -> Cancellation | None:
+        """Note a request a transport took and will run later (queued for a worker).
+
+        Its cancellation token exists from now on, so a ``notifications/cancelled``
+        that arrives before the request starts still reaches it. Pass the token to
+        :meth:`handle`, or call :meth:`forget` if the request will not run.
+
+        :return: the token; None when ``request_id`` is already taken or in flight
+            (the duplicate is then refused when handled).
+        """
+        with self._lock:
+            if request_id in self._in_flight or request_id in self._accepted:
+                return None
+            cancellation = self._accepted[request_id] = Cancellation()
+            closed = self._closed
+        if closed:
+            cancellation.cancel("Connection closed")
+        return cancellation
+
+    def forget(self, request_id: t.Any) -> None:
+        """Drop what :meth:`accept` noted, for a request that will not be handled."""
+        with self._lock:
+            self._accepted.pop(request_id, None)
+
     def _begin(self, request_id: t.Any, cancellation: Cancellation) -> bool:
         """Track a request; False (and nothing tracked) when ``request_id`` is already in flight."""
         with self._lock:
-            if request_id in self._in_flight:
+            accepted = self._accepted.get(request_id)
+            if accepted is cancellation:
+                del self._accepted[request_id]
+            elif request_id in self._in_flight or accepted is not None:
                 return False
             self._in_flight[request_id] = cancellation
             closed = self._closed
@@ -254,9 +282,9 @@ class ServerSession:
             self._in_flight.pop(request_id, None)
 
     def cancel_request(self, request_id: t.Any, reason: str | None = None) -> bool:
-        """Cancel an in-flight client request (as ``notifications/cancelled`` does)."""
+        """Cancel a client request in flight or accepted (as ``notifications/cancelled`` does)."""
         with self._lock:
-            cancellation = self._in_flight.get(request_id)
+            cancellation = self._in_flight.get(request_id) or self._accepted.get(request_id)
         if cancellation is None:
             return False
         return cancellation.cancel(reason)
@@ -399,7 +427,7 @@ class ServerSession:
             if self._closed:
                 return
             self._closed = True
-            in_flight = list(self._in_flight.values())
+            in_flight = [*self._in_flight.values(), *self._accepted.values()]
             pending = list(self._pending.values())
             self._pending.clear()
         for cancellation in in_flight:

@@ -8,7 +8,7 @@ import pytest
 
 from mcp_sdk import CancelledError, Configuration, JSONRPCError, RequestTimeoutError, Server, ServerSession, TransportError
 from mcp_sdk.cancellation import Cancellation
-from spec.support.server_helpers import TIMEOUT, Capture, connect, in_background, initialize, notification, request
+from spec.support.server_helpers import TIMEOUT, Capture, call_tool, connect, in_background, initialize, notification, request
 
 
 class TestNegotiatedState:
@@ -230,3 +230,58 @@ class TestLifecycle:
     def test_repr_names_the_session(self):
         session = ServerSession(Server(), session_id="abc")
         assert "abc" in repr(session)
+
+
+class TestAcceptedRequests:
+    """ServerSession.accept: a transport's note of a request it will run later."""
+
+    def make(self) -> tuple[Server, list[str]]:
+        ran: list[str] = []
+        server = Server(name="s")
+
+        @server.define_tool(name="work")
+        def work(args, server_context=None):
+            ran.append("cancelled" if server_context.cancelled() else "ran")
+            return "done"
+
+        return server, ran
+
+    def test_a_cancel_before_the_request_starts_reaches_it_and_it_never_runs(self):
+        server, ran = self.make()
+        session = server.create_session(send=lambda message, related: None)
+        token = session.accept(5)
+        assert session.cancel_request(5, "changed my mind") is True
+        assert token.cancelled() and token.reason == "changed my mind"
+        assert session.handle(call_tool("work", id=5), token) is None
+        assert ran == []
+        assert session.in_flight_count == 0 and session.accept(5) is not None  # the id is free again
+
+    def test_an_accepted_request_runs_with_its_token(self):
+        server, ran = self.make()
+        session = server.create_session(send=lambda message, related: None)
+        token = session.accept(6)
+        assert session.handle(call_tool("work", id=6), token)["result"]["content"] == [{"type": "text", "text": "done"}]
+        assert ran == ["ran"]
+
+    def test_an_id_accepted_or_in_flight_cannot_be_accepted_again(self):
+        server, _ = self.make()
+        session = server.create_session(send=lambda message, related: None)
+        assert session.accept(7) is not None
+        assert session.accept(7) is None
+        response = session.handle(call_tool("work", id=7))  # the duplicate, handled without the token
+        assert response["error"]["code"] == -32600
+
+    def test_forget_drops_a_request_that_will_not_run(self):
+        server, _ = self.make()
+        session = server.create_session(send=lambda message, related: None)
+        session.accept(8)
+        session.forget(8)
+        assert session.cancel_request(8) is False
+        assert session.accept(8) is not None
+
+    def test_close_cancels_accepted_requests(self):
+        server, _ = self.make()
+        session = server.create_session(send=lambda message, related: None)
+        token = session.accept(9)
+        session.close("bye")
+        assert token.cancelled() and token.reason == "bye"

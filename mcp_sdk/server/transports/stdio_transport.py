@@ -36,7 +36,7 @@ import threading
 import time
 import typing as t
 
-from ... import error_codes, json_rpc, methods
+from ... import error_codes, json_rpc
 from ...cancellation import Cancellation
 from ...server_session import safe_repr
 from ._stdio_writer import LineWriter
@@ -120,10 +120,10 @@ class StdioTransport:
         self._idle = 0  # idle threads no task has been queued for yet
         self._jobs_running = 0
         self._backlog: collections.deque[t.Any] = collections.deque()
-        # Requests queued or running, by id, with the cancellation token made as
-        # each was read: a cancel that arrives before the session has started the
-        # request still reaches it.
-        self._active: dict[t.Any, Cancellation] = {}
+        # Requests queued or running, by id, with the token the session gave when
+        # each was read (ServerSession.accept): a cancel that arrives before the
+        # request starts still reaches it.
+        self._active: dict[t.Any, Cancellation | None] = {}
         self._lead_token = 0  # which reader is current; bumped on every hand-over
         self._busy_since: float | None = None  # when the reader started running a request
         self._watchdog: threading.Thread | None = None
@@ -399,8 +399,6 @@ class StdioTransport:
                 if not self._start(message, token, session):
                     return
                 continue
-            if type(message) is dict and message.get("method") == methods.NOTIFICATIONS_CANCELLED:
-                self._note_cancelled(message.get("params"))
             try:
                 response = session.handle(message)
             except Exception as error:  # a bug must not end the connection
@@ -427,18 +425,6 @@ class StdioTransport:
 
     # -- running requests ------------------------------------------------------
 
-    def _note_cancelled(self, params: t.Any) -> None:
-        # The session only knows requests that have started; cancel the token of
-        # one still queued (or just starting), so it is skipped or sees it at once.
-        if type(params) is dict:
-            request_id = params.get("requestId")
-            if type(request_id) in _ID_TYPES:
-                with self._lock:
-                    cancellation = self._active.get(request_id)
-                if cancellation is not None:
-                    reason = params.get("reason")
-                    cancellation.cancel(reason if isinstance(reason, str) else None)
-
     def _start(self, message: t.Any, token: int, session: ServerSession) -> bool:
         """Run (or queue, or refuse) a request read by the reader; return whether it still reads."""
         request_id = message.get("id") if type(message) is dict else None
@@ -463,7 +449,7 @@ class StdioTransport:
             else:
                 outcome = "busy"
             if tracked and outcome != "busy":
-                self._active[request_id] = Cancellation()
+                self._active[request_id] = session.accept(request_id)
         if outcome == "busy":
             self._busy(message)
             return True
@@ -487,9 +473,12 @@ class StdioTransport:
                     response = session.handle(message, cancellation)
                 except Exception as error:  # a bug must not take the thread down
                     response = self._internal_error(message, error)
+            elif cancellation is not None:
+                session.forget(request_id)  # never handled: the session's note of it goes too
             with self._lock:
+                if type(request_id) in _ID_TYPES:
+                    self._active.pop(request_id, None)
                 if cancellation is not None:
-                    del self._active[request_id]
                     if cancellation.cancelled():
                         response = None  # the specification: no response to a cancelled request
                 leading = token == self._lead_token

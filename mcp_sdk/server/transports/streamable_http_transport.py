@@ -48,6 +48,7 @@ import typing as t
 
 from ... import error_codes, json_rpc
 from ... import protocol_version as versions
+from ...cancellation import Cancellation
 from ...errors import TransportError
 from ...server_session import ServerSession
 from .streamable_http.dispatch import internal_errors, is_initialize, may_send_first, request_ids
@@ -335,9 +336,15 @@ class StreamableHTTPTransport:
         on_end: t.Callable[[Stream, bool], None] | None,
     ) -> Answer:
         body = SSEBody(stream, consumer, preamble, keepalive=self.keepalive_interval, retry_ms=self.retry_ms, on_end=on_end)
+        # The request may wait for a free worker: its token exists from now on, so a
+        # notifications/cancelled POSTed meanwhile still reaches it.
+        request_id = message.get("id") if type(message) is dict else None
+        cancellation = server_session.accept(request_id) if json_rpc.is_valid_id(request_id) else None
         try:
-            self._pool.submit(lambda: self._run(server_session, message, finish))
+            self._pool.submit(lambda: self._run(server_session, message, finish, cancellation))
         except TransportError:
+            if cancellation is not None:
+                server_session.forget(request_id)
             finish(None, None)
             body.close()
             raise HTTPRequestError(503, "Service Unavailable: the MCP transport is closed") from None
@@ -346,12 +353,18 @@ class StreamableHTTPTransport:
             return Answer(200, list(SSE_HEADERS), body)
         return Answer(200, [*SSE_HEADERS, ("Content-Length", str(length))], body)
 
-    def _run(self, server_session: ServerSession, message: t.Any, finish: t.Callable[[t.Any, str | None], None]) -> None:
+    def _run(
+        self,
+        server_session: ServerSession,
+        message: t.Any,
+        finish: t.Callable[[t.Any, str | None], None],
+        cancellation: Cancellation | None = None,
+    ) -> None:
         """On a worker thread: handle the POST's message, then end its stream with the answer."""
         response: t.Any = None
         text: str | None = None
         try:
-            response = server_session.handle(message)
+            response = server_session.handle(message, cancellation)
             text = server_session.encode(response)
         except Exception as error:  # the core answers errors itself; this is the last resort
             self.server.report_exception(error, {"request": message})

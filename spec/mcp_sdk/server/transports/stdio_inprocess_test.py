@@ -221,7 +221,6 @@ def test_a_cancel_arriving_just_before_the_session_starts_a_request_still_reache
         ran.append("cancelled" if server_context.cancelled() else "ran")
         return "done"
 
-    transports: list[StdioTransport] = []
     real = server.create_session
 
     def create_session(*args: t.Any, **kwargs: t.Any) -> t.Any:
@@ -232,7 +231,7 @@ def test_a_cancel_arriving_just_before_the_session_starts_a_request_still_reache
             # The client's notifications/cancelled lands after the transport took the
             # request but before the session registered it.
             if type(message) is dict and message.get("method") == "tools/call":
-                transports[0]._note_cancelled({"requestId": message["id"], "reason": "changed my mind"})
+                handle({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": message["id"]}})
             return handle(message, cancellation)
 
         monkeypatch.setattr(session, "handle", cancelled_in_the_gap)
@@ -241,7 +240,6 @@ def test_a_cancel_arriving_just_before_the_session_starts_a_request_still_reache
     monkeypatch.setattr(server, "create_session", create_session)
     call = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "work"}}
     out = io.BytesIO()
-    transports.append(StdioTransport(server, stdin=io.BytesIO(json.dumps(call).encode() + b"\n" + ping(8)), stdout=out))
-    transports[0].open()
+    StdioTransport(server, stdin=io.BytesIO(json.dumps(call).encode() + b"\n" + ping(8)), stdout=out).open()
     assert lines(out.getvalue()) == [{"jsonrpc": "2.0", "id": 8, "result": {}}]
     assert ran == []

@@ -181,3 +181,19 @@ def test_the_server_can_ping_the_client_on_the_get_stream(serve: t.Callable[...,
         answer(client, {"jsonrpc": "2.0", "id": 1, "result": {}})
         pinger.join(5)
     assert results == [{}]
+
+
+def test_a_request_cancelled_while_it_waits_for_a_worker_never_runs(serve: t.Callable[..., Served]) -> None:
+    served = serve(max_workers=1)
+    client = served.client()
+    client.initialize()
+    with client.post(tool_call("wait", id=1)) as first:
+        assert served.probe.started.wait(10)
+        with client.post(tool_call("wait", id=2)) as second:  # no worker is free: it waits in the queue
+            events = read_events(second)
+            assert next(events) == Event(id="2-1", data="", retry=1000)  # stream 2's priming event
+            answer(client, {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2}})
+            served.probe.release.set()
+            assert list(read_events(first))[-1].message == text_result("released", id=1)
+            assert list(events) == []  # no response to a cancelled request: the stream just ends
+    assert served.probe.outcomes == ["released"]

@@ -91,3 +91,44 @@ _FEATURES = {
     "elicitation": _V3,
     "url_elicitation": _V4,
 }
+
+
+#: Versions whose content blocks need :func:`content_for`.
+OLDER_CONTENT_VERSIONS = frozenset({_V1, _V2})
+
+#: Content block types each older version defines (newer versions define them all).
+_CONTENT_TYPES: dict[str, frozenset[str]] = {
+    _V1: frozenset({"text", "image", "resource"}),
+    _V2: frozenset({"text", "image", "audio", "resource"}),
+}
+
+
+def content_for(blocks: list[t.Any], version: str | None) -> list[t.Any]:
+    """Content blocks as ``version`` can carry them.
+
+    A block type the version does not define (``audio`` before 2025-03-26,
+    ``resource_link`` before 2025-06-18) becomes a text block that describes it,
+    and block ``_meta`` (2025-06-18) is left out before its time. The latest
+    versions get ``blocks`` back unchanged.
+    """
+    allowed = _CONTENT_TYPES.get(version or LATEST_VERSION)
+    if allowed is None:
+        return blocks
+    converted = []
+    for block in blocks:
+        if type(block) is dict:
+            if block.get("type") not in allowed:
+                block = {"type": "text", "text": _describe_block(block, version)}
+            elif "_meta" in block:
+                block = {key: value for key, value in block.items() if key != "_meta"}
+        converted.append(block)
+    return converted
+
+
+def _describe_block(block: dict[str, t.Any], version: str | None) -> str:
+    kind = block.get("type")
+    if kind == "resource_link":
+        name = block.get("name")
+        return f"Resource: {block.get('uri')}" + (f" ({name})" if name else "")
+    mime = block.get("mimeType")
+    return f"[{kind} content{f' ({mime})' if mime else ''} left out: protocol {version} cannot carry it]"

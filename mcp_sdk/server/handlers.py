@@ -146,7 +146,10 @@ class ProtocolMethods:
         result = _tool_result(returned)
         if self.configuration.validate_tool_call_results and tool.output_schema is not None and not result.get("isError"):
             self._check_structured_content(tool, result)
-        return versions.filter_fields("call_tool_result", result, version)
+        result = versions.filter_fields("call_tool_result", result, version)
+        if version in versions.OLDER_CONTENT_VERSIONS and type(result.get("content")) is list:
+            result["content"] = versions.content_for(result["content"], version)
+        return result
 
     def _check_structured_content(self, tool: type[Tool], result: dict[str, t.Any]) -> None:
         assert tool.output_schema is not None
@@ -184,6 +187,17 @@ class ProtocolMethods:
         result = to_wire(prompt.invoke(arguments, context))
         if not isinstance(result, dict) or not isinstance(result.get("messages"), list):
             raise TypeError(f"prompt {name} returned {type(result).__name__}, not a Prompt.Result")
+        version = request.session.version
+        if version in versions.OLDER_CONTENT_VERSIONS:
+            result = {  # a new dict: the prompt's own value is never changed
+                **result,
+                "messages": [
+                    {**message, "content": versions.content_for([message["content"]], version)[0]}
+                    if isinstance(message, dict) and "content" in message
+                    else message
+                    for message in result["messages"]
+                ],
+            }
         return t.cast("dict[str, t.Any]", result)
 
     # -- resources -----------------------------------------------------------

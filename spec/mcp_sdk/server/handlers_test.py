@@ -743,3 +743,54 @@ class TestHandlersWithServerContext:
         server.resources_read_handler(read)
         server.handle(request("resources/read", {"uri": "x:1"}))
         assert seen == [42]
+
+
+class TestContentForOlderVersions:
+    """Blocks an older negotiated version does not define are described in text, never sent raw."""
+
+    BLOCKS = [
+        {"type": "text", "text": "hi", "_meta": {"k": "v"}},
+        {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"},
+        {"type": "resource_link", "uri": "file:///report.pdf", "name": "report"},
+    ]
+
+    def server(self):
+        server = Server(name="s")
+        server.define_tool(name="mixed", handler=lambda args: Tool.Response(list(self.BLOCKS)))
+        server.define_prompt(
+            name="mixed",
+            handler=lambda args: {"messages": [{"role": "user", "content": dict(block)} for block in self.BLOCKS]},
+        )
+        return server
+
+    @pytest.mark.parametrize(
+        ("version", "expected"),
+        [
+            (
+                "2024-11-05",
+                [
+                    {"type": "text", "text": "hi"},
+                    {"type": "text", "text": "[audio content (audio/wav) left out: protocol 2024-11-05 cannot carry it]"},
+                    {"type": "text", "text": "Resource: file:///report.pdf (report)"},
+                ],
+            ),
+            (
+                "2025-03-26",
+                [
+                    {"type": "text", "text": "hi"},
+                    {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"},
+                    {"type": "text", "text": "Resource: file:///report.pdf (report)"},
+                ],
+            ),
+            ("2025-06-18", BLOCKS),
+            ("2025-11-25", BLOCKS),
+        ],
+    )
+    def test_tool_results_and_prompt_messages(self, version, expected):
+        server = self.server()
+        response = answer(server, "tools/call", {"name": "mixed"}, version=version)
+        assert response["result"]["content"] == expected
+        assert_valid_response("tools/call", response, version)
+        response = answer(server, "prompts/get", {"name": "mixed"}, version=version)
+        assert [message["content"] for message in response["result"]["messages"]] == expected
+        assert_valid_response("prompts/get", response, version)

@@ -244,13 +244,22 @@ class SessionRegistry:
         return True
 
     def get(self, session_id: str) -> HTTPSession | None:
-        """The open session with this id; an expired one is closed and not returned."""
+        """The open session with this id, marked active; an expired one is closed and not returned.
+
+        The check and the mark happen under the registry's lock, as the reaper's
+        re-check does: a session handed to a request is never reaped under it.
+        """
         with self._lock:
             session = self._sessions.get(session_id)
-        if session is None:
-            return None
-        if self.idle_timeout is not None and session.idle_for(time.monotonic()) > self.idle_timeout:
-            self.remove(session_id, "Session expired")
+            if session is None:
+                return None
+            expired = self.idle_timeout is not None and session.idle_for(time.monotonic()) > self.idle_timeout
+            if expired:
+                del self._sessions[session_id]
+            else:
+                session.touch()
+        if expired:
+            session.close("Session expired")
             return None
         return session
 
@@ -271,14 +280,17 @@ class SessionRegistry:
         if self.idle_timeout is None:
             return 0
         now = time.monotonic()
-        expired = [session for session in self.snapshot() if session.idle_for(now) > self.idle_timeout]
-        for session in expired:
+        candidates = [session for session in self.snapshot() if session.idle_for(now) > self.idle_timeout]
+        reaped = 0
+        for session in candidates:
             with self._lock:
-                if self._sessions.get(session.id) is not session:
+                # A request may have taken the session since the snapshot: look again.
+                if self._sessions.get(session.id) is not session or session.idle_for(time.monotonic()) <= self.idle_timeout:
                     continue
                 del self._sessions[session.id]
             session.close("Session expired")
-        return len(expired)
+            reaped += 1
+        return reaped
 
     def _reap_loop(self) -> None:
         assert self.idle_timeout is not None

@@ -13,6 +13,7 @@ from mcp_sdk import Server
 from mcp_sdk.errors import MCPError, TransportError
 from mcp_sdk.server.transports import StreamableHTTPTransport
 from mcp_sdk.server.transports.streamable_http import EventStore, HTTPRequestError, InMemoryEventStore, RebindingGuard
+from mcp_sdk.server.transports.streamable_http.sessions import HTTPSession, SessionRegistry
 from mcp_sdk.server.transports.streamable_http.sse import format_event, format_retry
 from mcp_sdk.server.transports.streamable_http.workers import WorkerPool
 from spec.support.http_client import ACCEPT_BOTH, initialize_message
@@ -248,7 +249,7 @@ def test_the_transport_is_a_context_manager() -> None:
 
 
 def test_a_session_keeps_only_the_last_few_finished_streams() -> None:
-    from mcp_sdk.server.transports.streamable_http.sessions import RETAINED_STREAMS, HTTPSession
+    from mcp_sdk.server.transports.streamable_http.sessions import RETAINED_STREAMS
 
     session = HTTPSession(Server(name="s"), "session-id", InMemoryEventStore)
     for number in range(20):  # answers nobody came back for
@@ -262,3 +263,28 @@ def test_a_session_keeps_only_the_last_few_finished_streams() -> None:
     assert session.store.replay_events_after("20-0", lambda event_id, message: replayed.append(event_id)) == "20"
     assert replayed == ["20-19"]  # event numbers count across the session's streams
     session.close()
+
+
+def test_a_session_a_request_just_took_is_not_reaped_under_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    registry = SessionRegistry()  # no reaper thread: the test reaps by hand
+    registry.idle_timeout = 0.05
+    try:
+        session = HTTPSession(Server(name="s"), "session-id", InMemoryEventStore)
+        registry.add(session)
+        real_idle_for = session.idle_for
+        checks: list[float] = []
+
+        def idle_then_a_request_arrives(now: float) -> float:
+            checks.append(now)
+            if len(checks) == 1:  # the reaper's first look: idle for long...
+                session.last_active = time.monotonic()  # ...and right then a request marks it active
+                return 1.0
+            return real_idle_for(now)
+
+        monkeypatch.setattr(session, "idle_for", idle_then_a_request_arrives)
+        assert registry.reap() == 0
+        assert not session.closed and registry.get("session-id") is session
+        session.last_active -= 1.0
+        assert registry.reap() == 1 and session.closed
+    finally:
+        registry.close()

@@ -339,7 +339,7 @@ class HTTP(Transport):
         return last_id, retry
 
     def _received(self, message: t.Any) -> None:
-        self.deliver(message, self._pending, self.send_notification, self.url)
+        self.route_incoming(message, self._pending, self.send_notification, self.url)
 
     # -- the standalone GET stream -------------------------------------------
 

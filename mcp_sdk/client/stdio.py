@@ -281,7 +281,7 @@ class Stdio(Transport):
             if line.strip():
                 logger.warning("MCP server %s wrote a line that is not JSON: %r", self.description, line[:200])
             return
-        self.deliver(message, self._pending, self._reply, f"MCP server {self.description}")
+        self.route_incoming(message, self._pending, self._reply, f"MCP server {self.description}")
 
     def _reply(self, message: Message) -> None:
         self._enqueue(message)

@@ -112,7 +112,7 @@ class Transport:
         )
         thread.start()
 
-    def deliver(self, message: t.Any, pending: PendingRequests, reply: Reply, source: str) -> None:
+    def route_incoming(self, message: t.Any, pending: PendingRequests, reply: Reply, source: str) -> None:
         """Route what the server sent: responses to their waiting callers, requests and notifications to :meth:`dispatch`.
 
         ``message`` may be a batch; ``source`` names the server in log lines.

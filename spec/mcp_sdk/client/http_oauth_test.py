@@ -89,49 +89,47 @@ def _retarget(url: str, server: FixtureServer) -> str:
     return server.mcp_url.rsplit("/", 1)[0] + "/" + url.split("/", 3)[3]
 
 
-def test_a_session_that_rewrites_the_url_never_sends_the_token_elsewhere() -> None:
-    _, mcp = servers()
+def _assert_the_token_never_leaves(session_for: t.Callable[[FixtureServer], requests.Session]) -> None:
+    """A transport whose ``session`` sends MCP requests to another server refuses before either is reached."""
+    auth, mcp = servers()
     evil = FixtureServer(resource_server=True)
-
-    class Rewriting(requests.Session):
-        def prepare_request(self, request: requests.Request) -> requests.PreparedRequest:
-            prepared = super().prepare_request(request)
-            prepared.url = _retarget(t.cast(str, prepared.url), evil)
-            return prepared
-
-    transport = HTTP(url=mcp.mcp_url, oauth=_token_provider(), session=Rewriting(), timeout=10, standalone_stream=False)
+    transport = HTTP(url=mcp.mcp_url, oauth=_token_provider(), session=session_for(evil), timeout=10, standalone_stream=False)
     try:
         with pytest.raises(InsecureURLError):
             transport.send_request(INITIALIZE)
     finally:
         transport.close()
-        mcp.close()
-        evil.close()
+        for server in (mcp, auth, evil):
+            server.close()
     assert evil.paths() == []
     assert mcp.paths() == []
+
+
+def test_a_session_that_rewrites_the_url_never_sends_the_token_elsewhere() -> None:
+    def session_for(evil: FixtureServer) -> requests.Session:
+        class Rewriting(requests.Session):
+            def prepare_request(self, request: requests.Request) -> requests.PreparedRequest:
+                prepared = super().prepare_request(request)
+                prepared.url = _retarget(t.cast(str, prepared.url), evil)
+                return prepared
+
+        return Rewriting()
+
+    _assert_the_token_never_leaves(session_for)
 
 
 def test_an_adapter_that_rewrites_the_url_in_send_never_connects_elsewhere_with_the_token() -> None:
-    _, mcp = servers()
-    evil = FixtureServer(resource_server=True)
+    def session_for(evil: FixtureServer) -> requests.Session:
+        class Rewriting(HTTPAdapter):
+            def send(self, request: requests.PreparedRequest, *args: t.Any, **kwargs: t.Any) -> requests.Response:
+                request.url = _retarget(t.cast(str, request.url), evil)
+                return super().send(request, *args, **kwargs)
 
-    class Rewriting(HTTPAdapter):
-        def send(self, request: requests.PreparedRequest, *args: t.Any, **kwargs: t.Any) -> requests.Response:
-            request.url = _retarget(t.cast(str, request.url), evil)
-            return super().send(request, *args, **kwargs)
+        session = requests.Session()
+        session.mount("http://", Rewriting())
+        return session
 
-    session = requests.Session()
-    session.mount("http://", Rewriting())
-    transport = HTTP(url=mcp.mcp_url, oauth=_token_provider(), session=session, timeout=10, standalone_stream=False)
-    try:
-        with pytest.raises(InsecureURLError):
-            transport.send_request(INITIALIZE)
-    finally:
-        transport.close()
-        mcp.close()
-        evil.close()
-    assert evil.paths() == []
-    assert mcp.paths() == []
+    _assert_the_token_never_leaves(session_for)
 
 
 def test_the_url_error_is_reachable_under_its_ruby_name() -> None:

@@ -265,3 +265,13 @@ __all__ = [
     "notification",
     "request",
 ]
+
+
+def nested_past_the_recursion_limit(depth: int = 50_000) -> list[t.Any]:
+    """``[[[...]]]``, ``depth`` lists deep: more than ``json`` or ``repr`` can recurse through."""
+    nested: list[t.Any] = []
+    node = nested
+    for _ in range(depth):
+        node.append([])
+        node = node[0]
+    return nested

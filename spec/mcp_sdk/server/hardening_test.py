@@ -20,6 +20,7 @@ from spec.support.server_helpers import (
     connect,
     in_background,
     initialize,
+    nested_past_the_recursion_limit,
     notification,
     request,
 )
@@ -204,12 +205,7 @@ class TestJunkResults:
 
         @server.define_tool(name="deep")
         def deep(args: dict[str, t.Any]) -> t.Any:
-            nested: list[t.Any] = []
-            node = nested
-            for _ in range(50_000):
-                node.append([])
-                node = node[0]
-            return {"structuredContent": {"deep": nested}}
+            return {"structuredContent": {"deep": nested_past_the_recursion_limit()}}
 
         @server.define_tool(name="huge")
         def huge(args: dict[str, t.Any]) -> t.Any:

@@ -13,6 +13,7 @@ import typing as t
 
 
 from mcp_sdk import Server
+from spec.support.server_helpers import nested_past_the_recursion_limit
 from spec.support.stdio_serving import serving_fixture
 from spec.support.stdio_peer import FIXTURE_SERVER
 
@@ -29,12 +30,7 @@ def make_server() -> Server:
 
     @server.define_tool(name="deep")
     def deep(args: dict[str, t.Any]) -> t.Any:
-        nested: list[t.Any] = []
-        node = nested
-        for _ in range(50_000):
-            node.append([])
-            node = node[0]
-        return {"structuredContent": {"deep": nested}}
+        return {"structuredContent": {"deep": nested_past_the_recursion_limit()}}
 
     @server.define_tool(name="chatty")
     def chatty(args: dict[str, t.Any], server_context: t.Any = None) -> t.Any:

@@ -93,14 +93,13 @@ _FEATURES = {
 }
 
 
-#: Versions whose content blocks need :func:`content_for`.
-OLDER_CONTENT_VERSIONS = frozenset({_V1, _V2})
-
 #: Content block types each older version defines (newer versions define them all).
 _CONTENT_TYPES: dict[str, frozenset[str]] = {
     _V1: frozenset({"text", "image", "resource"}),
     _V2: frozenset({"text", "image", "audio", "resource"}),
 }
+#: Versions whose content blocks need :func:`content_for`.
+OLDER_CONTENT_VERSIONS = frozenset(_CONTENT_TYPES)
 
 
 def content_for(blocks: list[t.Any], version: str | None) -> list[t.Any]:

@@ -16,6 +16,7 @@ from ..errors import CancelledError, InvalidParamsError, RequestHandlerError, Re
 from ..json_rpc import encode
 from ..tool import Tool
 from ..tool.response import Response
+from .input_required import InputRequiredResult
 from .pagination import paginate
 from .request import Request
 
@@ -100,6 +101,16 @@ class ProtocolMethods:
     def _ping(self, request: Request) -> dict[str, t.Any]:
         return {}
 
+    def _discover(self, request: Request) -> dict[str, t.Any]:
+        """``server/discover`` (2026-07-28): versions, capabilities, identity (in ``_meta``), instructions."""
+        result: dict[str, t.Any] = {
+            "supportedVersions": list(versions.MODERN_VERSIONS),
+            "capabilities": self.capabilities_for(request.session.version),
+        }
+        if self.instructions is not None:
+            result["instructions"] = self.instructions
+        return result
+
     def _set_log_level(self, request: Request) -> dict[str, t.Any]:
         level = _params(request).get("level")
         if type(level) is not str or level not in methods.LOG_SEVERITY:
@@ -143,6 +154,8 @@ class ProtocolMethods:
             data["error"] = "internal_error"
             self.report_exception(error, {"request": request.message})
             return _tool_error(TOOL_INTERNAL_ERROR_TEXT)
+        if isinstance(returned, InputRequiredResult):
+            return returned  # type: ignore[return-value]  # the caller asks the client (MRTR)
         result = _tool_result(returned)
         if self.configuration.validate_tool_call_results and tool.output_schema is not None and not result.get("isError"):
             self._check_structured_content(tool, result)
@@ -184,7 +197,10 @@ class ProtocolMethods:
             request.data["error"] = "missing_required_arguments"
             raise InvalidParamsError(f"Missing required arguments: {', '.join(missing)}", data={"missing": missing})
         context = request.server_context() if prompt._signature.accepts_server_context else None
-        result = to_wire(prompt.invoke(arguments, context))
+        returned = prompt.invoke(arguments, context)
+        if isinstance(returned, InputRequiredResult):
+            return returned  # type: ignore[return-value]  # the caller asks the client (MRTR)
+        result = to_wire(returned)
         if not isinstance(result, dict) or not isinstance(result.get("messages"), list):
             raise TypeError(f"prompt {name} returned {type(result).__name__}, not a Prompt.Result")
         version = request.session.version
@@ -223,6 +239,8 @@ class ProtocolMethods:
         except ResourceNotFoundError:
             request.data["error"] = "resource_not_found"
             raise
+        if isinstance(returned, InputRequiredResult):
+            return returned  # type: ignore[return-value]  # the caller asks the client (MRTR)
         if isinstance(returned, dict) and "contents" in returned:
             returned = returned["contents"]
         if returned is None:

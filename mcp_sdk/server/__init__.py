@@ -43,7 +43,7 @@ from .input_required import InputRequired, InputRequiredResult
 from .modern_requests import ModernRequests
 from .request import Request, RoundTripInputs
 from .router import Router
-from .subscriptions import InProcessBus, listen
+from .subscriptions import InProcessBus, SubscriptionBus, listen
 
 logger = logging.getLogger("mcp_sdk.server")
 
@@ -123,7 +123,7 @@ class Server(ProtocolMethods):
         self.ttl_ms = ttl_ms
         self.cache_scope = cache_scope
         #: Carries list changes and resource updates to ``subscriptions/listen`` requests.
-        self.subscriptions = InProcessBus()
+        self.subscriptions: SubscriptionBus = InProcessBus()
         self._router = Router(self)
         self._modern = ModernRequests(self)
 

@@ -31,8 +31,10 @@ MAX_RESOURCE_SUBSCRIPTIONS = 1000
 #: Seconds between checks, while a listen request waits, that its connection is still there.
 WAIT_SLICE = 1.0
 
-#: A change: ``"tools"``, ``"prompts"`` or ``"resources"`` (list changed), or ``"resource"`` with its URI.
+#: A change: ``"tools"``, ``"prompts"`` or ``"resources"`` (list changed), or ``"resource"`` with its
+#: URI; ``"closed"`` tells listeners to end (the server is shutting down).
 Event = t.Tuple[str, t.Optional[str]]
+CLOSED = "closed"
 Deliver = t.Callable[[Event], None]
 
 _LIST_FLAGS = {
@@ -52,7 +54,7 @@ class SubscriptionBus(t.Protocol):
         """Call ``deliver(event)`` for each change from now on; returns the function that stops it."""
 
     def close(self) -> None:
-        """End every listen request in this process gracefully (with a result)."""
+        """End every listen request open in this process now, gracefully (with a result)."""
 
 
 class InProcessBus:
@@ -63,12 +65,6 @@ class InProcessBus:
         self._lock = threading.Lock()
         self._listeners: dict[int, Deliver] = {}
         self._next = 0
-        self._closed = threading.Event()
-
-    @property
-    def closed(self) -> threading.Event:
-        """Set by :meth:`close`; listen requests end when they see it."""
-        return self._closed
 
     def publish(self, kind: str, uri: str | None = None) -> None:
         with self._lock:
@@ -89,11 +85,7 @@ class InProcessBus:
         return unsubscribe
 
     def close(self) -> None:
-        self._closed.set()
-
-    def reopen(self) -> None:
-        """Accept listen requests again after :meth:`close` (a transport restarted)."""
-        self._closed.clear()
+        self.publish(CLOSED)
 
     @property
     def listener_count(self) -> int:
@@ -128,7 +120,7 @@ def agreed_filter(params: t.Any) -> dict[str, t.Any]:
     return agreed
 
 
-def listen(request: Request, bus: InProcessBus) -> dict[str, t.Any]:
+def listen(request: Request, bus: SubscriptionBus) -> dict[str, t.Any]:
     """Serve a ``subscriptions/listen`` request until it is cancelled or the bus closes.
 
     :return: the graceful-close result (the caller stamps it).
@@ -141,9 +133,13 @@ def listen(request: Request, bus: InProcessBus) -> dict[str, t.Any]:
     tag = {SUBSCRIPTION_ID_KEY: subscription_id}
     wanted_lists = {kind: method for kind, (flag, method) in _LIST_FLAGS.items() if agreed.get(flag)}
     wanted_uris = frozenset(agreed.get("resourceSubscriptions", ()))
+    wake = threading.Event()
 
     def deliver(event: Event) -> None:
         kind, uri = event
+        if kind == CLOSED:
+            wake.set()
+            return
         if kind in wanted_lists:
             message = json_rpc.notification(wanted_lists[kind], {"_meta": tag})
         elif kind == "resource" and uri in wanted_uris:
@@ -157,14 +153,16 @@ def listen(request: Request, bus: InProcessBus) -> dict[str, t.Any]:
         subscription_id,
     )
     unsubscribe = bus.subscribe(deliver)
+    forget = cancellation.add_callback(lambda _: wake.set()) if cancellation is not None else None
     try:
-        while not bus.closed.is_set():
-            if cancellation is not None and cancellation.wait(WAIT_SLICE):
-                raise CancelledError(reason=cancellation.reason)
-            if cancellation is None:
-                bus.closed.wait(WAIT_SLICE)
+        while not wake.wait(WAIT_SLICE):
+            pass
+        if cancellation is not None and cancellation.cancelled():
+            raise CancelledError(reason=cancellation.reason)
     finally:
         unsubscribe()
+        if forget is not None:
+            forget()
     return {"_meta": dict(tag)}
 
 

@@ -186,7 +186,12 @@ class StdioTransport:
             self._shutdown()
 
     def close(self) -> None:
-        """Stop :meth:`open` from another thread (or before it starts); safe to call twice."""
+        """Stop :meth:`open` from another thread (or before it starts); safe to call twice.
+
+        Open ``subscriptions/listen`` requests are first ended with their result.
+        """
+        if not self._closed:
+            self.server.close_subscriptions()
         with self._lock:
             self._closed = True
             self._stopping = True
@@ -400,7 +405,7 @@ class StdioTransport:
                     return
                 continue
             try:
-                response = session.handle(message)
+                response = self.server.handle_message(message, session)
             except Exception as error:  # a bug must not end the connection
                 response = self._internal_error(message, error)
             if response is not None:
@@ -470,7 +475,7 @@ class StdioTransport:
             response: t.Any = None
             if not self._stopping and not (cancellation is not None and cancellation.cancelled()):
                 try:
-                    response = session.handle(message, cancellation)
+                    response = self.server.handle_message(message, session, cancellation)
                 except Exception as error:  # a bug must not take the thread down
                     response = self._internal_error(message, error)
             elif cancellation is not None:

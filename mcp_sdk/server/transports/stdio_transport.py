@@ -518,7 +518,7 @@ class StdioTransport:
             ] or None
         if response is None:
             method = message.get("method") if type(message) is dict else "batch of notifications"
-            logger.warning("server busy: dropped notification %r", method)
+            logger.warning("server busy: dropped notification %.100r", method)
             return
         self._write_message(response, defer=True)
 

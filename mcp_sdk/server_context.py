@@ -15,6 +15,7 @@ from .cancellation import Cancellation
 from .errors import CapabilityError
 
 if t.TYPE_CHECKING:
+    from .server.auth import Principal
     from .server_session import ServerSession
 
 
@@ -74,6 +75,12 @@ class ServerContext(t.Mapping[str, t.Any]):
 
     def __repr__(self) -> str:
         return f"<ServerContext request_id={self.request_id!r} keys={list(self._view)!r}>"
+
+    @property
+    def auth(self) -> Principal | None:
+        """Who made the request (subject, client id, scopes, expiry, claims; never the token);
+        None without authentication (stdio, or HTTP without ``auth=``/``authenticate=``)."""
+        return self.session.auth if self.session is not None else None
 
     # -- cancellation --------------------------------------------------------
 

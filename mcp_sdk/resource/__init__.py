@@ -7,6 +7,7 @@ import typing as t
 import attrs
 
 from .._converter import converter
+from .._scopes import scope_tuple
 from .contents import BlobContents, TextContents
 
 
@@ -26,13 +27,19 @@ class Resource:
     annotations: dict[str, t.Any] | None = None
     icons: list[dict[str, t.Any]] | None = None
     meta: dict[str, t.Any] | None = None
+    #: OAuth scopes a caller needs: without them the resource is left out of ``resources/list``
+    #: and ``resources/read`` is refused (HTTP 403 ``insufficient_scope``); never sent on the wire.
+    required_scopes: tuple[str, ...] = attrs.field(default=(), converter=scope_tuple)
 
     TextContents: t.ClassVar[type[TextContents]] = TextContents
     BlobContents: t.ClassVar[type[BlobContents]] = BlobContents
 
     def to_dict(self) -> dict[str, t.Any]:
         """The ``resources/list`` entry."""
-        return t.cast("dict[str, t.Any]", converter.unstructure(self))
+        entry = t.cast("dict[str, t.Any]", converter.unstructure(self))
+        entry.pop("requiredScopes", None)
+        entry.pop("required_scopes", None)
+        return entry
 
 
 __all__ = ["Resource", "TextContents", "BlobContents"]

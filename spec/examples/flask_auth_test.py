@@ -81,3 +81,18 @@ def test_our_client_signs_in_with_oauth_and_steps_up(example, issuer):
         assert saved["result"]["content"] == [{"type": "text", "text": "1 notes"}]
         assert len(visited) == 2 and "notes%3Awrite" in visited[1]
     assert issuer.paths().count("POST /token") == 2
+
+
+def test_the_official_python_sdk_signs_in_with_oauth(example, issuer):
+    import json
+    import subprocess
+
+    command = [PYTHON, "-m", "spec.support.official_oauth_client", example.url, "whoami", "save_note", '{"text": "official"}']
+    completed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    assert json.loads(completed.stdout.strip().splitlines()[-1]) == {
+        "tools": ["whoami"],
+        "results": [{"subject": "oauth-user", "scopes": ["mcp"]}, ["1 notes"]],
+        "authorizations": 2,  # the 403 on save_note made it ask again, for "mcp notes:write"
+    }
+    assert [record.query.get("scope") for record in issuer.requests_to("/authorize")] == ["mcp", "mcp notes:write"]

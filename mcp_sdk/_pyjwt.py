@@ -4,11 +4,7 @@ from __future__ import annotations
 
 import types
 
-from .errors import MCPError
-
-
-class MissingExtraError(MCPError, ImportError):
-    """An optional dependency of the feature in use is not installed."""
+from .errors import MissingExtraError
 
 
 def import_jwt() -> types.ModuleType:

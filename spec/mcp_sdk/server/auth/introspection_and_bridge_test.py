@@ -161,3 +161,25 @@ def test_metadata_urls():
     assert metadata_url_for("https://api.example.com/") == "https://api.example.com/.well-known/oauth-protected-resource"
     auth = BearerAuth(lambda token: None, resource="https://api.example.com/v1/mcp")
     assert auth.metadata_path == "/.well-known/oauth-protected-resource/v1/mcp"
+
+
+def test_without_the_auth_extra_the_error_names_it():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['jwt'] = None\n"
+        "import mcp_sdk.server.auth as auth, mcp_sdk\n"
+        "assert 'jwt' not in [m for m in sys.modules if sys.modules[m] is not None]\n"
+        "from mcp_sdk.client.oauth.jwt_assertion import JWTSigner\n"
+        "for make in (lambda: auth.JWTVerifier(jwks_uri='https://a/jwks', issuer='https://a'), lambda: JWTSigner('x', 'ES256')):\n"
+        "    try:\n"
+        "        make()\n"
+        "    except mcp_sdk.MissingExtraError as error:\n"
+        "        assert isinstance(error, ImportError)\n"
+        "        print(error)\n"
+    )
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert completed.returncode == 0, completed.stderr
+    message = "JWT signing and verification need PyJWT and cryptography: pip install 'mcp_sdk[auth]'"
+    assert completed.stdout.splitlines() == [message, message]

@@ -211,11 +211,15 @@ class TestBadInput:
         }
         assert peer.recv() == {"jsonrpc": "2.0", "id": 2, "result": {}}
 
-    def test_a_result_json_cannot_hold_becomes_an_error(self, spawn: t.Callable[..., StdioPeer]) -> None:
+    def test_a_result_json_cannot_hold_becomes_a_tool_error(self, spawn: t.Callable[..., StdioPeer]) -> None:
         peer = spawn()
         peer.send(call(1, "unserializable"))
         response = peer.recv()
-        assert response == {"jsonrpc": "2.0", "id": 1, "error": {"code": -32603, "message": "Internal error"}}
+        assert response == {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "result": {"content": [{"type": "text", "text": "Internal error occurred"}], "isError": True},
+        }
         assert_valid_response("tools/call", response, VERSION)
         assert peer.request(2, "ping") == {"jsonrpc": "2.0", "id": 2, "result": {}}
 

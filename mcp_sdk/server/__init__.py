@@ -35,6 +35,7 @@ from ..resource import Resource
 from ..resource_template import ResourceTemplate
 from ..server_session import ServerSession
 from ..tool import Tool, validate_name
+from ..tool.definition import check_has_call
 from . import capabilities as capabilities_module
 from .handlers import ProtocolMethods
 from .request import Request
@@ -174,6 +175,7 @@ class Server(ProtocolMethods):
         if not (isinstance(tool, type) and issubclass(tool, Tool)):
             raise TypeError(f"tools must be Tool subclasses, not {tool!r}")
         validate_name(tool.tool_name)
+        check_has_call(tool)
         if tool.tool_name in registry:
             raise ToolNotUnique(f"Tool names should be unique. Duplicate: {tool.tool_name}")
 

@@ -321,6 +321,10 @@ class TestListingWhileRegistering:
             tool_name = "slow"
 
             @classmethod
+            def call(cls):
+                return None
+
+            @classmethod
             def to_dict(cls) -> dict[str, t.Any]:
                 entry = super().to_dict()
                 if not building.is_set():

@@ -37,6 +37,7 @@ from ..server_session import ServerSession
 from ..tool import Tool, validate_name
 from ..tool.definition import check_has_call
 from . import capabilities as capabilities_module
+from .decorators import DecoratorMethods
 from .handlers import ProtocolMethods
 from .request import Request
 
@@ -48,7 +49,7 @@ Handler = t.Callable[[Request], t.Any]
 _LIST_KINDS = {"tools": "tool", "prompts": "prompt", "resources": "resource", "resourceTemplates": "resource_template"}
 
 
-class Server(ProtocolMethods):
+class Server(ProtocolMethods, DecoratorMethods):
     """An MCP server.
 
     :param name: ``serverInfo.name``.

@@ -163,18 +163,20 @@ class Tool:
         meta: dict[str, t.Any] | None = None,
         icons: list[dict[str, t.Any]] | None = None,
         handler: t.Callable[..., t.Any] | None = None,
+        arguments_dict: bool | None = None,
     ) -> t.Any:
         """Make a Tool subclass from a function; with ``handler=`` the class, without it a decorator.
 
         The function takes the tool's arguments as keyword arguments (``def add(a: int, b: int)``),
         its ``input_schema`` derived from them when not given; or, the Ruby-shaped form, one
         arguments dict (``def add(args)``: a single parameter named ``args``/``arguments`` or
-        typed ``dict``). Either may declare ``server_context``.
+        typed ``dict``). Either may declare ``server_context``. ``arguments_dict=True``/``False``
+        says which form instead of guessing.
         """
 
         def build(function: t.Callable[..., t.Any]) -> type[Tool]:
             tool_name = name if name is not None else function.__name__
-            takes_dict = takes_arguments_dict(function, input_schema)
+            takes_dict = takes_arguments_dict(function, input_schema) if arguments_dict is None else arguments_dict
             doc = _doc(function) if takes_dict else type_schema.summary(function.__doc__)
             namespace: dict[str, t.Any] = {
                 "tool_name": tool_name,

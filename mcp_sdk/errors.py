@@ -45,6 +45,17 @@ class ValidationError(MCPError, ValueError):
     """A message or value does not have the shape the protocol requires."""
 
 
+class DefinitionError(MCPError, TypeError):
+    """A tool, prompt or resource is defined in a way that cannot work; raised where it is defined.
+
+    The message names the tool and the field, and says what to write instead.
+    """
+
+
+class SchemaError(DefinitionError, ValidationError):
+    """A tool's schema is invalid, or does not match the parameters of its ``call``."""
+
+
 class InvalidNameError(MCPError, ValueError):
     """A tool, prompt or method name is not allowed."""
 

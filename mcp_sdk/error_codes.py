@@ -13,6 +13,14 @@ INTERNAL_ERROR = -32603
 #: A tool needs the user to finish an out-of-band URL elicitation first.
 URL_ELICITATION_REQUIRED = -32042
 
+# MCP 2026-07-28 (the -32020..-32099 range the specification reserves).
+#: HTTP headers do not match the request body, or a required one is missing.
+HEADER_MISMATCH = -32020
+#: The request needs a client capability its ``_meta`` did not declare.
+MISSING_REQUIRED_CLIENT_CAPABILITY = -32021
+#: The request's protocol version is not one the server speaks (``data.supported`` lists them).
+UNSUPPORTED_PROTOCOL_VERSION = -32022
+
 #: Standard messages for the codes above.
 MESSAGES = {
     PARSE_ERROR: "Parse error",
@@ -21,4 +29,7 @@ MESSAGES = {
     INVALID_PARAMS: "Invalid params",
     INTERNAL_ERROR: "Internal error",
     URL_ELICITATION_REQUIRED: "URL elicitation required",
+    HEADER_MISMATCH: "Header mismatch",
+    MISSING_REQUIRED_CLIENT_CAPABILITY: "Missing required client capability",
+    UNSUPPORTED_PROTOCOL_VERSION: "Unsupported protocol version",
 }

@@ -25,8 +25,12 @@ from ..cancellation import Cancellation
 from ..errors import CancelledError, JSONRPCError, RequestTimeoutError, TransportError
 from ..protocol_version import LATEST_VERSION, SUPPORTED_VERSIONS
 from ..version import VERSION
+from . import headers as mcp_headers
+from . import modern, mrtr, negotiation
+from .cache import ResultCache
 from .elicitation import apply_defaults
-from .errors import ServerError, ValidationError
+from .errors import InputRequiredError, ServerError, ValidationError
+from .listen import Subscription, notification_filter
 from .paginated_result import ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult
 from .stdio import Stdio
 from .tool import Tool
@@ -59,6 +63,9 @@ class Client:
         against its output schema (for tools seen in a ``tools/list`` page, or
         passed as ``tool=``) and raise :attr:`ValidationError` when it does not conform.
     :param max_pages: most pages :meth:`tools` and its siblings fetch.
+    :param cache: keep results that carry ``ttlMs`` (MCP 2026-07-28) until they
+        expire; ``False`` asks the server every time.
+    :param max_input_rounds: most ``input_required`` rounds one call may take (MCP 2026-07-28).
     :raises: see each method; every exception is an :class:`~mcp_sdk.MCPError`:
         :attr:`ServerError` (a JSON-RPC error from the server),
         :attr:`ValidationError` (a malformed response),
@@ -69,6 +76,8 @@ class Client:
     Tool: t.TypeAlias = Tool
     ServerError: t.TypeAlias = ServerError
     ValidationError: t.TypeAlias = ValidationError
+    InputRequiredError: t.TypeAlias = InputRequiredError
+    Subscription: t.TypeAlias = Subscription
     ListToolsResult: t.TypeAlias = ListToolsResult
     ListPromptsResult: t.TypeAlias = ListPromptsResult
     ListResourcesResult: t.TypeAlias = ListResourcesResult
@@ -81,6 +90,8 @@ class Client:
         timeout: float | None = None,
         validate_structured_content: bool = False,
         max_pages: int = 1000,
+        cache: bool = True,
+        max_input_rounds: int = 10,
     ) -> None:
         self.transport = transport
         self.timeout = timeout
@@ -88,6 +99,17 @@ class Client:
         self.max_pages = max_pages
         #: The server's ``InitializeResult`` (None before :meth:`connect`).
         self.initialize_result: dict[str, t.Any] | None = None
+        #: The server's ``DiscoverResult`` on MCP 2026-07-28 (None on an older version).
+        self.discover_result: dict[str, t.Any] | None = None
+        self.max_input_rounds = max_input_rounds
+        #: The 2026-07-28 version in use (None: the legacy era, or not connected).
+        self._modern_version: str | None = None
+        self._client_info: dict[str, t.Any] = dict(_DEFAULT_CLIENT_INFO)
+        self._extra_capabilities: dict[str, t.Any] = {}
+        self._log_level: str | None = None
+        self._cache = ResultCache() if cache else None
+        self._header_paths: dict[str, dict[str, tuple[str, ...]]] = {}
+        self._subscriptions: list[Subscription] = []
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
         self._known_tools: dict[str, Tool] = {}
@@ -111,22 +133,38 @@ class Client:
         protocol_version: str | None = None,
         capabilities: dict[str, t.Any] | None = None,
         *,
+        mode: str = "auto",
         timeout: float | None = None,
+        probe_timeout: float | None = 10.0,
     ) -> dict[str, t.Any]:
-        """Run the handshake: ``initialize``, then ``notifications/initialized``.
+        """Agree on a protocol version with the server.
+
+        ``mode="auto"`` (the default) probes with ``server/discover`` and speaks
+        MCP 2026-07-28 to a server that answers it; any other answer (or none
+        within ``probe_timeout``) falls back to ``initialize`` +
+        ``notifications/initialized``. The era is remembered per server for the
+        process: the next ``connect`` to a legacy server skips the probe.
+        ``"modern"`` speaks 2026-07-28 only; ``"legacy"`` only ``initialize``.
 
         :param client_info: ``{"name": ..., "version": ...}``; defaults to this SDK's.
-        :param protocol_version: the version to offer (default: the latest).
+        :param protocol_version: the version to offer (default: the latest of the era).
         :param capabilities: merged over the capabilities the registered
             handlers imply (``sampling``, ``elicitation``, ``roots``).
-        :return: the server's ``InitializeResult``.
+        :return: the server's ``DiscoverResult`` (2026-07-28) or ``InitializeResult``.
         :raises ServerError: the server refused.
         :raises ValidationError: a malformed result, or a protocol version this SDK does not speak.
         """
+        self._client_info = dict(client_info or _DEFAULT_CLIENT_INFO)
+        self._extra_capabilities = dict(capabilities or {})
+        return negotiation.connect(self, mode, protocol_version, timeout, probe_timeout)
+
+    def _initialize(self, protocol_version: str | None, timeout: float | None) -> dict[str, t.Any]:
+        """The legacy handshake: ``initialize``, then ``notifications/initialized``."""
+        self._use_legacy()
         params = {
             "protocolVersion": protocol_version or LATEST_VERSION,
-            "capabilities": {**self.capabilities(), **(capabilities or {})},
-            "clientInfo": dict(client_info or _DEFAULT_CLIENT_INFO),
+            "capabilities": {**self.capabilities(), **self._extra_capabilities},
+            "clientInfo": self._client_info,
         }
         result = self._result(self._request(methods.INITIALIZE, params, timeout=timeout))
         version = result.get("protocolVersion")
@@ -143,32 +181,73 @@ class Client:
             logger.warning("%s has no send_notification; notifications/initialized was not sent", type(self.transport).__name__)
         else:
             self.transport.send_notification(json_rpc.notification(methods.NOTIFICATIONS_INITIALIZED))
+        if self._log_level is not None:
+            self.set_logging_level(self._log_level, timeout=timeout)
         return result
+
+    def _use_modern(self, version: str) -> None:
+        self._modern_version = version
+        self.initialize_result = None
+
+    def _use_legacy(self) -> None:
+        self._modern_version = None
+        self.discover_result = None
+
+    @property
+    def era(self) -> str | None:
+        """``"modern"`` (MCP 2026-07-28), ``"legacy"`` (``initialize``), or None before :meth:`connect`."""
+        if self._modern_version is not None and self.discover_result is not None:
+            return modern.MODERN
+        return modern.LEGACY if self.initialize_result is not None else None
+
+    @property
+    def log_level(self) -> str | None:
+        """The least severe log level the server should send (``notifications/message`` reach
+        :meth:`on_log_message`); None (the default) asks for no logging.
+
+        On 2026-07-28 it travels in every request's ``_meta``; on an older
+        version setting it sends ``logging/setLevel`` (now, or on :meth:`connect`).
+        """
+        return self._log_level
+
+    @log_level.setter
+    def log_level(self, level: str | None) -> None:
+        if level is not None and level not in methods.LOG_LEVELS:
+            raise ValueError(f"log_level must be one of {', '.join(methods.LOG_LEVELS)}, not {level!r}")
+        self._log_level = level
+        if level is not None and self.initialize_result is not None:
+            self._result(self._request(methods.LOGGING_SET_LEVEL, {"level": level}))
 
     @property
     def connected(self) -> bool:
         """Whether :meth:`connect` has completed."""
-        return self.initialize_result is not None
+        return self.era is not None
 
     @property
     def protocol_version(self) -> str | None:
-        """The negotiated protocol version."""
+        """The agreed protocol version (e.g. ``"2026-07-28"``; None before :meth:`connect`)."""
+        if self.era == modern.MODERN:
+            return self._modern_version
         return (self.initialize_result or {}).get("protocolVersion")
+
+    @property
+    def _description(self) -> dict[str, t.Any]:
+        return self.discover_result or self.initialize_result or {}
 
     @property
     def server_info(self) -> dict[str, t.Any] | None:
         """The server's ``serverInfo`` (``name``, ``version``, ``title``...)."""
-        return (self.initialize_result or {}).get("serverInfo")
+        return modern.server_info(self._description)
 
     @property
     def server_capabilities(self) -> dict[str, t.Any] | None:
         """The ``capabilities`` the server declared."""
-        return (self.initialize_result or {}).get("capabilities")
+        return self._description.get("capabilities")
 
     @property
     def instructions(self) -> str | None:
         """The server's ``instructions``, if it gave any."""
-        return (self.initialize_result or {}).get("instructions")
+        return self._description.get("instructions")
 
     def capabilities(self) -> dict[str, t.Any]:
         """The client capabilities the registered handlers imply (what :meth:`connect` declares)."""
@@ -182,7 +261,11 @@ class Client:
         return capabilities
 
     def close(self) -> None:
-        """Close the transport (ends a stdio server process, an HTTP session)."""
+        """End every :meth:`listen` subscription, then close the transport (ends a stdio server process, an HTTP session)."""
+        with self._lock:
+            subscriptions, self._subscriptions = self._subscriptions, []
+        for subscription in subscriptions:
+            subscription.close()
         self.transport.close()
 
     def __enter__(self) -> Client:
@@ -195,14 +278,20 @@ class Client:
 
     def ping(self, *, meta: dict[str, t.Any] | None = None, cancellation: Cancellation | None = None,
              timeout: float | None = None) -> dict[str, t.Any]:
-        """Check that the server answers; returns its (empty) result ``{}``."""
+        """Check that the server answers; returns its (empty) result ``{}``.
+
+        MCP 2026-07-28 has no ``ping``: there ``server/discover`` is asked instead.
+        """
+        if self._modern_version is not None:
+            self._result(self._request(modern.SERVER_DISCOVER, None, meta=meta, cancellation=cancellation, timeout=timeout))
+            return {}
         return self._result(self._request(methods.PING, None, meta=meta, cancellation=cancellation, timeout=timeout))
 
     def list_tools(self, cursor: str | None = None, *, meta: dict[str, t.Any] | None = None,
                    cancellation: Cancellation | None = None, timeout: float | None = None) -> ListToolsResult:
         """One page of ``tools/list`` (one request): ``page.tools`` and ``page.next_cursor``."""
         result = self._list(methods.TOOLS_LIST, cursor, meta, cancellation, timeout)
-        tools = [Tool.from_dict(entry) for entry in _items(result, "tools")]
+        tools = [Tool.from_dict(entry) for entry in self._usable_tools(_items(result, "tools"))]
         with self._lock:
             for tool in tools:
                 self._known_tools[tool.name] = tool
@@ -281,7 +370,14 @@ class Client:
         entries = dict(meta or {})
         if progress_token is not None:
             entries["progressToken"] = progress_token
-        response = self._request(methods.TOOLS_CALL, params, meta=entries, cancellation=cancellation, timeout=timeout)
+        try:
+            response = self._final(methods.TOOLS_CALL, params, meta=entries, cancellation=cancellation, timeout=timeout)
+        except ServerError as error:
+            if error.code != error_codes.HEADER_MISMATCH or self._modern_version is None:
+                raise
+            # SEP-2243: the tool's x-mcp-header annotations may have changed; list again, retry once.
+            self.tools(cancellation=cancellation, timeout=timeout)
+            response = self._final(methods.TOOLS_CALL, params, meta=entries, cancellation=cancellation, timeout=timeout)
         result = self._result(response)
         if self.validate_structured_content:
             known = tool if tool is not None else self._known_tools.get(tool_name)
@@ -292,8 +388,12 @@ class Client:
     def read_resource(self, uri: str, *, meta: dict[str, t.Any] | None = None,
                       cancellation: Cancellation | None = None, timeout: float | None = None) -> list[dict[str, t.Any]]:
         """Read a resource; returns its ``contents`` (text or blob entries)."""
-        response = self._request(methods.RESOURCES_READ, {"uri": uri}, meta=meta, cancellation=cancellation, timeout=timeout)
-        return _items(self._result(response), "contents")
+        params = {"uri": uri}
+        result = self._cached(methods.RESOURCES_READ, params)
+        if result is None:
+            response = self._final(methods.RESOURCES_READ, params, meta=meta, cancellation=cancellation, timeout=timeout)
+            result = self._store(methods.RESOURCES_READ, params, self._result(response))
+        return _items(result, "contents")
 
     def get_prompt(self, name: str, arguments: dict[str, str] | None = None, *, meta: dict[str, t.Any] | None = None,
                    cancellation: Cancellation | None = None, timeout: float | None = None) -> dict[str, t.Any]:
@@ -301,7 +401,7 @@ class Client:
         params: dict[str, t.Any] = {"name": name}
         if arguments is not None:
             params["arguments"] = arguments
-        return self._result(self._request(methods.PROMPTS_GET, params, meta=meta, cancellation=cancellation, timeout=timeout))
+        return self._result(self._final(methods.PROMPTS_GET, params, meta=meta, cancellation=cancellation, timeout=timeout))
 
     def complete(self, ref: dict[str, t.Any], argument: dict[str, t.Any], context: dict[str, t.Any] | None = None, *,
                  meta: dict[str, t.Any] | None = None, cancellation: Cancellation | None = None,
@@ -323,7 +423,14 @@ class Client:
         return completion
 
     def set_logging_level(self, level: str, *, timeout: float | None = None) -> dict[str, t.Any]:
-        """Ask the server to send log messages at ``level`` and above (they reach :meth:`on_log_message`)."""
+        """Ask the server to send log messages at ``level`` and above (they reach :meth:`on_log_message`).
+
+        On MCP 2026-07-28 this sets :attr:`log_level`, which every request then carries.
+        """
+        if self._modern_version is not None:
+            self.log_level = level
+            return {}
+        self._log_level = level
         return self._result(self._request(methods.LOGGING_SET_LEVEL, {"level": level}, timeout=timeout))
 
     def subscribe_resource(self, uri: str, *, timeout: float | None = None) -> dict[str, t.Any]:
@@ -341,6 +448,42 @@ class Client:
         :raises ServerError: the server answered with an error.
         """
         return self._request(method, params, meta=meta, cancellation=cancellation, timeout=timeout)
+
+    def listen(
+        self,
+        *,
+        tools: bool = False,
+        prompts: bool = False,
+        resources: bool = False,
+        resource_uris: t.Iterable[str] = (),
+        callback: t.Callable[[str, dict[str, t.Any]], t.Any] | None = None,
+        wait: float | None = 10.0,
+    ) -> Subscription:
+        """Open ``subscriptions/listen`` (MCP 2026-07-28) for list changes and resource updates.
+
+        The notifications reach :meth:`on_notification` (and ``callback(method, params)``),
+        and drop what the cache holds for them. A dropped stream is opened again;
+        ``subscription.close()`` (or :meth:`close`) ends it.
+
+        :param tools: ``notifications/tools/list_changed``; ``prompts``, ``resources``: likewise.
+        :param resource_uris: ``notifications/resources/updated`` for these URIs.
+        :param wait: seconds to wait for the server's acknowledgement (None: do not wait).
+        :raises ValidationError: not connected to a 2026-07-28 server.
+        """
+        if self._modern_version is None:
+            raise ValidationError("listen() needs a 2026-07-28 server; use subscribe_resource() and on_notification() on older ones")
+
+        def send(params: dict[str, t.Any], request_id: int, cancellation: Cancellation) -> dict[str, t.Any]:
+            return self._request(modern.SUBSCRIPTIONS_LISTEN, params, cancellation=cancellation, request_id=request_id)
+
+        wanted = notification_filter(tools=tools, prompts=prompts, resources=resources, resource_uris=resource_uris)
+        subscription = Subscription(send, lambda: next(self._ids), wanted, callback=callback)
+        with self._lock:
+            self._subscriptions.append(subscription)
+        subscription.start()
+        if wait is not None:
+            subscription.wait_acknowledged(wait)
+        return subscription
 
     def notify(self, method: str, params: dict[str, t.Any] | None = None) -> None:
         """Send any notification."""
@@ -459,6 +602,20 @@ class Client:
         raise JSONRPCError(f"Method not found: {method}", error_codes.METHOD_NOT_FOUND)
 
     def _handle_notification(self, method: str, params: dict[str, t.Any]) -> None:
+        if self._cache is not None:
+            self._cache.invalidate(method, params)
+        meta = params.get("_meta")
+        subscription_id = meta.get(modern.META_SUBSCRIPTION_ID) if isinstance(meta, dict) else None
+        if subscription_id is not None:
+            with self._lock:
+                subscriptions = list(self._subscriptions)
+            if method == modern.NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED:
+                for subscription in subscriptions:
+                    subscription._acknowledge(subscription_id, params)
+                return
+            for subscription in subscriptions:
+                if subscription.request_id == subscription_id:
+                    subscription._deliver(method, params)
         if method == methods.NOTIFICATIONS_PROGRESS:
             handler = self._progress_handler
             if handler is not None:
@@ -482,32 +639,116 @@ class Client:
         meta: dict[str, t.Any] | None = None,
         cancellation: Cancellation | None = None,
         timeout: float | None = None,
+        request_id: int | None = None,
+        raise_errors: bool = True,
+        retried: bool = False,
     ) -> dict[str, t.Any]:
-        """Send one request and return the response; raise :attr:`ServerError` for an error response."""
-        if meta:
+        """Send one request and return the response; raise :attr:`ServerError` for an error response.
+
+        On MCP 2026-07-28 the request carries the ``_meta`` envelope and the
+        standard headers, and a result's ``resultType`` is checked.
+        """
+        version = self._modern_version
+        headers: dict[str, str] | None = None
+        if version is not None:
+            params = dict(params or {})
+            envelope = modern.envelope(version, {**self.capabilities(), **self._extra_capabilities}, self._client_info,
+                                       self._log_level)
+            params["_meta"] = {**(params.get("_meta") or {}), **(meta or {}), **envelope}
+            headers = mcp_headers.standard_headers(method, params, version)
+            if method == methods.TOOLS_CALL:
+                headers.update(self._param_headers(params))
+        elif meta:
             params = dict(params or {})
             params["_meta"] = {**(params.get("_meta") or {}), **meta}
-        request_id = next(self._ids)
+        if request_id is None:
+            request_id = next(self._ids)
         request = json_rpc.request(request_id, method, params)
         if cancellation is not None:
             cancellation.raise_if_cancelled()
         try:
-            response = self._send_shape.send(self.transport, request, self.timeout if timeout is None else timeout, cancellation)
+            response = self._send_shape.send(self.transport, request, self.timeout if timeout is None else timeout,
+                                             cancellation, headers)
         except (CancelledError, RequestTimeoutError) as error:
-            # The specification: initialize is never cancelled.
-            if method != methods.INITIALIZE:
+            # The specification: initialize is never cancelled; a probe is not a request the server knows;
+            # on 2026-07-28 HTTP the transport cancelled by closing the request's stream.
+            closed = headers is not None and self._send_shape.headers and self.transport.cancels_by_closing_stream
+            if method not in (methods.INITIALIZE, modern.SERVER_DISCOVER) and not closed:
                 reason = error.reason if isinstance(error, CancelledError) else "Request timed out"
                 self._cancel_quietly(request_id, reason)
             raise
         if type(response) is not dict or response.get("id") != request_id:
             raise ValidationError(f"Response validation failed: expected a response to request {request_id}, got {response!r:.200}")
-        if "error" in response:
+        if version is not None and not retried and modern.error_code(response) == error_codes.UNSUPPORTED_PROTOCOL_VERSION:
+            chosen = modern.pick_version(modern.supported_versions(response))
+            if chosen is not None and chosen != version:
+                self._modern_version = chosen
+                plain = {key: value for key, value in (params or {}).items() if key != "_meta"}
+                user_meta = {k: v for k, v in (params or {}).get("_meta", {}).items() if not k.startswith("io.modelcontextprotocol/")}
+                return self._request(method, plain, meta=user_meta, cancellation=cancellation, timeout=timeout,
+                                     raise_errors=raise_errors, retried=True)
+        if version is not None and isinstance(response.get("result"), dict):
+            modern.result_type(response["result"], method, input_allowed=method in mrtr.INPUT_METHODS)
+        if "error" in response and raise_errors:
             body = response["error"]
             if not isinstance(body, dict):
                 raise ValidationError(f"Response validation failed: malformed error {body!r:.200}")
             code = body.get("code")
             raise ServerError(str(body.get("message", "")), code if type(code) is int else error_codes.INTERNAL_ERROR, body.get("data"))
         return response
+
+    def _final(self, method: str, params: dict[str, t.Any], *, meta: dict[str, t.Any] | None,
+               cancellation: Cancellation | None, timeout: float | None) -> dict[str, t.Any]:
+        """:meth:`_request`, answering ``input_required`` results with the registered handlers until complete."""
+        if self._modern_version is None:
+            return self._request(method, params, meta=meta, cancellation=cancellation, timeout=timeout)
+
+        def send(round_params: dict[str, t.Any]) -> dict[str, t.Any]:
+            return self._request(method, round_params, meta=meta, cancellation=cancellation, timeout=timeout)
+
+        return mrtr.complete(send, self._answer, method, params, self.max_input_rounds)
+
+    def _usable_tools(self, entries: list[t.Any]) -> list[t.Any]:
+        """On 2026-07-28 over HTTP, the tools whose ``x-mcp-header`` annotations are valid (SEP-2243)."""
+        if self._modern_version is None or not self._send_shape.headers:
+            return entries
+        usable = []
+        for entry in entries:
+            name = entry.get("name") if isinstance(entry, dict) else None
+            try:
+                paths = mcp_headers.annotated_paths(entry.get("inputSchema") if isinstance(entry, dict) else None)
+            except ValueError as error:
+                logger.warning("tool %r left out: %s", name, error)
+                continue
+            with self._lock:
+                if paths:
+                    self._header_paths[str(name)] = paths
+                else:
+                    self._header_paths.pop(str(name), None)
+            usable.append(entry)
+        return usable
+
+    def _param_headers(self, params: dict[str, t.Any]) -> dict[str, str]:
+        with self._lock:
+            paths = self._header_paths.get(str(params.get("name")))
+        if not paths or not self._send_shape.headers:
+            return {}
+        arguments = params.get("arguments")
+        return mcp_headers.param_headers(paths, arguments if isinstance(arguments, dict) else None)
+
+    def _cached(self, method: str, params: dict[str, t.Any] | None) -> dict[str, t.Any] | None:
+        if self._cache is None:
+            return None
+        return self._cache.get(method, params, self._auth_context())
+
+    def _store(self, method: str, params: dict[str, t.Any] | None, result: dict[str, t.Any]) -> dict[str, t.Any]:
+        if self._cache is not None:
+            self._cache.put(method, params, self._auth_context(), result)
+        return result
+
+    def _auth_context(self) -> str | None:
+        auth_context = getattr(self.transport, "auth_context", None)
+        return auth_context() if callable(auth_context) else None
 
     def _cancel_quietly(self, request_id: int, reason: str | None) -> None:
         try:
@@ -525,7 +766,11 @@ class Client:
     def _list(self, method: str, cursor: str | None, meta: dict[str, t.Any] | None,
               cancellation: Cancellation | None, timeout: float | None) -> dict[str, t.Any]:
         params = {"cursor": cursor} if cursor is not None else None
-        return self._result(self._request(method, params, meta=meta, cancellation=cancellation, timeout=timeout))
+        cached = self._cached(method, params)
+        if cached is not None:
+            return cached
+        result = self._result(self._request(method, params, meta=meta, cancellation=cancellation, timeout=timeout))
+        return self._store(method, params, result)
 
     def _all_pages(self, list_page: t.Callable[..., t.Any], attribute: str,
                    cancellation: Cancellation | None, timeout: float | None) -> list[t.Any]:
@@ -579,12 +824,14 @@ def __getattr__(name: str) -> t.Any:
 __all__ = [
     "Client",
     "HTTP",
+    "InputRequiredError",
     "ListPromptsResult",
     "ListResourceTemplatesResult",
     "ListResourcesResult",
     "ListToolsResult",
     "ServerError",
     "Stdio",
+    "Subscription",
     "Tool",
     "Transport",
     "ValidationError",

@@ -64,7 +64,7 @@ def _collect(schema: t.Any, path: tuple[str, ...], reachable: bool, found: dict[
         return
     if not isinstance(schema, dict):
         return
-    if ANNOTATION in schema and path:
+    if ANNOTATION in schema:
         _check_annotation(schema, path, reachable, found)
     for key, value in schema.items():
         if key == "properties" and isinstance(value, dict):
@@ -78,8 +78,8 @@ def _collect(schema: t.Any, path: tuple[str, ...], reachable: bool, found: dict[
 def _check_annotation(schema: dict[str, t.Any], path: tuple[str, ...], reachable: bool,
                       found: dict[str, tuple[str, ...]]) -> None:
     name = schema[ANNOTATION]
-    where = ".".join(path)
-    if not reachable:
+    where = ".".join(path) or "the schema root"
+    if not reachable or not path:
         raise ValueError(f"x-mcp-header on {where} is not reachable through properties alone")
     if not isinstance(name, str) or not _TOKEN.fullmatch(name):
         raise ValueError(f"x-mcp-header {name!r} on {where} is not a valid header name")

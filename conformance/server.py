@@ -39,6 +39,9 @@ from mcp_sdk.server.transports import StreamableHTTPTransport
 from werkzeug.serving import make_server
 from werkzeug.wrappers import Response
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mrtr_tools import MRTR_TOOLS, prompt_with_input  # noqa: E402
+
 
 # --------------------------------------------------------------------------- media
 
@@ -436,6 +439,7 @@ TOOLS = [
     MissingCapability,
     StreamingElicitation,
     HeaderParameter,
+    *MRTR_TOOLS,
 ]
 
 #: How many tools/prompts the list-change triggers add at most (they cannot remove one).
@@ -529,6 +533,12 @@ def build_server() -> Server:
         return Tool.Response([Content.Text("Prompt list changed")])
 
     # ---- prompts
+
+    server.define_prompt(
+        name="test_input_required_result_prompt",
+        description="Asks for context through an InputRequiredResult before building the prompt",
+        handler=prompt_with_input,
+    )
 
     @server.define_prompt(name="test_simple_prompt", description="A simple prompt without arguments")
     def simple_prompt(args: dict[str, t.Any], server_context: t.Any = None) -> Prompt.Result:

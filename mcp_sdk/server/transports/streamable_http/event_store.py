@@ -51,6 +51,9 @@ class EventStore:
     def forget_stream(self, stream_id: str) -> None:
         """The stream's response was delivered: its events may be dropped. The default keeps them."""
 
+    def expire(self) -> None:
+        """Drop what is past the store's retention; called now and then while the session lives. The default does nothing."""
+
     def close(self) -> None:
         """The session ended: drop everything. The default does nothing."""
 
@@ -137,6 +140,8 @@ class InMemoryEventStore(EventStore):
             events = self._streams[stream_id]
             while events and events[0].stored_at < oldest:
                 self._bytes -= events.popleft().size
+            if not events:
+                del self._streams[stream_id]
         for stream_id in list(self._streams):
             events = self._streams[stream_id]
             while events and self._bytes > self.max_bytes and (len(events) > 1 or stream_id != next(reversed(self._streams))):
@@ -164,6 +169,10 @@ class InMemoryEventStore(EventStore):
     def forget_stream(self, stream_id: str) -> None:
         with self._lock:
             self._drop_stream(stream_id)
+
+    def expire(self) -> None:
+        with self._lock:
+            self._trim(time.monotonic())
 
     def close(self) -> None:
         with self._lock:

@@ -234,6 +234,15 @@ class HTTPSession:
             return True
         return not self.engaged and unused_timeout is not None and idle > unused_timeout
 
+    def expire_events(self) -> None:
+        """Let the event store drop what is past its retention (the reaper calls this)."""
+        store = self._store
+        if store is not None:
+            try:
+                store.expire()
+            except Exception:  # the user's store: one failing must not stop expiry for the others
+                logger.exception("MCP event store expire() failed")
+
     def close(self, reason: str = "Session terminated") -> None:
         """End the session: cancel its requests, end its connections, drop its events."""
         with self._lock:
@@ -341,9 +350,14 @@ class SessionRegistry:
             return list(self._sessions.values())
 
     def reap(self) -> int:
-        """Close the expired sessions; returns how many."""
+        """Close the expired sessions, and let the others' event stores drop old events; returns how many closed."""
         now = time.monotonic()
-        candidates = [session for session in self.snapshot() if self._expired(session, now)]
+        candidates = []
+        for session in self.snapshot():
+            if self._expired(session, now):
+                candidates.append(session)
+            else:
+                session.expire_events()
         reaped = 0
         for session in candidates:
             with self._lock:

@@ -18,32 +18,11 @@ import typing as t
 import pytest
 import requests
 
+from spec.support.hostile_servers import ServerKind, hostile_server, session
 from spec.support.http_client import TIMEOUT, Client, initialize_message, read_events, request, tool_call
-from spec.support.http_server import PYTHON, ServerProcess
 
 #: Seconds within which something "soon" must happen (the targets are about 1 s).
 SOON = 8.0
-
-ServerKind = t.Literal["waitress", "gunicorn"]
-
-
-@contextlib.contextmanager
-def hostile_server(kind: ServerKind, threads: int, **options: t.Any) -> t.Iterator[ServerProcess]:
-    env = {"MCP_TRANSPORT_OPTIONS": json.dumps(options)}
-    if kind == "waitress":
-        command = [PYTHON, "-m", "spec.support.hostile_app", "{port}", str(threads)]
-    else:
-        command = [PYTHON, "-m", "gunicorn", "-k", "gthread", "--threads", str(threads), "-w", "1", "--graceful-timeout", "1"]
-        command += ["-b", "127.0.0.1:{port}", "spec.support.hostile_app:app"]
-    with ServerProcess(command, env=env) as served:
-        yield served
-
-
-def session(url: str, http: requests.Session | None = None) -> Client:
-    """An initialized session (``notifications/initialized`` sent)."""
-    client = Client(url, http or requests.Session())
-    client.initialize()
-    return client
 
 
 def timed_ping(client: Client) -> float:

@@ -24,18 +24,10 @@ from spec.support.http_client import Client, Event, initialize_message, read_eve
 from spec.support.http_fixtures import Served, serve  # noqa: F401  (a fixture)
 from spec.support.http_server import LiveServer
 
+from .streamable_http_hardening_test import wait_until
 from .streamable_http_transport_test import progress
 
 EVENT_TEXT = "x" * 50_000
-
-
-def wait_until(condition: t.Callable[[], bool], timeout: float = WAIT) -> bool:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.01)
-    return True
 
 
 # -- 3. sessions ---------------------------------------------------------------------
@@ -152,6 +144,24 @@ def test_a_get_stream_keeps_a_bounded_number_of_bytes_of_broadcasts(serve: t.Cal
     for _ in range(300):
         served.server.notify_tools_list_changed()
     assert 0 < t.cast(InMemoryEventStore, session.store).size <= 100_000
+
+
+def test_events_past_their_age_are_dropped_while_the_session_lives_on(serve: t.Callable[..., Served]) -> None:
+    served = serve(session_idle_timeout=0.8, event_store=lambda session_id: InMemoryEventStore(session_id, max_age=0.3))
+    client = served.client()
+    client.initialize()
+    with client.get() as stream:
+        events = read_events(stream)
+        assert next(events).data == ""
+        for _ in range(10):
+            served.server.notify_tools_list_changed()
+        assert [next(events).message["method"] for _ in range(10)] == ["notifications/tools/list_changed"] * 10
+        session = served.transport._sessions.get(client.session_id)  # type: ignore[union-attr, arg-type]
+        assert session is not None
+        store = t.cast(InMemoryEventStore, session.store)
+        assert store.size > 0
+        assert wait_until(lambda: store.size == 0)  # the reaper expires them, no new event needed
+        assert client.session_id in served.transport.session_ids  # the stream kept the session
 
 
 # -- 12. streams stay with their connection --------------------------------------------------

@@ -78,10 +78,15 @@ class BodyWatch:
         return self.deadline < other.deadline
 
 
+#: Seconds the deadline thread waits for more reads once none is left, before it ends.
+_LINGER = 5.0
+
+
 class BodyDeadlines:
     """Cuts request-body reads that outlast ``timeout`` seconds, from one ``mcp-http-body-deadline`` thread.
 
-    The thread starts with the first watched read and ends when none is left.
+    The thread starts with the first watched read and ends :data:`_LINGER` seconds
+    after the last (or at :meth:`close`).
     """
 
     def __init__(self, timeout: float) -> None:
@@ -114,15 +119,24 @@ class BodyDeadlines:
         if watch.sock is not None:
             with self._cond:
                 watch.done = True
-                self._cond.notify()  # the thread drops it now, and ends when nothing is left
         return watch.expired or time.monotonic() > watch.deadline
 
     def _run(self) -> None:
+        idle_since: float | None = None
         while True:
             with self._cond:
                 while self._heap and self._heap[0][2].done:
                     heapq.heappop(self._heap)
-                if not self._heap or self._closed:
+                if not self._heap:
+                    now = time.monotonic()
+                    idle_since = now if idle_since is None else idle_since
+                    if self._closed or now - idle_since >= _LINGER:
+                        self._thread = None
+                        return
+                    self._cond.wait(_LINGER - (now - idle_since))
+                    continue
+                idle_since = None
+                if self._closed:
                     self._thread = None
                     return
                 wait = self._heap[0][0] - time.monotonic()

@@ -30,6 +30,10 @@ stream holds a WSGI thread while it is open. So a WSGI server needs, per client,
 one thread for its GET stream and one per request in flight, plus spares to
 receive the client's answers to server-to-client requests (examples/README.md,
 "Deploying the HTTP transport"). No lock is held while writing to a client.
+Open SSE connections are capped in total and per session (sized from
+``wsgi_threads``, see :mod:`.streamable_http.limits`), so one client never holds
+every thread; a client that vanishes frees its place within a second where the
+WSGI server shows the socket (:mod:`.streamable_http.connection`).
 
 **Event ids.** Each SSE event of a session has an id from the session's
 :class:`~.streamable_http.EventStore`, ``"<stream>-<n>"`` by default (stream

@@ -55,6 +55,7 @@ from ... import protocol_version as versions
 from ...cancellation import Cancellation
 from ...errors import TransportError
 from ...server_session import ServerSession
+from .streamable_http.connection import BodyDeadlines, disconnect_probe
 from .streamable_http.dispatch import internal_errors, is_initialize, may_send_first, request_ids
 from .streamable_http.event_store import EventStore, InMemoryEventStore
 from .streamable_http.http_io import (
@@ -72,7 +73,6 @@ from .streamable_http.http_io import (
     require_accept,
     require_json_content,
 )
-from .streamable_http.connection import BodyDeadlines, disconnect_probe
 from .streamable_http.limits import StreamLimits, streams_for_threads
 from .streamable_http.security import RebindingGuard
 from .streamable_http.sessions import DEFAULT_IDLE_TIMEOUT, UNUSED_TIMEOUT, HTTPSession, SessionRegistry, new_session_id

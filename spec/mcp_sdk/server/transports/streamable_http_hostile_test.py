@@ -106,8 +106,9 @@ def test_a_vanished_client_frees_its_stream_within_a_second_or_so(kind: ServerKi
 # -- 3. session lockout ------------------------------------------------------------
 
 
-def test_sessions_that_never_went_past_initialize_make_room_within_the_unused_timeout() -> None:
-    with hostile_server("waitress", threads=8, max_sessions=20, unused_session_timeout=1.5) as served:
+@pytest.mark.parametrize("kind", KINDS)
+def test_sessions_that_never_went_past_initialize_make_room_within_the_unused_timeout(kind: ServerKind) -> None:
+    with hostile_server(kind, threads=8, max_sessions=20, unused_session_timeout=1.5) as served:
         http = requests.Session()
         newcomer = Client(served.url, http)
         for _ in range(20):  # initialize, and nothing after it

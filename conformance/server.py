@@ -659,7 +659,10 @@ def mcp_path_only(app: WSGIApp, path: str = "/mcp") -> WSGIApp:
 
 
 def build_app(*, stateless: bool = False, json_response: bool = False) -> WSGIApp:
-    transport = StreamableHTTPTransport(build_server(), stateless=stateless, enable_json_response=json_response)
+    # werkzeug's threaded server (below) has a thread per connection: size the stream caps for plenty.
+    transport = StreamableHTTPTransport(
+        build_server(), stateless=stateless, enable_json_response=json_response, wsgi_threads=32
+    )
     return mcp_path_only(transport)
 
 

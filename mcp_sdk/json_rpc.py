@@ -6,6 +6,7 @@ https://www.jsonrpc.org/specification
 from __future__ import annotations
 
 import json
+import math
 import re
 import typing as t
 
@@ -29,8 +30,15 @@ def _refuse_constant(name: str) -> t.NoReturn:
     raise ValueError(f"{name} is not a JSON number")
 
 
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):  # 1e400: a JSON number, but one no double holds, and no encoder writes
+        raise ValueError("number too large")
+    return value
+
+
 # parse_constant: NaN, Infinity and -Infinity are Python's extensions, not JSON (RFC 8259 section 6).
-_decoder = json.JSONDecoder(parse_constant=_refuse_constant)
+_decoder = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
 # Undocumented but long-standing: what JSONDecoder.raw_decode and json.dumps call themselves.
 _scan_once: t.Callable[[str, int], tuple[t.Any, int]] = getattr(_decoder, "scan_once")  # noqa: B009
 _c_make_encoder: t.Any = getattr(json.encoder, "c_make_encoder", None)
@@ -126,7 +134,7 @@ def decode(text: str | bytes) -> t.Any:
         raise ValueError("JSON nested too deeply") from None
     except ValueError as error:
         message = str(error)
-        if message.endswith("is not a JSON number"):
+        if message.endswith("is not a JSON number") or message == "number too large":
             raise
         # int() refusing a very long number: its message names sys.set_int_max_str_digits().
         raise ValueError("number too long" if "digits" in message else "malformed JSON") from None

@@ -139,10 +139,10 @@ def decode(text: str | bytes) -> t.Any:
         # int() refusing a very long number: its message names sys.set_int_max_str_digits().
         raise ValueError("number too long" if "digits" in message else "malformed JSON") from None
     # Cheap pre-checks: only text that could hold a deep value or a surrogate escape is walked.
-    deep = text.count("[") + text.count("{") > MAX_DEPTH
-    surrogates = "\\ud" in text or "\\uD" in text
-    if deep or surrogates:
-        _check_value(value, deep, surrogates)
+    if text.count("[") + text.count("{") > MAX_DEPTH and type(value) in (dict, list) and _too_deep(value):
+        raise ValueError("JSON nested too deeply")
+    if ("\\ud" in text or "\\uD" in text) and _has_lone_surrogate(value):
+        raise ValueError("a string holds a lone UTF-16 surrogate")
     return value
 
 
@@ -160,27 +160,35 @@ def _parse(text: str) -> t.Any:
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _check_value(value: t.Any, deep: bool, surrogates: bool) -> None:
-    """Walk ``value`` without recursion; ValueError past :data:`MAX_DEPTH` or at a lone surrogate
-    (json decodes a valid escaped pair into one character, so any surrogate left is alone)."""
-    stack: list[tuple[t.Any, int]] = [(value, 1)]
+def _too_deep(value: t.Any) -> bool:
+    """Whether ``value`` nests arrays and objects deeper than :data:`MAX_DEPTH`; a level at a time, no recursion."""
+    level = [value]
+    for _ in range(MAX_DEPTH):
+        children: list[t.Any] = []
+        for node in level:
+            children.extend(node.values() if type(node) is dict else node)
+        level = [child for child in children if type(child) is dict or type(child) is list]
+        if not level:
+            return False
+    return True
+
+
+def _has_lone_surrogate(value: t.Any) -> bool:
+    """Whether a string (or key) in ``value`` holds a surrogate: json decodes a valid escaped
+    pair into one character, so any surrogate left is alone."""
+    stack = [value]
     while stack:
-        node, depth = stack.pop()
-        if type(node) is dict:
-            items: t.Iterable[t.Any] = node.values()
-            if surrogates:
-                for key in node:
-                    if _SURROGATE.search(key):
-                        raise ValueError("a string holds a lone UTF-16 surrogate")
-        elif type(node) is list:
-            items = node
-        else:
-            if surrogates and type(node) is str and _SURROGATE.search(node):
-                raise ValueError("a string holds a lone UTF-16 surrogate")
-            continue
-        if deep and depth > MAX_DEPTH:
-            raise ValueError("JSON nested too deeply")
-        stack.extend((item, depth + 1) for item in items)
+        node = stack.pop()
+        kind = type(node)
+        if kind is str:
+            if _SURROGATE.search(node):
+                return True
+        elif kind is dict:
+            stack.extend(node)
+            stack.extend(node.values())
+        elif kind is list:
+            stack.extend(node)
+    return False
 
 
 def parse_error(detail: str | None = None) -> dict[str, t.Any]:

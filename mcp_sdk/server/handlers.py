@@ -16,7 +16,7 @@ from ..errors import CancelledError, InvalidParamsError, RequestHandlerError, Re
 from ..json_rpc import encode
 from ..tool import Tool
 from ..tool.response import Response
-from .auth.scopes import require_scopes, visible
+from .auth.scopes import require_scopes, resource_scopes, visible
 from .pagination import paginate
 from .request import Request
 
@@ -217,7 +217,7 @@ class ProtocolMethods:
         params = _params(request)
         uri = _string_param(params, "uri")
         request.data["resource_uri"] = uri
-        require_scopes(request.session.auth, next((r.required_scopes for r in self.resources if r.uri == uri), ()))
+        require_scopes(request.session.auth, resource_scopes(self, uri))
         handler = self.handlers.get("resources_read")
         if handler is None:
             if uri in self._resource_uris():

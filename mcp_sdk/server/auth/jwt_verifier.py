@@ -117,17 +117,23 @@ class JWTVerifier:
         with self._lock:
             fresh = self._fetched_at is not None and now - self._fetched_at < self.cache_ttl
             may_refetch = self._fetched_at is None or now - self._fetched_at >= self.refetch_interval
-            entry = self._keys.get(kid) if fresh else None
+        entry = self._lookup(kid) if fresh else None
         if entry is None and (not fresh or may_refetch):
             self._refresh()
-            with self._lock:
-                entry = self._keys.get(kid)
+            entry = self._lookup(kid)
         if entry is None:
             return None
         key_type, key_algorithm, key = entry
         if key_type != _KEY_TYPES.get(algorithm[:2]) or (key_algorithm is not None and key_algorithm != algorithm):
             return None
         return key
+
+    def _lookup(self, kid: str | None) -> t.Any:
+        with self._lock:
+            entry = self._keys.get(kid)
+            if entry is None and kid is None and len(self._keys) == 1:  # no kid: only a single-key issuer can be meant
+                entry = next(iter(self._keys.values()))
+        return entry
 
     def _refresh(self) -> None:
         with self._fetch_lock:

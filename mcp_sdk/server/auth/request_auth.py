@@ -7,10 +7,7 @@ import typing as t
 from .bearer import BearerAuth
 from .errors import AuthRefusal
 from .principal import Principal
-from .scopes import required_for
-
-if t.TYPE_CHECKING:
-    from ...server import Server
+from .scopes import Server, required_for
 
 WSGIEnvironment = t.Dict[str, t.Any]
 Authenticate = t.Callable[[WSGIEnvironment], t.Optional[Principal]]

@@ -46,9 +46,6 @@ class IntrospectionVerifier:
         self.cache_ttl = cache_ttl
         self.cache_size = cache_size
         self.timeout = timeout
-        import requests  # here: importing mcp_sdk does not import the HTTP stack
-
-        self._http = requests.Session()
         self._lock = threading.Lock()
         # sha256(token) -> (answer, monotonic deadline): the raw token is never kept.
         self._cache: collections.OrderedDict[bytes, tuple[AccessToken, float]] = collections.OrderedDict()
@@ -69,7 +66,7 @@ class IntrospectionVerifier:
         form = {"token": token, "token_type_hint": "access_token"}
         if self.client_id is not None and auth is None:
             form["client_id"] = self.client_id
-        answer = fetch_json(self._http, "POST", self.endpoint, self.timeout, data=form, auth=auth)
+        answer = fetch_json("POST", self.endpoint, self.timeout, data=form, auth=auth)
         if answer.get("active") is not True:
             return None
         access = token_from_claims(answer)

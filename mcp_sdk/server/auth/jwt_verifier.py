@@ -74,9 +74,6 @@ class JWTVerifier:
         self.cache_ttl = cache_ttl
         self.refetch_interval = refetch_interval
         self.timeout = timeout
-        import requests  # here: importing mcp_sdk does not import the HTTP stack
-
-        self._http = requests.Session()
         self._lock = threading.Lock()  # guards the four fields below
         self._keys: dict[str | None, t.Any] = {}
         self._fetched_at: float | None = None
@@ -159,7 +156,7 @@ class JWTVerifier:
                 raise fetch.error
             return
         try:
-            keys = self._parse(fetch_json(self._http, "GET", self.jwks_uri, self.timeout))
+            keys = self._parse(fetch_json("GET", self.jwks_uri, self.timeout))
             with self._lock:
                 self._keys = keys
                 self._fetched_at = time.monotonic()

@@ -10,6 +10,7 @@
         tools = client.tools()
         response = client.call_tool(tool=tools[0], arguments={"message": "hi"})
 
+``InMemory(server)`` connects to a server in the same process (for tests).
 ``HTTP`` (which needs requests) and ``oauth`` load only when first used.
 """
 
@@ -27,6 +28,7 @@ from ..protocol_version import LATEST_VERSION, SUPPORTED_VERSIONS
 from ..version import VERSION
 from .elicitation import apply_defaults
 from .errors import ServerError, ValidationError
+from .in_memory import InMemory
 from .paginated_result import ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult
 from .stdio import Stdio
 from .tool import Tool
@@ -579,6 +581,7 @@ def __getattr__(name: str) -> t.Any:
 __all__ = [
     "Client",
     "HTTP",
+    "InMemory",
     "ListPromptsResult",
     "ListResourceTemplatesResult",
     "ListResourcesResult",

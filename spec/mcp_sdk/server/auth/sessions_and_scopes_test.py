@@ -175,3 +175,49 @@ def test_without_authentication_nothing_is_restricted():
     session = server.create_session(None)
     assert [tool["name"] for tool in session.handle(request("tools/list"))["result"]["tools"]] == ["whoami", "admin_report"]
     assert session.handle(tool_call("admin_report"))["result"]["isError"] is False
+
+
+# -- protocol 2026-07-28: no session, the principal on each request -----------------
+
+MODERN = "2026-07-28"
+
+
+def modern_post(url: str, token: str | None, method: str, params: dict | None = None, name: str | None = None) -> requests.Response:
+    params = {**(params or {}), "_meta": {"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}}}
+    headers = {
+        "Accept": "application/json, text/event-stream",
+        "Content-Type": "application/json",
+        "MCP-Protocol-Version": MODERN,
+        "Mcp-Method": method,
+    }
+    if name is not None:
+        headers["Mcp-Name"] = name
+    if token is not None:
+        headers["Authorization"] = "Bearer " + token
+    with requests.post(url, json={"jsonrpc": "2.0", "id": 1, "method": method, "params": params}, headers=headers, timeout=30) as response:
+        response.content  # read it whole before the connection closes
+        return response
+
+
+def modern_result(response: requests.Response) -> dict:
+    assert response.status_code == 200, response.text
+    [answer] = messages_of(response)
+    return answer["result"]
+
+
+def test_modern_requests_are_authenticated_and_see_only_their_items(issuer, protect):
+    protected = protect()
+    assert modern_post(protected.url, None, "tools/list").status_code == 401
+    plain = issuer.mint(aud=protected.url, sub="mona")
+    admin = issuer.mint(aud=protected.url, sub="mona", scope="mcp admin")
+    assert [tool["name"] for tool in modern_result(modern_post(protected.url, plain, "tools/list"))["tools"]] == ["whoami"]
+    assert [tool["name"] for tool in modern_result(modern_post(protected.url, admin, "tools/list"))["tools"]] == ["whoami", "admin_report"]
+    whoami = modern_result(modern_post(protected.url, plain, "tools/call", {"name": "whoami"}, name="whoami"))
+    assert whoami["structuredContent"] == {"subject": "mona", "client_id": "test-client", "scopes": ["mcp"]}
+    refused = modern_post(protected.url, plain, "tools/call", {"name": "admin_report"}, name="admin_report")
+    assert refused.status_code == 403
+    assert 'error="insufficient_scope", error_description="the token lacks a required scope", scope="mcp admin"' in refused.headers["WWW-Authenticate"]
+    allowed = modern_result(modern_post(protected.url, admin, "tools/call", {"name": "admin_report"}, name="admin_report"))
+    assert allowed["content"] == [{"type": "text", "text": "all is well"}]
+    read = modern_post(protected.url, plain, "resources/read", {"uri": ADMIN_URI}, name=ADMIN_URI)
+    assert read.status_code == 403

@@ -18,6 +18,7 @@ class RequestAuthenticator:
 
     ``authenticate(environ)`` is asked first (a signed-in Flask-Login or Django user);
     when it answers None, the bearer token decides; with no ``auth`` the request gets 401.
+    The ``required_scopes`` of ``auth`` apply to every principal, however it signed in.
     """
 
     def __init__(self, auth: BearerAuth | None, authenticate: Authenticate | None) -> None:
@@ -39,6 +40,8 @@ class RequestAuthenticator:
             if principal is not None:
                 if not isinstance(principal, Principal):
                     raise TypeError(f"authenticate returned {type(principal).__name__}, not a Principal or None")
+                if self.auth is not None and not principal.has_scopes(self.auth.required_scopes):
+                    raise self.auth.forbidden([])
                 return principal
             if self.auth is None:
                 raise AuthRefusal(401, "Unauthorized: sign in first")

@@ -26,6 +26,7 @@ class Server(t.Protocol):
     prompts: dict[str, type[Prompt]]
     resources: list[Resource]
 
+
 _LIST_KEYS = {"tools": "name", "prompts": "name", "resources": "uri"}
 
 

@@ -136,6 +136,9 @@ def test_authenticate_alone_lets_signed_in_users_in():
 def test_authenticate_with_bearer_fallback(issuer, protect):
     protected = protect(authenticate=signed_in)
     assert initialize(protected.url, None, **{"X-Test-User": "erin"}).status_code == 200
+    unscoped = protect(authenticate=signed_in, required_scopes=("mcp", "beta"))  # the endpoint's scopes bind signed-in users too
+    response = initialize(unscoped.url, None, **{"X-Test-User": "erin"})
+    assert (response.status_code, 'error="insufficient_scope"' in response.headers["WWW-Authenticate"]) == (403, True)
     assert initialize(protected.url, issuer.mint(aud=protected.url)).status_code == 200
     assert initialize(protected.url, None).status_code == 401
 

@@ -19,7 +19,6 @@ from .introspection import IntrospectionVerifier
 from .jwt_verifier import JWTVerifier
 from .metadata import protected_resource_metadata
 from .principal import AccessToken, Principal
-from .request_auth import RequestAuthenticator
 
 __all__ = [
     "AccessToken",
@@ -30,7 +29,6 @@ __all__ = [
     "IntrospectionVerifier",
     "JWTVerifier",
     "Principal",
-    "RequestAuthenticator",
     "metadata_url_for",
     "protected_resource_metadata",
 ]

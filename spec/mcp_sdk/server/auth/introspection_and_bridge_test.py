@@ -47,6 +47,8 @@ def test_introspection_refuses_inactive_and_unknown_tokens(issuer, protect):
     issuer.revoked.add(token)
     assert initialize(protected.url, token).status_code == 401
     assert initialize(protected.url, "opaque-unknown").status_code == 401
+    assert initialize(protected.url, "opaque-unknown").status_code == 401  # a client retrying a dead token
+    assert issuer.introspection_calls() == 2  # the "inactive" answer was reused
 
 
 def test_introspection_checks_the_audience_and_issuer(issuer, protect):

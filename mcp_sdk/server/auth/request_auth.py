@@ -40,7 +40,10 @@ class RequestAuthenticator:
             if principal is not None:
                 if not isinstance(principal, Principal):
                     raise TypeError(f"authenticate returned {type(principal).__name__}, not a Principal or None")
-                if self.auth is not None and not principal.has_scopes(self.auth.required_scopes):
+                if self.auth is None:
+                    return principal
+                principal = self.auth.expand(principal)
+                if not principal.has_scopes(self.auth.required_scopes):
                     raise self.auth.forbidden([])
                 return principal
             if self.auth is None:

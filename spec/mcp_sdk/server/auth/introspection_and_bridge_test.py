@@ -188,3 +188,11 @@ def test_without_the_auth_extra_the_error_names_it():
     assert completed.returncode == 0, completed.stderr
     message = "JWT signing and verification need PyJWT and cryptography: pip install 'mcp_sdk[auth]'"
     assert completed.stdout.splitlines() == [message, message]
+
+
+def test_canonical_uris():
+    from mcp_sdk.server.auth import canonical_uri
+
+    assert canonical_uri("HTTPS://MCP.Example.com/") == "https://mcp.example.com"
+    assert canonical_uri("https://mcp.example.com/Server/mcp") == "https://mcp.example.com/Server/mcp"
+    assert canonical_uri("not a url") == "not a url"

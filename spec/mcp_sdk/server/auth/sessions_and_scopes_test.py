@@ -221,3 +221,24 @@ def test_modern_requests_are_authenticated_and_see_only_their_items(issuer, prot
     assert allowed["content"] == [{"type": "text", "text": "all is well"}]
     read = modern_post(protected.url, plain, "resources/read", {"uri": ADMIN_URI}, name=ADMIN_URI)
     assert read.status_code == 403
+
+
+def test_scope_hierarchies(issuer, protect, clients):
+    """A broader scope implies narrower ones (2026-07-28 authorization, "Step-Up Authorization Flow")."""
+    protected = protect(auth_options={"implied_scopes": {"org:owner": ["admin", "mcp"]}})
+    owner = clients(protected.url, issuer.mint(aud=protected.url, scope="org:owner"))
+    owner.initialize()
+    [listed] = owner.call(request("tools/list"))
+    assert [tool["name"] for tool in listed["result"]["tools"]] == ["whoami", "admin_report"]
+    [answer] = owner.call(tool_call("whoami"))
+    assert answer["result"]["structuredContent"]["scopes"] == ["admin", "mcp", "org:owner"]
+
+
+def test_audiences_compare_in_canonical_form(issuer, protect):
+    """Uppercase scheme and host, and a trailing slash on an empty path, name the same resource."""
+    from spec.mcp_sdk.server.auth.bearer_auth_test import post_initialize
+
+    protected = protect()
+    shouted = protected.url.replace("http://127.0.0.1", "HTTP://127.0.0.1")
+    assert post_initialize(protected.url, "Bearer " + issuer.mint(aud=shouted)).status_code == 200
+    assert post_initialize(protected.url, "Bearer " + issuer.mint(aud=protected.url + "/other")).status_code == 401

@@ -95,7 +95,7 @@ class JWTAuthorizationServer(FixtureApp):
             "client_id": "test-client",
             "scope": "mcp",
             "iat": now,
-            "exp": now + 3600,
+            "exp": now + self.expires_in,
             "jti": secrets.token_hex(8),
         }
         return _merge(claims, overrides)

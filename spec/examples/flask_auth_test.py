@@ -83,3 +83,10 @@ def test_the_official_python_sdk_signs_in_with_oauth(example, issuer):
         "authorizations": 2,  # the 403 on save_note made it ask again, for "mcp notes:write"
     }
     assert [record.query.get("scope") for record in issuer.requests_to("/authorize")] == ["mcp", "mcp notes:write"]
+
+
+def test_a_foreign_page_cannot_ride_the_session_cookie(example):
+    with signed_in(example.base, example.url, "ada") as ada:
+        headers = {**ada.headers(), "Origin": "https://evil.example.com"}
+        with ada.post({"jsonrpc": "2.0", "id": 0, "method": "ping"}, headers=headers) as response:
+            assert response.status_code == 403

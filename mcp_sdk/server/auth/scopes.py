@@ -1,7 +1,7 @@
 """Per-item scopes: tools, prompts and resources that declare ``required_scopes``.
 
 A principal lacking an item's scopes does not see it in lists and is refused when
-calling, getting or reading it. Without a principal (stdio, or an HTTP transport
+calling, getting, reading or subscribing to it, or completing its arguments. Without a principal (stdio, or an HTTP transport
 with no authentication configured) there is nobody to restrict: everything is open.
 """
 
@@ -70,8 +70,22 @@ def _scopes_named(server: Server, method: t.Any, params: dict[str, t.Any]) -> t.
     if method == methods.PROMPTS_GET:
         prompt = server.prompts.get(params["name"]) if type(params.get("name")) is str else None
         return prompt.required_scopes if prompt is not None else ()
-    if method == methods.RESOURCES_READ:
+    if method in (methods.RESOURCES_READ, methods.RESOURCES_SUBSCRIBE):
         return resource_scopes(server, params.get("uri"))
+    if method == methods.COMPLETION_COMPLETE:  # completing a hidden prompt's or resource's arguments
+        return completion_scopes(server, params.get("ref"))
+    return ()
+
+
+def completion_scopes(server: Server, ref: t.Any) -> t.Sequence[str]:
+    """The scopes of the prompt or resource a ``completion/complete`` ``ref`` names."""
+    if type(ref) is not dict:
+        return ()
+    if ref.get("type") == "ref/prompt":
+        prompt = server.prompts.get(ref["name"]) if type(ref.get("name")) is str else None
+        return prompt.required_scopes if prompt is not None else ()
+    if ref.get("type") == "ref/resource":
+        return resource_scopes(server, ref.get("uri"))
     return ()
 
 
@@ -92,4 +106,4 @@ def require_scopes(principal: Principal | None, required: t.Sequence[str] | None
         raise InsufficientScopeError(list(required))
 
 
-__all__ = ["require_scopes", "required_for", "resource_scopes", "visible"]
+__all__ = ["completion_scopes", "require_scopes", "required_for", "resource_scopes", "visible"]

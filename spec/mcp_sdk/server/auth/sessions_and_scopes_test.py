@@ -97,9 +97,11 @@ def test_items_needing_a_scope_are_hidden_from_lists(issuer, protect, clients):
         tool_call("admin_report"),
         request("prompts/get", {"name": "admin_prompt"}),
         request("resources/read", {"uri": ADMIN_URI}),
+        request("resources/subscribe", {"uri": ADMIN_URI}),
+        request("completion/complete", {"ref": {"type": "ref/prompt", "name": "admin_prompt"}, "argument": {"name": "a", "value": ""}}),
         [tool_call("whoami", id=1), tool_call("admin_report", id=2)],
     ],
-    ids=["tool", "prompt", "resource", "batch"],
+    ids=["tool", "prompt", "resource", "subscribe", "completion", "batch"],
 )
 def test_using_an_item_without_its_scope_is_403_with_a_step_up_challenge(issuer, protect, clients, message):
     protected = protect()
@@ -163,8 +165,12 @@ def test_the_handlers_refuse_too_when_no_http_check_ran(issuer):
         "message": "Forbidden: insufficient scope (requires admin)",
         "data": {"requiredScopes": ["admin"]},
     }
+    completion = request("completion/complete", {"ref": {"type": "ref/prompt", "name": "admin_prompt"}, "argument": {"name": "a", "value": ""}})
+    assert session.handle(completion)["error"]["data"] == {"requiredScopes": ["admin"]}
+    assert session.handle(request("resources/subscribe", {"uri": ADMIN_URI}))["error"]["data"] == {"requiredScopes": ["admin"]}
     session.auth = Principal(subject="alice", scopes=["mcp", "admin"])
     assert session.handle(tool_call("admin_report"))["result"]["content"] == [{"type": "text", "text": "all is well"}]
+    assert session.handle(completion)["result"]["completion"] == {"values": [], "hasMore": False}
 
 
 def test_without_authentication_nothing_is_restricted():

@@ -58,8 +58,8 @@ from ...errors import InvalidParamsError, RequestHandlerError, TransportError
 from ...server.envelope import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, carries_envelope
 from ...server_session import ServerSession
 from .streamable_http import request_headers
-from ..auth import AuthRefusal, BearerAuth, Principal, RequestAuthenticator
-from ..auth.request_auth import Authenticate
+from ..auth import AuthRefusal, BearerAuth, Principal
+from ..auth.request_auth import Authenticate, RequestAuthenticator
 from .streamable_http.connection import BodyDeadlines, disconnect_probe
 from .streamable_http.dispatch import internal_errors, is_initialize, may_send_first, request_ids
 from .streamable_http.event_store import EventStore, InMemoryEventStore

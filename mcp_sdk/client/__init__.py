@@ -448,8 +448,12 @@ class Client(ServerMessages):
         send_notification(json_rpc.notification(method, params))
 
     def notify_roots_list_changed(self) -> None:
-        """Tell the server the roots changed (``notifications/roots/list_changed``)."""
-        self.notify(methods.NOTIFICATIONS_ROOTS_LIST_CHANGED)
+        """Tell the server the roots changed (``notifications/roots/list_changed``).
+
+        Nothing to send on MCP 2026-07-28: a server asks for the roots with each request that needs them.
+        """
+        if self._modern_version is None:
+            self.notify(methods.NOTIFICATIONS_ROOTS_LIST_CHANGED)
 
     def cancel(self, request_id: str | int, reason: str | None = None) -> None:
         """Send ``notifications/cancelled`` for an in-flight request.
@@ -487,9 +491,10 @@ class Client(ServerMessages):
             envelope = modern.envelope(version, {**self.capabilities(), **self._extra_capabilities}, self._client_info,
                                        self._log_level)
             params["_meta"] = {**(params.get("_meta") or {}), **(meta or {}), **envelope}
-            headers = mcp_headers.standard_headers(method, params, version)
-            if method == methods.TOOLS_CALL and self._send_shape.headers:
-                headers.update(self._tool_headers.for_call(params))
+            if self._send_shape.headers:
+                headers = mcp_headers.standard_headers(method, params, version)
+                if method == methods.TOOLS_CALL:
+                    headers.update(self._tool_headers.for_call(params))
         elif meta:
             params = dict(params or {})
             params["_meta"] = {**(params.get("_meta") or {}), **meta}

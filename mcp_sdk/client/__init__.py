@@ -506,6 +506,12 @@ class Client(ServerMessages):
         try:
             response = self._send_shape.send(self.transport, request, self.timeout if timeout is None else timeout,
                                              cancellation, headers)
+        except TransportError:
+            # 2026-07-28: a broken stream loses the request; it is sent again, under a new id (once).
+            if version is None or retried or method in (modern.SERVER_DISCOVER, modern.SUBSCRIPTIONS_LISTEN):
+                raise
+            logger.info("%s lost with its stream; sending it again", method)
+            return self._reissue(method, params, cancellation, timeout, raise_errors)
         except (CancelledError, RequestTimeoutError) as error:
             # The specification: initialize is never cancelled; a probe is not a request the server knows;
             # on 2026-07-28 HTTP the transport cancelled by closing the request's stream.
@@ -520,10 +526,7 @@ class Client(ServerMessages):
             chosen = modern.pick_version(modern.supported_versions(response))
             if chosen is not None and chosen != version:
                 self._modern_version = chosen
-                plain = {key: value for key, value in (params or {}).items() if key != "_meta"}
-                user_meta = {k: v for k, v in (params or {}).get("_meta", {}).items() if not k.startswith("io.modelcontextprotocol/")}
-                return self._request(method, plain, meta=user_meta, cancellation=cancellation, timeout=timeout,
-                                     raise_errors=raise_errors, retried=True)
+                return self._reissue(method, params, cancellation, timeout, raise_errors)
         if version is not None and isinstance(response.get("result"), dict):
             modern.result_type(response["result"], method, input_allowed=method in mrtr.INPUT_METHODS)
         if "error" in response and raise_errors:
@@ -533,6 +536,14 @@ class Client(ServerMessages):
             code = body.get("code")
             raise ServerError(str(body.get("message", "")), code if type(code) is int else error_codes.INTERNAL_ERROR, body.get("data"))
         return response
+
+    def _reissue(self, method: str, params: dict[str, t.Any] | None, cancellation: Cancellation | None,
+                 timeout: float | None, raise_errors: bool) -> dict[str, t.Any]:
+        """Send a 2026-07-28 request again under a new id, with a fresh envelope and the caller's own ``_meta``."""
+        plain = {key: value for key, value in (params or {}).items() if key != "_meta"}
+        user_meta = {k: v for k, v in (params or {}).get("_meta", {}).items() if not k.startswith("io.modelcontextprotocol/")}
+        return self._request(method, plain, meta=user_meta, cancellation=cancellation, timeout=timeout,
+                             raise_errors=raise_errors, retried=True)
 
     def _final(self, method: str, params: dict[str, t.Any], *, meta: dict[str, t.Any] | None,
                cancellation: Cancellation | None, timeout: float | None) -> dict[str, t.Any]:

@@ -262,3 +262,23 @@ class TestToolHeaders:
 
 def test_modern_constants() -> None:
     assert modern.MODERN_VERSIONS == (V,)
+
+
+class TestBrokenStreams:
+    def test_a_request_lost_with_its_stream_is_sent_again_once_under_a_new_id(self) -> None:
+        from mcp_sdk import TransportError
+
+        failures = [TransportError("stream broke")]
+
+        def flaky(request: Message) -> Message:
+            if failures:
+                raise failures.pop()
+            return {"jsonrpc": "2.0", "id": request["id"], "result": {"content": []}}
+
+        client, transport = modern_client({"tools/call": flaky})
+        client.call_tool(name="x", meta={"traceparent": "00-1"})
+        first, second = [m for m in transport.sent if m["method"] == "tools/call"]
+        assert first["id"] != second["id"] and first["params"] == second["params"]
+        failures.extend([TransportError("again"), TransportError("and again")])
+        with pytest.raises(TransportError, match="and again|again"):
+            client.call_tool(name="x")

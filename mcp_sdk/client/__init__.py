@@ -413,6 +413,7 @@ class Client(ServerMessages):
         resource_uris: t.Iterable[str] = (),
         callback: t.Callable[[str, dict[str, t.Any]], t.Any] | None = None,
         wait: float | None = 10.0,
+        listen_timeout: float = 3600.0,
     ) -> Subscription:
         """Open ``subscriptions/listen`` (MCP 2026-07-28) for list changes and resource updates.
 
@@ -423,13 +424,15 @@ class Client(ServerMessages):
         :param tools: ``notifications/tools/list_changed``; ``prompts``, ``resources``: likewise.
         :param resource_uris: ``notifications/resources/updated`` for these URIs.
         :param wait: seconds to wait for the server's acknowledgement (None: do not wait).
+        :param listen_timeout: seconds a stream may stay silent before it is opened again.
         :raises ValidationError: not connected to a 2026-07-28 server.
         """
         if self._modern_version is None:
             raise ValidationError("listen() needs a 2026-07-28 server; use subscribe_resource() and on_notification() on older ones")
 
         def send(params: dict[str, t.Any], request_id: int, cancellation: Cancellation) -> dict[str, t.Any]:
-            return self._request(modern.SUBSCRIPTIONS_LISTEN, params, cancellation=cancellation, request_id=request_id)
+            return self._request(modern.SUBSCRIPTIONS_LISTEN, params, cancellation=cancellation, request_id=request_id,
+                                 timeout=listen_timeout)
 
         wanted = notification_filter(tools=tools, prompts=prompts, resources=resources, resource_uris=resource_uris)
         subscription = Subscription(send, lambda: next(self._ids), wanted, callback=callback)

@@ -244,6 +244,38 @@ def measure_http(duration: float, repeat: int, modern: bool = False) -> tuple[Ru
     return best(raw_runs), best(client_runs)
 
 
+def measure_connect() -> list[list[str]]:
+    """``connect()`` against this project's (2025-11-25) HTTP server: POSTs sent and milliseconds,
+    in legacy mode, then in auto mode a first time (the probe) and a second time (era remembered)."""
+    import requests
+
+    class CountingSession(requests.Session):
+        posts = 0
+
+        def send(self, request: t.Any, **kwargs: t.Any) -> t.Any:
+            if request.method == "POST":
+                CountingSession.posts += 1
+            return super().send(request, **kwargs)
+
+    server, url = start_http_server()
+    rows = []
+    try:
+        for label, mode in (("legacy", "legacy"), ("auto, first", "auto"), ("auto, second", "auto")):
+            session = CountingSession()
+            client = Client(transport=HTTP(url=url, timeout=30, session=session, standalone_stream=False))
+            CountingSession.posts = 0
+            started = time.perf_counter()
+            client.connect(mode=mode)
+            elapsed = (time.perf_counter() - started) * 1000
+            rows.append([label, str(CountingSession.posts), f"{elapsed:.1f} ms", client.protocol_version or ""])
+            client.close()
+            session.close()
+    finally:
+        server.terminate()
+        server.wait(10)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--duration", type=float, default=1.5, help="seconds per measured run (default 1.5)")
@@ -283,6 +315,10 @@ def main() -> None:
     print("CPU/call: this process's CPU time per call (all its threads), the client-side cost")
     if missed:
         print(f"over target: {', '.join(missed)}")
+    if options.only is None:
+        print()
+        print("connect() against this project's 2025-11-25 HTTP server (POSTs include notifications/initialized)")
+        print(table(["mode", "POSTs", "wall time", "version"], measure_connect()))
 
 
 if __name__ == "__main__":

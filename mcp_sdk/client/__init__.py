@@ -346,8 +346,9 @@ class Client(ServerMessages):
         params = {"uri": uri}
         result = self._cache.get(methods.RESOURCES_READ, params) if self._cache is not None else None
         if result is None:
-            response = self._final(methods.RESOURCES_READ, params, meta=meta, cancellation=cancellation, timeout=timeout)
-            result = self._store(methods.RESOURCES_READ, params, self._result(response))
+            response = self._final(methods.RESOURCES_READ, params, meta=meta, cancellation=cancellation, timeout=timeout,
+                                   cache=True)
+            result = self._result(response)
         return _items(result, "contents")
 
     def get_prompt(self, name: str, arguments: dict[str, str] | None = None, *, meta: dict[str, t.Any] | None = None,
@@ -549,15 +550,26 @@ class Client(ServerMessages):
                              raise_errors=raise_errors, retried=True)
 
     def _final(self, method: str, params: dict[str, t.Any], *, meta: dict[str, t.Any] | None,
-               cancellation: Cancellation | None, timeout: float | None) -> dict[str, t.Any]:
-        """:meth:`_request`, answering ``input_required`` results with the registered handlers until complete."""
-        if self._modern_version is None:
-            return self._request(method, params, meta=meta, cancellation=cancellation, timeout=timeout)
+               cancellation: Cancellation | None, timeout: float | None, cache: bool = False) -> dict[str, t.Any]:
+        """:meth:`_request`, answering ``input_required`` results with the registered handlers until complete.
+
+        :param cache: keep the result in the cache, unless it took MRTR rounds (their results depend on
+            inputs that are not part of the cache key).
+        """
+        rounds = 0
 
         def send(round_params: dict[str, t.Any]) -> dict[str, t.Any]:
+            nonlocal rounds
+            rounds += 1
             return self._request(method, round_params, meta=meta, cancellation=cancellation, timeout=timeout)
 
-        return mrtr.complete(send, self._answer, method, params, self.max_input_rounds)
+        if self._modern_version is None:
+            response = send(params)
+        else:
+            response = mrtr.complete(send, self._answer, method, params, self.max_input_rounds)
+        if cache and rounds == 1 and isinstance(response.get("result"), dict):
+            self._store(method, params, response["result"])
+        return response
 
     def _store(self, method: str, params: dict[str, t.Any] | None, result: dict[str, t.Any]) -> dict[str, t.Any]:
         if self._cache is not None:

@@ -369,3 +369,16 @@ class TestMoreOfTheModernPath:
         client.close()
         assert not subscription.active
         assert transport.notifications()[-1]["params"]["requestId"] == subscription.request_id
+
+
+def test_a_result_that_took_input_rounds_is_never_cached() -> None:
+    rounds = [
+        {"resultType": "input_required", "requestState": "s"},
+        {"resultType": "complete", "contents": [], "ttlMs": 60000, "cacheScope": "public"},
+        {"resultType": "complete", "contents": [], "ttlMs": 60000, "cacheScope": "public"},
+    ]
+    client, transport = modern_client({"resources/read": rounds})
+    client.read_resource("a://1")
+    client.read_resource("a://1")  # not from the cache: the first result depended on the retry
+    client.read_resource("a://1")  # from the cache: the second came in one round
+    assert [m["method"] for m in transport.sent].count("resources/read") == 3

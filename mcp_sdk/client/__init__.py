@@ -10,6 +10,7 @@
         tools = client.tools()
         response = client.call_tool(tool=tools[0], arguments={"message": "hi"})
 
+``InMemory(server)`` connects to a server in the same process (for tests).
 ``HTTP`` (which needs requests) and ``oauth`` load only when first used.
 """
 
@@ -24,6 +25,9 @@ from .. import error_codes, json_rpc, methods
 from ..cancellation import Cancellation
 from ..errors import CancelledError, JSONRPCError, RequestTimeoutError, TransportError
 from ..version import VERSION
+from .elicitation import apply_defaults
+from .errors import ServerError, ValidationError
+from .in_memory import InMemory
 from . import headers as mcp_headers
 from . import modern, mrtr, negotiation
 from .cache import ResultCache
@@ -140,7 +144,8 @@ class Client(ServerMessages):
         :param protocol_version: the version to offer (default: the latest of the era).
         :param capabilities: merged over the capabilities the registered
             handlers imply (``sampling``, ``elicitation``, ``roots``).
-        :return: the server's ``DiscoverResult`` (2026-07-28) or ``InitializeResult``.
+        :return: the server's ``InitializeResult``, or on 2026-07-28 its ``DiscoverResult`` with
+            ``protocolVersion`` and ``serverInfo`` added, so code reading those works in both eras.
         :raises ServerError: the server refused.
         :raises ValidationError: a malformed result, or a protocol version this SDK does not speak.
         """
@@ -644,6 +649,7 @@ def __getattr__(name: str) -> t.Any:
 __all__ = [
     "Client",
     "HTTP",
+    "InMemory",
     "InputRequiredError",
     "ListPromptsResult",
     "ListResourceTemplatesResult",

@@ -55,7 +55,8 @@ def connect(client: Client, mode: str, version: str | None, timeout: float | Non
                       probe_timeout if mode == "auto" else None)
     if result is not None:
         modern.ERAS.remember(key, modern.MODERN)
-        return result
+        # Code written against initialize reads these two: give them the same place here.
+        return {"protocolVersion": client.protocol_version, "serverInfo": client.server_info, **result}
     modern.ERAS.remember(key, modern.LEGACY)
     return initialize(client, None, timeout)
 

@@ -44,13 +44,18 @@ from __future__ import annotations
 
 import queue
 import threading
+import time
 import typing as t
 
-from ... import error_codes, json_rpc
+from ... import error_codes, json_rpc, methods
 from ... import protocol_version as versions
 from ...cancellation import Cancellation
-from ...errors import TransportError
+from ...errors import InvalidParamsError, RequestHandlerError, TransportError
+from ...server.envelope import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, carries_envelope
 from ...server_session import ServerSession
+from .streamable_http import request_headers
+from ..auth import AuthRefusal, BearerAuth, Principal, RequestAuthenticator
+from ..auth.request_auth import Authenticate
 from .streamable_http.dispatch import internal_errors, is_initialize, may_send_first, request_ids
 from .streamable_http.event_store import EventStore, InMemoryEventStore
 from .streamable_http.http_io import (
@@ -89,6 +94,9 @@ RESUMABLE_VERSION = "2025-11-25"
 #: Seconds a request's SSE answer waits before its headers go out: a stream that ends by then is
 #: written whole, with a Content-Length, in one piece (no chunked encoding).
 FIRST_EVENT_WAIT = 0.01
+
+#: Seconds :meth:`StreamableHTTPTransport.close` waits for listen streams to write their final result.
+GRACEFUL_CLOSE_WAIT = 1.0
 
 #: The longest ``Last-Event-ID`` looked up (event ids are short; a longer one is refused with 400).
 MAX_EVENT_ID_LENGTH = 256
@@ -130,6 +138,12 @@ class StreamableHTTPTransport:
     :param keepalive_interval: seconds between keep-alive comments on an idle SSE connection.
     :param retry_interval: seconds a client should wait before reconnecting (the SSE
         ``retry`` field); None leaves it out.
+    :param auth: a :class:`~mcp_sdk.server.auth.BearerAuth`: every request needs a valid
+        OAuth access token (401/403 with ``WWW-Authenticate`` otherwise).
+    :param authenticate: ``fn(environ) -> Principal | None``, the host's own login (a
+        Flask-Login user, a Django ``request.user``); None falls back to ``auth``, or 401.
+        With either, a session belongs to the principal that created it (404 for anyone
+        else) and handlers read the caller as ``server_context.auth``.
     :raises ValueError: for an invalid combination or value.
     """
 
@@ -149,6 +163,8 @@ class StreamableHTTPTransport:
         max_workers: int = 64,
         keepalive_interval: float = 15.0,
         retry_interval: float | None = 1.0,
+        auth: BearerAuth | None = None,
+        authenticate: Authenticate | None = None,
     ) -> None:
         if session_idle_timeout is not None and (stateless or session_idle_timeout <= 0):
             raise ValueError("session_idle_timeout must be a positive number, and needs sessions (stateless=False)")
@@ -173,6 +189,7 @@ class StreamableHTTPTransport:
         self._pool = WorkerPool(max_workers)
         self._allow = "POST" if stateless else "GET, POST, DELETE"
         self._closed = False
+        self._auth = RequestAuthenticator(auth, authenticate) if auth is not None or authenticate is not None else None
         #: Stateless requests answering over SSE now: close() cancels them and ends their connections.
         self._stateless_streams: dict[Stream, ServerSession] = {}
         self._stateless_lock = threading.Lock()
@@ -212,16 +229,19 @@ class StreamableHTTPTransport:
                 refusal = self._guard.check(environ.get("HTTP_HOST"), environ.get("HTTP_ORIGIN"))
                 if refusal is not None:
                     raise HTTPRequestError(403, refusal)
+            principal = self._auth.principal(environ) if self._auth is not None else None
             method = environ.get("REQUEST_METHOD")
             if method == "POST":
-                return self._post(environ, body or (lambda limit: self._wsgi_body(environ, limit)))
+                return self._post(environ, body or (lambda limit: self._wsgi_body(environ, limit)), principal)
             if method == "GET" and not self.stateless:
-                return self._get(environ)
+                return self._get(environ, principal)
             if method == "DELETE" and not self.stateless:
-                return self._delete(environ)
+                return self._delete(environ, principal)
             raise HTTPRequestError(405, f"Method Not Allowed: use {self._allow}", headers={"Allow": self._allow})
         except HTTPRequestError as refusal:
             return refusal.answer()
+        except AuthRefusal as refusal:
+            return HTTPRequestError(refusal.status, refusal.message, headers=refusal.headers).answer()
         except Exception as error:  # a bug here must not take the WSGI server's thread with it
             where = f"{environ.get('REQUEST_METHOD')} {environ.get('SCRIPT_NAME', '')}{environ.get('PATH_INFO', '')}"
             self.server.report_exception(error, {"http_request": where})
@@ -229,18 +249,22 @@ class StreamableHTTPTransport:
 
     # -- POST ----------------------------------------------------------------
 
-    def _post(self, environ: WSGIEnvironment, body: t.Callable[[int], bytes]) -> Answer:
+    def _post(self, environ: WSGIEnvironment, body: t.Callable[[int], bytes], principal: Principal | None) -> Answer:
         if self.enable_json_response:
             require_accept(environ, JSON_MIMETYPE)
         else:
             require_accept(environ, JSON_MIMETYPE, SSE_MIMETYPE)
         require_json_content(environ)
         message = decode_body(body(self.max_body_bytes))
+        if self._auth is not None and principal is not None:
+            self._auth.check_scopes(self.server, message, principal)
+        if self._is_modern(environ, message):
+            return self._post_modern(environ, message, principal)
         if self.stateless:
-            return self._post_stateless(environ, message)
+            return self._post_stateless(environ, message, principal)
         if is_initialize(message):
-            return self._initialize(environ, message)
-        session = self._session(environ)
+            return self._initialize(environ, message, principal)
+        session = self._session(environ, principal)
         self._protocol_version(environ)
         server_session = session.server_session
         ids = request_ids(message)
@@ -257,24 +281,116 @@ class StreamableHTTPTransport:
 
         return self._stream_answer(server_session, message, stream, consumer, preamble, finish, session.stream_ended)
 
-    def _initialize(self, environ: WSGIEnvironment, message: dict[str, t.Any]) -> Answer:
+    def _is_modern(self, environ: WSGIEnvironment, message: t.Any) -> bool:
+        """Whether a POST is a 2026-07-28 request: it carries the ``_meta`` envelope, or, outside
+        stateless mode, it has no session and does not open one (nor names a 2025 version)."""
+        if carries_envelope(message):
+            return True
+        if self.stateless or type(message) is not dict or "method" not in message or is_initialize(message):
+            return False
+        if environ.get(_SESSION_KEY):
+            return False
+        header = environ.get(_VERSION_KEY)
+        return header is None or not versions.is_supported(header)
+
+    def _post_modern(self, environ: WSGIEnvironment, message: t.Any, principal: Principal | None) -> Answer:
+        """A 2026-07-28 POST: one request, one answer; no session, no resumption (Mcp-Session-Id
+        and Last-Event-ID are ignored)."""
+        if type(message) is not dict:
+            raise HTTPRequestError(400, "Invalid Request: protocol 2026-07-28 has no batches")
+        if "method" not in message:
+            raise HTTPRequestError(400, "Invalid Request: protocol 2026-07-28 clients send no responses")
+        server_session = self._request_channel(principal)
+        if "id" not in message:  # no notification means anything over HTTP in 2026-07-28; a custom one still runs
+            self.server.handle_message(message, server_session, modern=True)
+            return empty_answer(202)
+        request_id = message["id"]
+        try:
+            _require_envelope(message.get("params"))
+            request_headers.check(environ, message, self.server.tools)
+        except RequestHandlerError as refusal:
+            status = error_codes.MODERN_HTTP_STATUS.get(refusal.code, 400)
+            return json_answer(json_rpc.encode(json_rpc.error(request_id, refusal.code, refusal.message, refusal.data)), status)
+        if not json_rpc.is_valid_id(request_id):
+            return self._answer_modern(server_session, message)
+        if self.enable_json_response or not (
+            message.get("method") == methods.SUBSCRIPTIONS_LISTEN or may_send_first(self.server, message)
+        ):
+            return self._answer_modern(server_session, message)
+        return self._stream_modern(server_session, message)
+
+    def _request_channel(self, principal: Principal | None) -> _RequestChannel:
+        channel = _RequestChannel(self.server)
+        channel.auth = principal
+        channel.can_send_requests = False  # the answer would arrive in another POST, on another session
+        channel.no_requests_reason = "stateless mode"
+        return channel
+
+    def _answer_modern(self, server_session: _RequestChannel, message: dict[str, t.Any]) -> Answer:
+        response = self.server.handle_message(message, server_session, modern=True)
+        text = server_session.encode(response)
+        if text is None:
+            return empty_answer(202)
+        return json_answer(text, _modern_status(response))
+
+    def _stream_modern(self, server_session: _RequestChannel, message: dict[str, t.Any]) -> Answer:
+        """SSE once the handler talks first; an answer with nothing before it goes out as JSON
+        with its status (a -32021 is a 400 even from a tool that could have streamed)."""
+        stream = server_session.stream = Stream("0", None, [message["id"]])
+        stream.listen = message.get("method") == methods.SUBSCRIPTIONS_LISTEN
+        consumer, _ = stream.attach()
+        outcome: list[t.Any] = []
+
+        def finish(response: t.Any, text: str | None) -> None:
+            outcome.append(response)
+            stream.finish(response, text)
+
+        with self._stateless_lock:
+            self._stateless_streams[stream] = server_session
+        if self._closed:
+            self._stateless_ended(stream, False)
+        body = SSEBody(
+            stream, consumer, [], keepalive=self.keepalive_interval, retry_ms=None, on_end=self._stateless_ended
+        )
+        request_id = message["id"]
+        cancellation = server_session.accept(request_id)
+        try:
+            self._pool.submit(lambda: self._run(server_session, message, finish, cancellation, modern=True))
+        except TransportError:
+            server_session.forget(request_id)
+            finish(None, None)
+            body.close()
+            raise HTTPRequestError(503, "Service Unavailable: the MCP transport is closed") from None
+        length = body.prefetch(self.keepalive_interval)
+        if length is None:
+            return Answer(200, list(SSE_HEADERS), body)
+        response = outcome[0] if outcome else None
+        if server_session.messages_sent == 0 and type(response) is dict and "error" in response:
+            body.close()
+            return json_answer(json_rpc.encode(response), _modern_status(response))
+        return Answer(200, [*SSE_HEADERS, ("Content-Length", str(length))], body)
+
+    def _initialize(self, environ: WSGIEnvironment, message: dict[str, t.Any], principal: Principal | None) -> Answer:
         assert self._sessions is not None
         existing = environ.get(_SESSION_KEY)
         if existing:
-            if self._sessions.get(existing) is not None:
+            found = self._sessions.get(existing)
+            if found is not None and found.belongs_to(principal):
                 raise HTTPRequestError(400, "Invalid Request: this session is already initialized", request_id=message.get("id"))
             raise HTTPRequestError(404, "Not Found: unknown or expired session")
-        session = HTTPSession(self.server, new_session_id(), self._event_store, can_send_requests=not self.enable_json_response)
+        session = HTTPSession(
+            self.server, new_session_id(), self._event_store, can_send_requests=not self.enable_json_response, principal=principal
+        )
         if not self._sessions.add(session):
             session.close("Too many sessions")
             raise HTTPRequestError(503, f"Service Unavailable: {self._sessions.max_sessions} sessions are open")
-        response = session.server_session.handle(message)
+        response = self.server.handle_message(message, session.server_session)
         if response is None or "error" in response:  # no session came of it
             self._sessions.remove(session.id, "Initialization failed")
             return empty_answer(202) if response is None else json_answer(json_rpc.encode(response))
         return json_answer(session.server_session.encode(response) or "", headers=[(SESSION_HEADER, session.id)])
 
-    def _post_stateless(self, environ: WSGIEnvironment, message: t.Any) -> Answer:
+    def _post_stateless(self, environ: WSGIEnvironment, message: t.Any, principal: Principal | None) -> Answer:
         streams: list[Stream] = []
 
         def send(outgoing: dict[str, t.Any], related_request_id: t.Any) -> None:
@@ -291,6 +407,7 @@ class StreamableHTTPTransport:
         server_session = ServerSession(self.server, send)
         server_session.can_send_requests = False  # the answer would arrive in another POST, on another session
         server_session.no_requests_reason = "stateless mode"
+        server_session.auth = principal
         if not is_initialize(message):
             server_session.protocol_version = self._protocol_version(environ)
         ids = request_ids(message)
@@ -318,11 +435,11 @@ class StreamableHTTPTransport:
 
     def _answer_inline(self, server_session: ServerSession, message: t.Any) -> Answer:
         """Notifications and responses: 202, or 400 with the error for what is not a valid message."""
-        text = server_session.encode(server_session.handle(message))
+        text = server_session.encode(self.server.handle_message(message, server_session))
         return empty_answer(202) if text is None else json_answer(text, status=400)
 
     def _answer_json(self, server_session: ServerSession, message: t.Any) -> Answer:
-        text = server_session.encode(server_session.handle(message))
+        text = server_session.encode(self.server.handle_message(message, server_session))
         return empty_answer(202) if text is None else json_answer(text)  # None: cancelled, no response
 
     def _stream_answer(
@@ -359,12 +476,13 @@ class StreamableHTTPTransport:
         message: t.Any,
         finish: t.Callable[[t.Any, str | None], None],
         cancellation: Cancellation | None = None,
+        modern: bool | None = None,
     ) -> None:
         """On a worker thread: handle the POST's message, then end its stream with the answer."""
         response: t.Any = None
         text: str | None = None
         try:
-            response = server_session.handle(message, cancellation)
+            response = self.server.handle_message(message, server_session, cancellation, modern=modern)
             text = server_session.encode(response)
         except Exception as error:  # the core answers errors itself; this is the last resort
             self.server.report_exception(error, {"request": message})
@@ -375,9 +493,10 @@ class StreamableHTTPTransport:
 
     # -- GET -----------------------------------------------------------------
 
-    def _get(self, environ: WSGIEnvironment) -> Answer:
+    def _get(self, environ: WSGIEnvironment, principal: Principal | None) -> Answer:
+        _no_session_means_modern(environ, "GET")
         require_accept(environ, SSE_MIMETYPE)
-        session = self._session(environ)
+        session = self._session(environ, principal)
         self._protocol_version(environ)
         last_event_id = environ.get("HTTP_LAST_EVENT_ID")
         if last_event_id:
@@ -428,24 +547,28 @@ class StreamableHTTPTransport:
 
     # -- DELETE --------------------------------------------------------------
 
-    def _delete(self, environ: WSGIEnvironment) -> Answer:
+    def _delete(self, environ: WSGIEnvironment, principal: Principal | None) -> Answer:
         assert self._sessions is not None
-        session = self._session(environ)
+        _no_session_means_modern(environ, "DELETE")
+        session = self._session(environ, principal)
         self._protocol_version(environ)
         self._sessions.remove(session.id)
         return empty_answer(204)
 
     # -- shared --------------------------------------------------------------
 
-    def _session(self, environ: WSGIEnvironment) -> HTTPSession:
+    def _session(self, environ: WSGIEnvironment, principal: Principal | None) -> HTTPSession:
+        """The request's session; one another principal created is as unknown as a made-up id (404)."""
         assert self._sessions is not None
         session_id = environ.get(_SESSION_KEY)
         if not session_id:
             raise HTTPRequestError(400, f"Bad Request: the {SESSION_HEADER} header is required")
         session = self._sessions.get(session_id)
-        if session is None:
+        if session is None or not session.belongs_to(principal):
             raise HTTPRequestError(404, "Not Found: unknown or expired session")
         session.touch()
+        if principal is not None:
+            session.server_session.auth = principal  # the same caller's latest token: its scopes may have grown
         return session
 
     def _protocol_version(self, environ: WSGIEnvironment) -> str:
@@ -481,8 +604,19 @@ class StreamableHTTPTransport:
         return session is not None and session.close_standalone_stream()
 
     def close(self) -> None:
-        """Stop: end every session (cancelling its requests and connections) and the transport's threads."""
+        """Stop: end ``subscriptions/listen`` streams with their result, then every session
+        (cancelling its requests and connections) and the transport's threads."""
         self._closed = True
+        with self._stateless_lock:
+            listening = any(stream.listen for stream in self._stateless_streams)
+        if listening:
+            self.server.close_subscriptions()
+            deadline = time.monotonic() + GRACEFUL_CLOSE_WAIT
+            while time.monotonic() < deadline:
+                with self._stateless_lock:
+                    if not any(stream.listen for stream in self._stateless_streams):
+                        break
+                time.sleep(0.01)
         if self._sessions is not None:
             self._sessions.close()
         with self._stateless_lock:
@@ -496,6 +630,59 @@ class StreamableHTTPTransport:
 
     def __exit__(self, *exc_info: t.Any) -> None:
         self.close()
+
+
+class _RequestChannel(ServerSession):
+    """The connection one stateless request (2026-07-28) runs on: it carries what relates to
+    the request on the request's own stream, and counts it."""
+
+    def __init__(self, server: Server) -> None:
+        super().__init__(server, self._put)
+        #: The request's SSE stream, once it has one.
+        self.stream: Stream | None = None
+        #: Messages written before the answer.
+        self.messages_sent = 0
+
+    def _put(self, outgoing: dict[str, t.Any], related_request_id: t.Any) -> None:
+        stream = self.stream
+        if related_request_id is None or stream is None:
+            return  # session-scoped messages have nowhere to go
+        try:
+            text = json_rpc.encode(outgoing)
+        except (TypeError, ValueError) as error:
+            self.server.report_exception(error, {"notification": outgoing.get("method")})
+            return
+        self.messages_sent += 1
+        stream.put(outgoing, text)
+
+
+def _no_session_means_modern(environ: WSGIEnvironment, method: str) -> None:
+    """GET and DELETE exist only for 2025 sessions: without one, 405 (2026-07-28 has neither)."""
+    if not environ.get(_SESSION_KEY):
+        raise HTTPRequestError(
+            405,
+            f"Method Not Allowed: {method} needs an {SESSION_HEADER} (protocol 2026-07-28 uses POST only)",
+            headers={"Allow": "POST"},
+        )
+
+
+def _require_envelope(params: t.Any) -> None:
+    """-32602 (HTTP 400) when a modern request lacks its envelope: checked before the headers."""
+    meta = params.get("_meta") if type(params) is dict else None
+    if type(meta) is not dict:
+        raise InvalidParamsError(
+            f"Invalid params: params._meta must be an object carrying {PROTOCOL_VERSION_KEY!r} and {CLIENT_CAPABILITIES_KEY!r}"
+        )
+    missing = [key for key in (PROTOCOL_VERSION_KEY, CLIENT_CAPABILITIES_KEY) if key not in meta]
+    if missing:
+        raise InvalidParamsError(f"Invalid params: params._meta is missing {' and '.join(map(repr, missing))}")
+
+
+def _modern_status(response: t.Any) -> int:
+    """The HTTP status of a 2026-07-28 answer: 400 or 404 for the protocol's errors, else 200."""
+    if type(response) is dict and type(response.get("error")) is dict:
+        return error_codes.MODERN_HTTP_STATUS.get(response["error"].get("code"), 200)
+    return 200
 
 
 def _resumable(version: str | None) -> bool:

@@ -2,7 +2,9 @@
 
 No SDK: it answers from fixed wire dicts, so the benchmark measures the client.
 ``python _modern_server.py`` serves stdio; ``python _modern_server.py --http PORT``
-serves Streamable HTTP (JSON responses) under waitress on 127.0.0.1.
+serves Streamable HTTP (JSON responses) under waitress on 127.0.0.1;
+``--http-legacy PORT`` plays a 2025-11-25-only server instead (``initialize``;
+``server/discover`` is an unknown method), for the cost of the auto-mode probe.
 """
 
 from __future__ import annotations
@@ -37,6 +39,16 @@ def answer(request: dict[str, t.Any]) -> dict[str, t.Any]:
     return {"jsonrpc": "2.0", "id": request.get("id"), "result": result}
 
 
+LEGACY = False
+INITIALIZE = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "bench-legacy", "version": "1"}}
+
+
+def answer_legacy(request: dict[str, t.Any]) -> dict[str, t.Any]:
+    if request.get("method") == "initialize":
+        return {"jsonrpc": "2.0", "id": request.get("id"), "result": INITIALIZE}
+    return {"jsonrpc": "2.0", "id": request.get("id"), "error": {"code": -32601, "message": "Method not found"}}
+
+
 def serve_stdio() -> None:
     out = sys.stdout.buffer
     for line in sys.stdin.buffer:
@@ -55,15 +67,16 @@ def app(environ: dict[str, t.Any], start_response: t.Any) -> list[bytes]:
     if "id" not in message:
         start_response("202 Accepted", [("Content-Length", "0")])
         return []
-    body = json.dumps(answer(message), separators=(",", ":")).encode()
+    body = json.dumps((answer_legacy if LEGACY else answer)(message), separators=(",", ":")).encode()
     start_response("200 OK", [("Content-Type", "application/json"), ("Content-Length", str(len(body)))])
     return [body]
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 3 and sys.argv[1] == "--http":
+    if len(sys.argv) == 3 and sys.argv[1] in ("--http", "--http-legacy"):
         import waitress
 
+        LEGACY = sys.argv[1] == "--http-legacy"
         waitress.serve(app, host="127.0.0.1", port=int(sys.argv[2]), threads=8, _quiet=True)
     else:
         serve_stdio()

@@ -127,7 +127,7 @@ def measure_stdio(duration: float, repeat: int, modern: bool = False) -> tuple[R
         else:
             raw.request(INITIALIZE)
             raw.notify({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        client.connect()
+        client.connect(mode="auto" if modern else "legacy")
         assert client.era == ("modern" if modern else "legacy"), client.era
         process = transport.process
         assert process is not None
@@ -163,12 +163,13 @@ def serve_http(port: int) -> None:
     waitress.serve(StreamableHTTPTransport(build_server()), host="127.0.0.1", port=port, threads=8, _quiet=True)
 
 
-def start_http_server(modern: bool = False) -> tuple[subprocess.Popen[bytes], str]:
+def start_http_server(modern: bool = False, bare_legacy: bool = False) -> tuple[subprocess.Popen[bytes], str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    if modern:
-        process = subprocess.Popen([sys.executable, MODERN_SCRIPT, "--http", str(port)])
+    if modern or bare_legacy:
+        flag = "--http-legacy" if bare_legacy else "--http"
+        process = subprocess.Popen([sys.executable, MODERN_SCRIPT, flag, str(port)])
     else:
         process = subprocess.Popen([sys.executable, __file__, "--serve-http", str(port)])
     deadline = time.monotonic() + 30
@@ -227,7 +228,7 @@ def measure_http(duration: float, repeat: int, modern: bool = False) -> tuple[Ru
     raw_body, raw_close = raw_http(url, modern)
     client = Client(transport=HTTP(url=url, timeout=30))
     try:
-        client.connect()
+        client.connect(mode="auto" if modern else "legacy")
         assert client.era == ("modern" if modern else "legacy"), client.era
         raw_runs: list[Run] = []
         client_runs: list[Run] = []
@@ -245,8 +246,8 @@ def measure_http(duration: float, repeat: int, modern: bool = False) -> tuple[Ru
 
 
 def measure_connect() -> list[list[str]]:
-    """``connect()`` against this project's (2025-11-25) HTTP server: POSTs sent and milliseconds,
-    in legacy mode, then in auto mode a first time (the probe) and a second time (era remembered)."""
+    """``connect()`` against a 2025-11-25-only HTTP server: POSTs sent and milliseconds, in legacy
+    mode, then in auto mode a first time (the probe) and a second time (era remembered)."""
     import requests
 
     class CountingSession(requests.Session):
@@ -257,7 +258,7 @@ def measure_connect() -> list[list[str]]:
                 CountingSession.posts += 1
             return super().send(request, **kwargs)
 
-    server, url = start_http_server()
+    server, url = start_http_server(bare_legacy=True)
     rows = []
     try:
         for label, mode in (("legacy", "legacy"), ("auto, first", "auto"), ("auto, second", "auto")):
@@ -317,7 +318,7 @@ def main() -> None:
         print(f"over target: {', '.join(missed)}")
     if options.only is None:
         print()
-        print("connect() against this project's 2025-11-25 HTTP server (POSTs include notifications/initialized)")
+        print("connect() against a 2025-11-25-only HTTP server (POSTs include notifications/initialized)")
         print(table(["mode", "POSTs", "wall time", "version"], measure_connect()))
 
 

@@ -91,6 +91,9 @@ class ServerSession:
         #: Set by a transport that can end a request's SSE connection early (Streamable HTTP,
         #: SEP-1699): ``fn(request_id) -> bool``; see :meth:`close_sse_stream`.
         self.stream_closer: t.Callable[[t.Any], bool] | None = None
+        #: Whether a 2026-07-28 request arrived on this connection (then, without ``initialize``,
+        #: it gets no session broadcasts).
+        self.serves_modern = False
         self._send = send
         self._lock = threading.Lock()
         self._in_flight: dict[t.Any, Cancellation] = {}

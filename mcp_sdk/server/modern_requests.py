@@ -71,6 +71,7 @@ class ModernRequests:
     ) -> dict[str, t.Any] | None:
         """The response to a modern request (None when it was cancelled)."""
         server = self.server
+        channel.serves_modern = True
         try:
             envelope = Envelope.read(params)
             if method in REMOVED_METHODS:

@@ -134,3 +134,16 @@ def test_a_2025_session_still_gets_list_changed_as_before(server: Server) -> Non
     listening.channel.wait_for(2)
     listening.end()
     assert written == [{"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}]
+
+
+def test_a_connection_serving_only_modern_requests_gets_no_session_broadcasts(server: Server) -> None:
+    written: list[dict[str, t.Any]] = []
+    connection = server.create_session(lambda message, related: written.append(message))
+    serve(server, modern_request("tools/list"), connection)
+    server.notify_tools_list_changed()
+    server.notify_prompts_list_changed()
+    server.notify_resources_list_changed()
+    assert written == []  # 2026-07-28 delivers list_changed only on subscriptions/listen streams
+    server.handle_message({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}, connection)
+    server.notify_tools_list_changed()
+    assert written[-1] == {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}

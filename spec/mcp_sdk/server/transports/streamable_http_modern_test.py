@@ -385,3 +385,23 @@ class TestBothEras:
 
 def legacy_call(name: str, arguments: dict[str, t.Any], id: t.Any) -> dict[str, t.Any]:
     return {"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name, "arguments": arguments}}
+
+
+@pytest.mark.parametrize(
+    "raw, decoded",
+    [
+        ("echo", "echo"),
+        ("a\tb", "a\tb"),
+        ("", ""),
+        ("caf\u00e9", None),  # non-ASCII must travel as Base64
+        ("a\x01b", None),
+        ("=?base64?Y2Fmw6k=?=", "caf\u00e9"),
+        ("=?base64?Y2Fmw6k?=", None),
+        ("=?base64?/w==?=", None),  # not UTF-8
+        ("=?base64?abc", "=?base64?abc"),
+    ],
+)
+def test_header_values_decode(raw: str, decoded: str | None) -> None:
+    from mcp_sdk.server.transports.streamable_http.request_headers import decode_value
+
+    assert decode_value(raw) == decoded

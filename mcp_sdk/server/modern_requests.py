@@ -90,12 +90,14 @@ class ModernRequests:
             if json_rpc.is_valid_id(request_id) and cancellation is not None:
                 channel.forget(request_id)
             return json_rpc.error(request_id, error.code, error.message, error.data)
-        answers, asked = _answers(state, params)
+        # Without a state nothing was asked before: no answers to collect (the common first call).
+        answers, asked = _answers(state, params) if state else (None, None)
         exchange = ModernExchange(server, channel, envelope, answers, asked)
         inputs = None
         if retryable:
             responses = params.get("inputResponses")
-            inputs = RoundTripInputs(responses if type(responses) is dict else None, state.get("user"))
+            if type(responses) is dict or state:
+                inputs = RoundTripInputs(responses if type(responses) is dict else None, state.get("user"))
         response = server._handle_request(exchange, request_id, method, params, message, cancellation, inputs=inputs)
         if response is None:
             return None

@@ -147,3 +147,31 @@ def test_a_connection_serving_only_modern_requests_gets_no_session_broadcasts(se
     server.handle_message({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}}, connection)
     server.notify_tools_list_changed()
     assert written[-1] == {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}
+
+
+def test_a_change_racing_the_acknowledgement_arrives_after_it() -> None:
+    """A change made while the ack is being written (the client reacting to it at once, say)
+    reaches the listener, after the ack: it is subscribed before the ack goes out."""
+    server = asking_server()
+
+    class Racing(Recorder):
+        def _record(self, message: dict[str, t.Any], related: t.Any) -> None:
+            super()._record(message, related)
+            if message["method"] == "notifications/subscriptions/acknowledged":
+                server.notify_tools_list_changed()
+
+    channel = Racing(server)
+    thread = threading.Thread(
+        target=server.handle_message,
+        args=(modern_request("subscriptions/listen", {"notifications": {"toolsListChanged": True}}, id="race"), channel),
+        name="spec-listen-race",
+    )
+    thread.start()
+    try:
+        assert [m["method"] for m in channel.wait_for(2)] == [
+            "notifications/subscriptions/acknowledged",
+            "notifications/tools/list_changed",
+        ]
+    finally:
+        server.close_subscriptions()
+        thread.join(TIMEOUT)

@@ -32,6 +32,7 @@ sys.path.insert(0, HERE)
 from _common import LineProcess, Result, best_result, cpu_seconds, run_for, table  # noqa: E402
 from _tools import CALL_PARAMS  # noqa: E402
 from http_bench import ACCEPT, CALL, ServerProcess  # noqa: E402
+from stdio_bench import sequential  # noqa: E402
 
 MODERN = "2026-07-28"
 TARGET = 1.2
@@ -53,21 +54,7 @@ def call_message(era: str, params: dict[str, t.Any]) -> dict[str, t.Any]:
 
 
 def stdio_calls(child: LineProcess, era: str) -> t.Callable[[float], int]:
-    message = call_message(era, CALL_PARAMS)
-
-    def body(deadline: float) -> int:
-        write, flush, readline, now, dumps = child.write, child.flush, child.readline, time.perf_counter, json.dumps
-        calls = 0
-        while now() < deadline:
-            message["id"] = calls
-            write(dumps(message, separators=(",", ":")).encode() + b"\n")
-            flush()
-            if not readline():
-                raise RuntimeError("the server closed its stdout")
-            calls += 1
-        return calls
-
-    return body
+    return sequential(child, "tools/call", call_message(era, CALL_PARAMS)["params"])
 
 
 def measure_stdio(duration: float, rounds: int) -> dict[str, Result]:

@@ -127,7 +127,8 @@ def main(argv: list[str] | None = None) -> None:
         return
     from werkzeug.serving import make_server
 
-    transport = StreamableHTTPTransport(server, stateless=args.stateless)
+    # werkzeug's threaded server gives every connection a thread: let the transport keep 32 SSE streams open.
+    transport = StreamableHTTPTransport(server, stateless=args.stateless, wsgi_threads=32)
     httpd = make_server(args.host, args.port, transport, threaded=True)
     print(f"MCP server on http://{args.host}:{httpd.server_port}/mcp", file=sys.stderr, flush=True)
     try:

@@ -22,15 +22,18 @@ from .configuration import configuration as configuration
 from .content import Content as Content
 from .errors import CancelledError as CancelledError
 from .errors import CapabilityError as CapabilityError
+from .errors import DefinitionError as DefinitionError
 from .errors import InvalidNameError as InvalidNameError
 from .errors import JSONRPCError as JSONRPCError
 from .errors import MCPDeprecationWarning as MCPDeprecationWarning
 from .errors import MCPError as MCPError
 from .errors import MethodAlreadyDefinedError as MethodAlreadyDefinedError
+from .errors import MissingExtraError as MissingExtraError
 from .errors import PromptNotUnique as PromptNotUnique
 from .errors import RequestHandlerError as RequestHandlerError
 from .errors import RequestTimeoutError as RequestTimeoutError
 from .errors import ResourceNotFoundError as ResourceNotFoundError
+from .errors import SchemaError as SchemaError
 from .errors import SessionExpiredError as SessionExpiredError
 from .errors import ToolNotUnique as ToolNotUnique
 from .errors import TransportError as TransportError
@@ -42,6 +45,7 @@ from .protocol_version import SUPPORTED_VERSIONS as SUPPORTED_PROTOCOL_VERSIONS
 from .resource import Resource as Resource
 from .resource_template import ResourceTemplate as ResourceTemplate
 from .server import Server as Server
+from .server.input_required import InputRequiredResult as InputRequiredResult
 from .server_context import ServerContext as ServerContext
 from .server_session import ServerSession as ServerSession
 from .tool import Tool as Tool
@@ -70,12 +74,15 @@ __all__ = [
     "Client",
     "Configuration",
     "Content",
+    "DefinitionError",
+    "InputRequiredResult",
     "InvalidNameError",
     "JSONRPCError",
     "LATEST_PROTOCOL_VERSION",
     "MCPDeprecationWarning",
     "MCPError",
     "MethodAlreadyDefinedError",
+    "MissingExtraError",
     "Prompt",
     "PromptNotUnique",
     "RequestHandlerError",
@@ -84,6 +91,7 @@ __all__ = [
     "ResourceNotFoundError",
     "ResourceTemplate",
     "SUPPORTED_PROTOCOL_VERSIONS",
+    "SchemaError",
     "Server",
     "ServerContext",
     "ServerSession",

@@ -45,6 +45,17 @@ class ValidationError(MCPError, ValueError):
     """A message or value does not have the shape the protocol requires."""
 
 
+class DefinitionError(MCPError, TypeError):
+    """A tool, prompt or resource is defined in a way that cannot work; raised where it is defined.
+
+    The message names the tool and the field, and says what to write instead.
+    """
+
+
+class SchemaError(DefinitionError, ValidationError):
+    """A tool's schema is invalid, or does not match the parameters of its ``call``."""
+
+
 class InvalidNameError(MCPError, ValueError):
     """A tool, prompt or method name is not allowed."""
 
@@ -63,6 +74,10 @@ class MethodAlreadyDefinedError(MCPError, ValueError):
     def __init__(self, method_name: str) -> None:
         super().__init__(f"Method {method_name} already defined")
         self.method_name = method_name
+
+
+class MissingExtraError(MCPError, ImportError):
+    """An optional dependency of the feature in use is not installed (the message names the extra)."""
 
 
 class TransportError(MCPError):

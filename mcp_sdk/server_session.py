@@ -22,6 +22,7 @@ from .errors import CancelledError, CapabilityError, JSONRPCError, RequestTimeou
 
 if t.TYPE_CHECKING:
     from .server import Server
+    from .server.auth import Principal
 
 Send = t.Callable[[t.Dict[str, t.Any], t.Any], None]
 
@@ -91,6 +92,8 @@ class ServerSession:
         #: Set by a transport that can end a request's SSE connection early (Streamable HTTP,
         #: SEP-1699): ``fn(request_id) -> bool``; see :meth:`close_sse_stream`.
         self.stream_closer: t.Callable[[t.Any], bool] | None = None
+        #: The authenticated caller, set by a transport with authentication (None: no authentication).
+        self.auth: Principal | None = None
         #: Whether a 2026-07-28 request arrived on this connection (then, without ``initialize``,
         #: it gets no session broadcasts).
         self.serves_modern = False
@@ -122,7 +125,9 @@ class ServerSession:
             # An empty `elicitation` object means form mode (2025-06-18 and the 2025-11-25 default).
             return isinstance(elicitation, dict) and (not elicitation or "form" in elicitation)
         node: t.Any = capabilities
-        for part in capability.split("."):
+        # Extension ids have dots of their own: "extensions.io.modelcontextprotocol/ui".
+        parts = ["extensions", capability[11:]] if capability.startswith("extensions.") else capability.split(".")
+        for part in parts:
             if not isinstance(node, dict) or part not in node or node[part] is None:
                 return False
             node = node[part]

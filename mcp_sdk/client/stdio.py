@@ -19,13 +19,15 @@ import typing as t
 from .. import json_rpc
 from ..cancellation import Cancellation
 from ..errors import TransportError
-from ._pipe_writer import PipeWriter
+from ._pipe_writer import PipeWriter, QueueFull
 from .transport import Message, PendingRequests, Transport
 
 logger = logging.getLogger("mcp_sdk.client.stdio")
 
 #: Seconds a thread waits for another one that is starting the process.
 _SPAWN_TIMEOUT = 30.0
+#: Longest stderr line kept (and logged); the rest of a longer line is dropped.
+_STDERR_LINE_BYTES = 64 * 1024
 
 
 class Stdio(Transport):
@@ -84,6 +86,10 @@ class Stdio(Transport):
     def description(self) -> str:
         """The command line, for messages."""
         return shlex.join([self.command, *self.args])
+
+    def era_key(self) -> str:
+        """The server configuration (command line and directory): the client remembers its protocol era under it."""
+        return f"stdio:{self.cwd or ''}:{self.description}"
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -239,6 +245,8 @@ class Stdio(Transport):
         # write (EPIPE) or, for waiting callers, the reader's end of file.
         try:
             writer.write(data)
+        except QueueFull:  # the server lives but does not read: that, not its exit, is the news
+            raise
         except TransportError as error:
             raise TransportError(f"{self._exit_message(process)} ({error})") from None
 
@@ -288,9 +296,17 @@ class Stdio(Transport):
 
     def _stderr_loop(self, process: subprocess.Popen[bytes]) -> None:
         stderr = t.cast(t.BinaryIO, process.stderr)
+        in_long_line = False  # reading past the first _STDERR_LINE_BYTES of a line: dropped
         try:
-            for raw in iter(stderr.readline, b""):
+            for raw in iter(lambda: stderr.readline(_STDERR_LINE_BYTES), b""):
+                complete = raw.endswith(b"\n")
+                if in_long_line:
+                    in_long_line = not complete
+                    continue
                 line = raw.decode("utf-8", "replace").rstrip("\r\n")
+                if not complete and len(raw) >= _STDERR_LINE_BYTES:
+                    in_long_line = True
+                    line += f" [line cut at {_STDERR_LINE_BYTES} bytes]"
                 self.stderr_lines.append(line)
                 logger.info("[%s] %s", os.path.basename(self.command), line)
         except (OSError, ValueError):

@@ -37,7 +37,9 @@ from ..resource import Resource
 from ..resource_template import ResourceTemplate
 from ..server_session import ServerSession
 from ..tool import Tool, validate_name
+from ..tool.definition import check_has_call
 from . import capabilities as capabilities_module
+from .decorators import DecoratorMethods
 from .handlers import ProtocolMethods
 from .input_required import InputRequired, InputRequiredResult
 from .modern_requests import ModernRequests
@@ -56,7 +58,7 @@ MAX_INPUT_ROUNDS = 8
 _LIST_KINDS = {"tools": "tool", "prompts": "prompt", "resources": "resource", "resourceTemplates": "resource_template"}
 
 
-class Server(ProtocolMethods):
+class Server(ProtocolMethods, DecoratorMethods):
     """An MCP server.
 
     :param name: ``serverInfo.name``.
@@ -201,6 +203,7 @@ class Server(ProtocolMethods):
         if not (isinstance(tool, type) and issubclass(tool, Tool)):
             raise TypeError(f"tools must be Tool subclasses, not {tool!r}")
         validate_name(tool.tool_name)
+        check_has_call(tool)
         if tool.tool_name in registry:
             raise ToolNotUnique(f"Tool names should be unique. Duplicate: {tool.tool_name}")
 

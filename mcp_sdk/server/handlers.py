@@ -13,9 +13,9 @@ from .. import methods
 from .. import protocol_version as versions
 from .._converter import to_wire
 from ..errors import CancelledError, InvalidParamsError, RequestHandlerError, ResourceNotFoundError
-from ..json_rpc import encode
 from ..tool import Tool
-from ..tool.response import Response
+from ..tool.result import tool_result
+from .auth.scopes import require_scopes, visible
 from .input_required import InputRequiredResult
 from .pagination import paginate
 from .request import Request
@@ -24,6 +24,7 @@ if t.TYPE_CHECKING:
     from .._signature import Signature
     from ..configuration import Configuration
     from ..prompt import Prompt
+    from ..resource import Resource
     from ..resource_template import ResourceTemplate
 
 #: ``completion/complete`` returns at most this many values (specification limit).
@@ -60,6 +61,7 @@ class ProtocolMethods:
     tools: dict[str, type[Tool]]
     prompts: dict[str, type[Prompt]]
     resource_templates: list[ResourceTemplate]
+    resources: list[Resource]
     handlers: dict[str, tuple[t.Callable[..., t.Any], Signature]]
     page_size: int | None
 
@@ -132,6 +134,7 @@ class ProtocolMethods:
         if tool is None:
             data["error"] = "tool_not_found"
             raise InvalidParamsError(f"Tool not found: {name}", data={"name": name})
+        require_scopes(request.session.auth, tool.required_scopes)
         arguments = params.get("arguments")
         if arguments is None:
             arguments = {}
@@ -148,15 +151,15 @@ class ProtocolMethods:
         context = request.server_context() if tool._signature.accepts_server_context else None
         try:
             returned = tool.invoke(arguments, context)
+            if isinstance(returned, InputRequiredResult):
+                return returned  # type: ignore[return-value]  # the caller asks the client (MRTR)
+            result = tool_result(tool.tool_name, returned)
         except (RequestHandlerError, CancelledError):
             raise
         except Exception as error:  # the tool's own failure: report it, tell the client nothing internal
             data["error"] = "internal_error"
             self.report_exception(error, {"request": request.message})
             return _tool_error(TOOL_INTERNAL_ERROR_TEXT)
-        if isinstance(returned, InputRequiredResult):
-            return returned  # type: ignore[return-value]  # the caller asks the client (MRTR)
-        result = _tool_result(returned)
         if self.configuration.validate_tool_call_results and tool.output_schema is not None and not result.get("isError"):
             self._check_structured_content(tool, result)
         result = versions.filter_fields("call_tool_result", result, version)
@@ -187,6 +190,7 @@ class ProtocolMethods:
             request.data["error"] = "prompt_not_found"
             raise InvalidParamsError(f"Prompt not found: {name}", data={"name": name})
         request.data["prompt_name"] = name
+        require_scopes(request.session.auth, prompt.required_scopes)
         arguments = params.get("arguments")
         if arguments is None:
             arguments = {}
@@ -228,6 +232,7 @@ class ProtocolMethods:
         params = _params(request)
         uri = _string_param(params, "uri")
         request.data["resource_uri"] = uri
+        require_scopes(request.session.auth, next((r.required_scopes for r in self.resources if r.uri == uri), ()))
         handler = self.handlers.get("resources_read")
         if handler is None:
             if uri in self._resource_uris():
@@ -322,7 +327,7 @@ class ProtocolMethods:
     # -- shared --------------------------------------------------------------
 
     def _list_page(self, request: Request, kind: str) -> dict[str, t.Any]:
-        items = self._listing(kind, request.session.version)
+        items = visible(self, kind, self._listing(kind, request.session.version), request.session.auth)
         page, next_cursor = paginate(items, request.params, self.page_size)
         result: dict[str, t.Any] = {kind: page}
         if next_cursor is not None:
@@ -338,27 +343,6 @@ class ProtocolMethods:
 
 def _tool_error(text: str) -> dict[str, t.Any]:
     return {"content": [{"type": "text", "text": text}], "isError": True}
-
-
-def _tool_result(returned: t.Any) -> dict[str, t.Any]:
-    """The wire result of whatever a tool returned."""
-    if type(returned) is Response or isinstance(returned, Response):
-        return returned.to_dict()
-    if isinstance(returned, dict):
-        if "content" in returned or "structuredContent" in returned:
-            result = dict(returned)
-            result.setdefault("content", [])
-            result["content"] = [to_wire(item) for item in result["content"]]
-            result.setdefault("isError", False)
-            return result
-        return {"content": [{"type": "text", "text": encode(returned)}], "structuredContent": returned, "isError": False}
-    if isinstance(returned, str):
-        return {"content": [{"type": "text", "text": returned}], "isError": False}
-    if isinstance(returned, (list, tuple)):
-        return {"content": [to_wire(item) for item in returned], "isError": False}
-    if returned is None:
-        return {"content": [], "isError": False}
-    return {"content": [to_wire(returned)], "isError": False}
 
 
 __all__ = ["MAX_COMPLETION_VALUES", "TOOL_INTERNAL_ERROR_TEXT", "ProtocolMethods"]

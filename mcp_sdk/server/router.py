@@ -22,6 +22,24 @@ if t.TYPE_CHECKING:
     from . import Server
 
 
+_TOO_MANY_ITEMS = f"Invalid Request: a batch may hold at most {json_rpc.MAX_BATCH_ITEMS} messages"
+_ANSWER_TOO_LARGE = (
+    f"Internal error: the batch's answer passed {json_rpc.MAX_BATCH_ANSWER_BYTES} bytes; send this request on its own"
+)
+
+
+def _is_request(message: t.Any) -> bool:
+    return type(message) is dict and "method" in message and json_rpc.is_valid_id(message.get("id"))
+
+
+def _encoded_size(response: dict[str, t.Any]) -> int:
+    """Bytes of JSON ``response`` takes, about (characters); 0 when it cannot be encoded (it becomes a small error)."""
+    try:
+        return len(json_rpc.encode(response))
+    except (TypeError, ValueError, RecursionError):
+        return 0
+
+
 class Router:
     """Routes decoded JSON-RPC messages of one server (see the module docstring)."""
 
@@ -58,8 +76,14 @@ class Router:
             )
         if not batch:
             return json_rpc.error(None, error_codes.INVALID_REQUEST, "Invalid Request: empty batch")
+        if len(batch) > json_rpc.MAX_BATCH_ITEMS:
+            return json_rpc.error(None, error_codes.INVALID_REQUEST, _TOO_MANY_ITEMS)
         responses = []
+        answer_bytes = 0
         for message in batch:
+            if answer_bytes > json_rpc.MAX_BATCH_ANSWER_BYTES and _is_request(message):
+                responses.append(json_rpc.error(message["id"], error_codes.INTERNAL_ERROR, _ANSWER_TOO_LARGE))
+                continue
             if type(message) is dict and message.get("method") == methods.INITIALIZE:
                 responses.append(
                     json_rpc.error(
@@ -72,6 +96,7 @@ class Router:
             response = self._handle_one(message, session, None, None)
             if response is not None:
                 responses.append(response)
+                answer_bytes += _encoded_size(response)
         return responses or None
 
     def _handle_one(

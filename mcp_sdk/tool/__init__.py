@@ -17,13 +17,17 @@ afresh for each class that does not set its own.
 
 from __future__ import annotations
 
+import collections.abc
+import inspect
 import re
 import typing as t
 
 from .._converter import to_wire
+from .._scopes import scope_tuple
 from .._signature import Signature
 from ..errors import InvalidNameError
 from ..string_utils import class_name, underscore
+from . import definition, type_schema
 from .annotations import Annotations
 from .input_schema import InputSchema
 from .output_schema import OutputSchema
@@ -61,6 +65,9 @@ class Tool:
     meta: t.ClassVar[dict[str, t.Any] | None] = None
     #: Icons (``[{"src": ..., "mimeType": ..., "sizes": [...]}]``, protocol 2025-11-25).
     icons: t.ClassVar[list[dict[str, t.Any]] | None] = None
+    #: OAuth scopes a caller needs: without them the tool is left out of ``tools/list``
+    #: and a call is refused (HTTP 403 ``insufficient_scope``); see :mod:`mcp_sdk.server.auth`.
+    required_scopes: t.ClassVar[tuple[str, ...]] = ()
 
     # Aliases, so ``Tool.Response`` works both as a class and in annotations.
     Response: t.TypeAlias = Response
@@ -70,20 +77,38 @@ class Tool:
 
     _signature: t.ClassVar[Signature]
     _pass_arguments_dict: t.ClassVar[bool] = False
+    _input_schema_derived: t.ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: t.Any) -> None:
         super().__init_subclass__(**kwargs)
         own = cls.__dict__
         if "tool_name" not in own:
             cls.tool_name = underscore(cls.__name__)
-        if "input_schema" in own and not isinstance(own["input_schema"], InputSchema):
-            cls.input_schema = InputSchema(own["input_schema"])
-        if "output_schema" in own and own["output_schema"] is not None and not isinstance(
-            own["output_schema"], OutputSchema
-        ):
-            cls.output_schema = OutputSchema(own["output_schema"])
+        owner = f"Tool {cls.tool_name}"
+        if "call" in own:
+            definition.check_call(owner, own["call"])
+        own_call = definition.defines_call(cls) and not cls._pass_arguments_dict
+        if "input_schema" in own and own["input_schema"] is not None:
+            cls.input_schema = definition.compiled(owner, "input_schema", own["input_schema"], InputSchema)
+            cls._input_schema_derived = False
+            if own_call:
+                type_schema.check_against_signature(cls.input_schema.schema, cls.call, owner)
+        elif "call" in own and own_call and (cls._input_schema_derived or cls.input_schema is Tool.input_schema):
+            derived = type_schema.input_schema_for(cls.call, owner)
+            cls.input_schema = InputSchema(derived if derived["properties"] else None)
+            cls._input_schema_derived = True
+        elif "call" in own and own_call:
+            type_schema.check_against_signature(cls.input_schema.schema, cls.call, owner)
+        if "output_schema" in own and own["output_schema"] is not None:
+            cls.output_schema = definition.compiled(owner, "output_schema", own["output_schema"], OutputSchema)
+        elif "call" in own and cls.output_schema is None:
+            implied = type_schema.output_schema_for(cls.call)
+            if implied is not None:
+                cls.output_schema = OutputSchema(implied)
         if "annotations" in own:
             cls.annotations = Annotations.coerce(own["annotations"])
+        if "required_scopes" in own:
+            cls.required_scopes = scope_tuple(own["required_scopes"])
         cls._signature = Signature(cls.call)
 
     def __init__(self, *args: t.Any, **kwargs: t.Any) -> None:
@@ -143,30 +168,39 @@ class Tool:
         annotations: t.Mapping[str, t.Any] | Annotations | None = None,
         meta: dict[str, t.Any] | None = None,
         icons: list[dict[str, t.Any]] | None = None,
+        required_scopes: t.Iterable[str] = (),
         handler: t.Callable[..., t.Any] | None = None,
+        arguments_dict: bool | None = None,
     ) -> t.Any:
-        """Make a Tool subclass from a function ``handler(args, server_context=None)``.
+        """Make a Tool subclass from a function; with ``handler=`` the class, without it a decorator.
 
-        ``args`` is the arguments dict. With ``handler=`` the class is returned;
-        without it, a decorator that returns the class.
+        The function takes the tool's arguments as keyword arguments (``def add(a: int, b: int)``),
+        its ``input_schema`` derived from them when not given; or, the Ruby-shaped form, one
+        arguments dict (``def add(args)``: a single parameter named ``args``/``arguments`` or
+        typed ``dict``). Either may declare ``server_context``. ``arguments_dict=True``/``False``
+        says which form instead of guessing.
         """
 
         def build(function: t.Callable[..., t.Any]) -> type[Tool]:
             tool_name = name if name is not None else function.__name__
+            takes_dict = takes_arguments_dict(function, input_schema) if arguments_dict is None else arguments_dict
+            doc = _doc(function) if takes_dict else type_schema.summary(function.__doc__)
             namespace: dict[str, t.Any] = {
                 "tool_name": tool_name,
                 "title": title,
-                "description": description if description is not None else _doc(function),
-                "input_schema": InputSchema(input_schema),
+                "description": description if description is not None else doc,
                 "output_schema": output_schema,
                 "annotations": annotations,
                 "meta": meta,
                 "icons": icons,
+                "required_scopes": scope_tuple(required_scopes),
                 "call": staticmethod(function),
-                "_pass_arguments_dict": True,
+                "_pass_arguments_dict": takes_dict,
                 "__module__": getattr(function, "__module__", __name__),
                 "__doc__": function.__doc__,
             }
+            if input_schema is not None or takes_dict:
+                namespace["input_schema"] = input_schema if input_schema is not None else InputSchema()
             return t.cast("type[Tool]", type(class_name(tool_name, "Tool"), (cls,), namespace))
 
         if handler is not None:
@@ -174,9 +208,33 @@ class Tool:
         return build
 
 
+def takes_arguments_dict(function: t.Callable[..., t.Any], input_schema: t.Any = None) -> bool:
+    """Whether ``function`` takes the one arguments dict (``fn(args)``) rather than keyword arguments."""
+    try:
+        parameters = [
+            p
+            for p in inspect.signature(function).parameters.values()
+            if p.name != "server_context" and p.kind is not p.VAR_KEYWORD
+        ]
+    except (TypeError, ValueError):
+        return True
+    if len(parameters) != 1:
+        return False
+    (parameter,) = parameters
+    schema = input_schema.schema if isinstance(input_schema, InputSchema) else input_schema
+    if isinstance(schema, t.Mapping) and parameter.name in (schema.get("properties") or {}):
+        return False
+    if parameter.kind is parameter.VAR_POSITIONAL or parameter.name in ("args", "arguments", "params"):
+        return True
+    hint = parameter.annotation
+    return hint in (dict, "dict", t.Mapping) or t.get_origin(hint) in (dict, collections.abc.Mapping) or (
+        isinstance(hint, str) and hint.startswith(("dict[", "Dict[", "Mapping[", "t.Mapping[", "typing.Mapping["))
+    )
+
+
 def _doc(function: t.Callable[..., t.Any]) -> str | None:
     doc = getattr(function, "__doc__", None)
     return doc.strip() if doc else None
 
 
-__all__ = ["Tool", "Response", "InputSchema", "OutputSchema", "Annotations", "validate_name"]
+__all__ = ["Tool", "Response", "InputSchema", "OutputSchema", "Annotations", "validate_name", "takes_arguments_dict"]

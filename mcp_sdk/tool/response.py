@@ -10,7 +10,8 @@ from .._converter import to_wire
 class Response:
     """A ``tools/call`` result.
 
-    :param content: content blocks (``Content.Text(...)`` objects or wire dicts).
+    :param content: a string (one text block), a content block (``Content.Text(...)`` or a wire
+        dict), or a list of them; checked by the server before anything is sent.
     :param structured_content: JSON for clients that read ``structuredContent``.
     :param error: True for a tool-level failure (``isError``) the model should see.
     :param meta: ``_meta`` of the result.
@@ -20,21 +21,25 @@ class Response:
 
     def __init__(
         self,
-        content: t.Iterable[t.Any] | None = None,
+        content: t.Iterable[t.Any] | str | None = None,
         structured_content: t.Any = None,
         error: bool = False,
         meta: dict[str, t.Any] | None = None,
     ) -> None:
-        self.content = list(content) if content is not None else []
+        self.content: list[t.Any]
+        if content is None:
+            self.content = []
+        elif isinstance(content, (str, dict)) or not hasattr(content, "__iter__"):
+            self.content = [content]  # one block: never a string split into characters
+        else:
+            self.content = list(content)
         self.structured_content = structured_content
         self.error = bool(error)
         self.meta = meta
 
     def to_dict(self) -> dict[str, t.Any]:
         """The wire form: ``content``, ``isError``, and ``structuredContent``/``_meta`` when set."""
-        content = self.content
-        if not all(type(item) is dict for item in content):
-            content = [to_wire(item) for item in content]
+        content = [{"type": "text", "text": item} if isinstance(item, str) else to_wire(item) for item in self.content]
         result: dict[str, t.Any] = {"content": content, "isError": self.error}
         if self.structured_content is not None:
             result["structuredContent"] = self.structured_content

@@ -449,6 +449,10 @@ class TestRegistration:
         class Other(Tool):
             tool_name = "echo_tool"
 
+            @classmethod
+            def call(cls):
+                return None
+
         with pytest.raises(mcp_sdk.ToolNotUnique, match="echo_tool"):
             Server(tools=[EchoTool, Other])
 

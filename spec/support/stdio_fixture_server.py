@@ -102,6 +102,13 @@ def log(args: dict[str, t.Any], server_context: t.Any = None) -> t.Any:
     return "logged"
 
 
+@server.define_tool(name="chatty")
+def chatty(args: dict[str, t.Any]) -> t.Any:
+    print("debugging output from a tool")  # must reach stderr, never the protocol
+    sys.stdout.write("written to sys.stdout\n")
+    return "said it"
+
+
 @server.define_tool(name="unserializable")
 def unserializable(args: dict[str, t.Any]) -> t.Any:
     return Tool.Response([{"type": "text", "text": "ok"}], structured_content={"value": object()})

@@ -40,6 +40,7 @@ from ... import error_codes, json_rpc
 from ...cancellation import Cancellation
 from ...server_session import safe_repr
 from ._stdio_writer import LineWriter
+from ._stray_output import StrayOutputToStderr
 
 if t.TYPE_CHECKING:
     from ...server_session import ServerSession
@@ -110,6 +111,8 @@ class StdioTransport:
         self.shutdown_timeout = shutdown_timeout
         self._stdin = stdin
         self._stdout = stdout
+        # sys.stdout while open() serves on it (its writes are sent to stderr meanwhile).
+        self._process_stdout: t.Any = None
         #: The session of the running :meth:`open` (None before it starts).
         self.session: ServerSession | None = None
 
@@ -166,7 +169,10 @@ class StdioTransport:
                 return
             self._running = True
         stdin = _binary(self._stdin if self._stdin is not None else sys.stdin)
+        self._process_stdout = sys.stdout if self._stdout is None else None
         self._writer.stream = _binary(self._stdout if self._stdout is not None else sys.stdout)
+        # The protocol owns the real stdout now: a print() in a tool goes to stderr.
+        guard = StrayOutputToStderr() if self._process_stdout is not None else None
         self._read = getattr(stdin, "read1", None) or stdin.read
         self._chunk, self._position, self._partial, self._skipping, self._eof = b"", 0, b"", False, False
         self.session = self.server.create_session(send=self._send)
@@ -184,6 +190,8 @@ class StdioTransport:
                 self._drain()
         finally:
             self._shutdown()
+            if guard is not None:
+                guard.restore()
 
     def close(self) -> None:
         """Stop :meth:`open` from another thread (or before it starts); safe to call twice.
@@ -518,7 +526,7 @@ class StdioTransport:
             ] or None
         if response is None:
             method = message.get("method") if type(message) is dict else "batch of notifications"
-            logger.warning("server busy: dropped notification %r", method)
+            logger.warning("server busy: dropped notification %.100r", method)
             return
         self._write_message(response, defer=True)
 
@@ -562,12 +570,13 @@ class StdioTransport:
             self._wake_reader()
         self._finished.set()
         logger.info("stdout is closed (%s); stopping", error)
-        if self._writer.stream is getattr(sys.stdout, "buffer", None):
+        process_stdout = self._process_stdout
+        if process_stdout is not None and self._writer.stream is getattr(process_stdout, "buffer", None):
             # Point fd 1 at /dev/null so the interpreter's final flush of
             # sys.stdout does not fail again (Python's documented SIGPIPE recipe).
             try:
                 devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, sys.stdout.fileno())
+                os.dup2(devnull, process_stdout.fileno())
                 os.close(devnull)
             except (OSError, ValueError):
                 pass

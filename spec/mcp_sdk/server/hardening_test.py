@@ -218,11 +218,17 @@ class TestJunkResults:
         return server
 
     @pytest.mark.parametrize("tool", ["nan", "object", "deep"])
-    def test_a_result_json_cannot_carry_becomes_an_internal_error(self, tool):
+    def test_a_result_json_cannot_carry_is_reported_and_answered_as_a_tool_error(self, tool):
         server = self.server()
         text = server.handle_json(json.dumps(call_tool(tool, id=9)))
         assert text is not None
-        assert json.loads(text) == {"jsonrpc": "2.0", "id": 9, "error": {"code": INTERNAL_ERROR, "message": "Internal error"}}
+        assert json.loads(text) == {
+            "jsonrpc": "2.0",
+            "id": 9,
+            "result": {"content": [{"type": "text", "text": "Internal error occurred"}], "isError": True},
+        }
+        (error,) = server.configuration.exception_reporter.errors  # type: ignore[union-attr]
+        assert isinstance(error, TypeError) and f"Tool {tool} returned" in str(error)
 
     def test_a_huge_result_is_answered_whole(self):
         text = self.server().handle_json(json.dumps(call_tool("huge")))
@@ -313,6 +319,10 @@ class TestListingWhileRegistering:
 
         class SlowTool(Tool):
             tool_name = "slow"
+
+            @classmethod
+            def call(cls):
+                return None
 
             @classmethod
             def to_dict(cls) -> dict[str, t.Any]:

@@ -57,6 +57,10 @@ class TestListed:
     class Deleter(Tool):
         annotations = Tool.Annotations(destructive_hint=True, title="Deleter")
 
+        @classmethod
+        def call(cls):
+            return None
+
     @pytest.mark.parametrize("version", ["2025-03-26", "2025-06-18", "2025-11-25"])
     def test_annotations_are_listed_from_2025_03_26(self, version):
         session, _ = connect(Server(tools=[self.Deleter]), version)

@@ -96,6 +96,7 @@ FIXTURE_TOOLS = [
     {"name": "sample", "inputSchema": {"type": "object", "properties": {"prompt": {"type": "string"}}}},
     {"name": "progress", "inputSchema": {"type": "object", "properties": {"steps": {"type": "integer"}}}},
     {"name": "log", "inputSchema": {"type": "object"}},
+    {"name": "chatty", "inputSchema": {"type": "object"}},
     {"name": "unserializable", "inputSchema": {"type": "object"}},
     {"name": "surrogate", "inputSchema": {"type": "object"}},
 ]
@@ -211,13 +212,25 @@ class TestBadInput:
         }
         assert peer.recv() == {"jsonrpc": "2.0", "id": 2, "result": {}}
 
-    def test_a_result_json_cannot_hold_becomes_an_error(self, spawn: t.Callable[..., StdioPeer]) -> None:
+    def test_a_result_json_cannot_hold_becomes_a_tool_error(self, spawn: t.Callable[..., StdioPeer]) -> None:
         peer = spawn()
         peer.send(call(1, "unserializable"))
         response = peer.recv()
-        assert response == {"jsonrpc": "2.0", "id": 1, "error": {"code": -32603, "message": "Internal error"}}
+        assert response == {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "result": {"content": [{"type": "text", "text": "Internal error occurred"}], "isError": True},
+        }
         assert_valid_response("tools/call", response, VERSION)
         assert peer.request(2, "ping") == {"jsonrpc": "2.0", "id": 2, "result": {}}
+
+    def test_print_in_a_tool_goes_to_stderr_not_the_protocol(self, spawn: t.Callable[..., StdioPeer]) -> None:
+        peer = spawn()
+        peer.send(call(1, "chatty"))
+        assert peer.recv() == {"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": "said it"}], "isError": False}}
+        assert peer.request(2, "ping") == {"jsonrpc": "2.0", "id": 2, "result": {}}
+        peer.wait_stderr("debugging output from a tool")
+        peer.wait_stderr("written to sys.stdout")
 
     def test_a_lone_surrogate_is_written_escaped(self, spawn: t.Callable[..., StdioPeer]) -> None:
         peer = spawn()

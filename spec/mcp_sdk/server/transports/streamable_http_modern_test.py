@@ -98,7 +98,7 @@ def started() -> t.Iterator[t.Callable[..., tuple[Server, StreamableHTTPTranspor
 
     def start(**options: t.Any) -> tuple[Server, StreamableHTTPTransport, LiveServer, Modern]:
         server = asking_server()
-        transport = StreamableHTTPTransport(server, **options)
+        transport = StreamableHTTPTransport(server, **{"wsgi_threads": 32, **options})
         live = LiveServer(transport, closeables=[transport])
         client = Modern(live.url)
         stops.append(live.stop)

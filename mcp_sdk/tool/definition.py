@@ -1,0 +1,83 @@
+"""Checks and derivations run once, when a Tool class is defined.
+
+A ``call`` that cannot work (an instance method, an ``async def``) raises here, with what to
+write instead; a tool without ``input_schema`` gets one from its ``call`` signature, and one
+with both has them checked against each other; schemas that do not compile raise naming the
+tool and the field, never fastjsonschema's bare error.
+"""
+
+from __future__ import annotations
+
+import inspect
+import typing as t
+
+from ..errors import DefinitionError, SchemaError, ValidationError
+from . import type_schema
+from .schema import Schema
+
+SchemaT = t.TypeVar("SchemaT", bound=Schema)
+
+
+def check_call(owner: str, call: t.Any) -> None:
+    """Raise :class:`DefinitionError` unless ``call`` (a class's own attribute) is a sync class or static method."""
+    function = call.__func__ if isinstance(call, (classmethod, staticmethod)) else call
+    if inspect.iscoroutinefunction(function) or inspect.isasyncgenfunction(function):
+        raise DefinitionError(
+            f"{owner}: call is an async def; mcp_sdk runs tools on threads, so write a plain "
+            "'@classmethod def call(cls, ...)' (run a coroutine inside it with asyncio.run(...))"
+        )
+    if not isinstance(call, (classmethod, staticmethod)):
+        raise DefinitionError(
+            f"{owner}: call must be a classmethod (tools are never instantiated); write '@classmethod' above 'def call(cls, ...)'"
+        )
+
+
+def defines_call(tool: t.Any) -> bool:
+    """Whether a Tool class (or an ancestor below :class:`Tool`) defines its own ``call``."""
+    from . import Tool
+
+    return getattr(tool.call, "__func__", None) is not t.cast(t.Any, Tool.call).__func__
+
+
+def check_has_call(tool: t.Any) -> None:
+    """Raise :class:`DefinitionError` when a Tool class (about to be served) never defines ``call``."""
+    if not defines_call(tool):
+        raise DefinitionError(
+            f"Tool {tool.tool_name}: no call method; define '@classmethod def call(cls, <arguments>, server_context=None)' returning the result"
+        )
+
+
+def compiled(owner: str, kind: str, schema: t.Any, schema_class: type[SchemaT]) -> SchemaT:
+    """``schema`` as a compiled ``schema_class``, or :class:`SchemaError` naming the tool and the field."""
+    if isinstance(schema, schema_class):
+        return schema
+    if schema is not None and not isinstance(schema, t.Mapping):
+        raise SchemaError(f"{owner}: {kind} must be a dict (a JSON Schema object), not {type(schema).__name__}")
+    try:
+        result = schema_class(schema)
+    except ValidationError as error:
+        raise SchemaError(f"{owner}: invalid {kind}{_failing_field(schema, schema_class)}: {_reason(error)}") from None
+    if kind == "input_schema":
+        try:
+            type_schema.check_required_names(result.schema, owner)
+        except DefinitionError as error:
+            raise SchemaError(str(error).replace(f"{owner}: ", f"{owner}: input_schema ", 1)) from None
+    return result
+
+
+def _failing_field(schema: t.Any, schema_class: type[Schema]) -> str:
+    properties = schema.get("properties") if isinstance(schema, t.Mapping) else None
+    if isinstance(properties, t.Mapping):
+        for name, value in properties.items():
+            try:
+                schema_class({"type": "object", "properties": {name: value}})
+            except ValidationError:
+                return f" at property {name!r}"
+    return ""
+
+
+def _reason(error: ValidationError) -> str:
+    return str(error).removeprefix("Invalid JSON Schema: ")
+
+
+__all__ = ["check_call", "check_has_call", "compiled", "defines_call"]

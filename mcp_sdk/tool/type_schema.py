@@ -1,0 +1,319 @@
+"""JSON Schemas from a function's signature, type hints and docstring.
+
+``input_schema_for(fn)`` gives a tool without an ``input_schema`` its schema: one property per
+parameter (``server_context`` and ``*args``/``**kwargs`` left out), typed from its hint, with its
+default as ``default`` and its description from the docstring (Google ``Args:`` sections or reST
+``:param name:`` lines) or from ``Annotated[T, "description"]``. ``check_against_signature``
+checks an explicit schema against the function instead.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import inspect
+import re
+import types
+import typing as t
+
+import attrs
+
+from ..errors import DefinitionError, SchemaError
+
+#: Parameters that are never tool arguments.
+SKIPPED_PARAMETERS = frozenset({"server_context"})
+
+_SCALARS: dict[t.Any, dict[str, t.Any]] = {
+    str: {"type": "string"},
+    int: {"type": "integer"},
+    float: {"type": "number"},
+    bool: {"type": "boolean"},
+    type(None): {"type": "null"},
+    t.Any: {},
+    object: {},
+}
+
+
+def parameters(function: t.Callable[..., t.Any], owner: str) -> list[inspect.Parameter]:
+    """The parameters of ``function`` that are tool arguments, annotations resolved.
+
+    :raises DefinitionError: naming ``owner`` and the parameter when a hint cannot be resolved.
+    """
+    try:
+        signature = inspect.signature(function, eval_str=True)
+    except NameError as error:
+        raise DefinitionError(f"{owner}: cannot resolve a type hint of {_name(function)} ({error})") from None
+    return [
+        p
+        for p in signature.parameters.values()
+        if p.name not in SKIPPED_PARAMETERS and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    ]
+
+
+def input_schema_for(function: t.Callable[..., t.Any], owner: str) -> dict[str, t.Any]:
+    """The ``inputSchema`` derived from ``function``'s parameters (see the module docstring).
+
+    :raises DefinitionError: naming ``owner`` and the field when a parameter's type has no JSON Schema.
+    """
+    descriptions = parameter_descriptions(function.__doc__)
+    properties: dict[str, t.Any] = {}
+    required: list[str] = []
+    for parameter in parameters(function, owner):
+        if parameter.kind is parameter.POSITIONAL_ONLY:
+            raise DefinitionError(f"{owner}: parameter {parameter.name!r} is positional-only; tool arguments arrive by name")
+        hint = parameter.annotation
+        try:
+            schema = schema_for(hint) if hint is not parameter.empty else {}
+        except TypeError as error:
+            raise DefinitionError(f"{owner}: parameter {parameter.name!r}: {error}") from None
+        description = descriptions.get(parameter.name)
+        if description and "description" not in schema:
+            schema["description"] = description
+        if parameter.default is parameter.empty:
+            required.append(parameter.name)
+        elif _is_json(parameter.default):
+            schema["default"] = parameter.default.value if isinstance(parameter.default, enum.Enum) else parameter.default
+        properties[parameter.name] = schema
+    result: dict[str, t.Any] = {"type": "object", "properties": properties}
+    if required:
+        result["required"] = required
+    return result
+
+
+def output_schema_for(function: t.Callable[..., t.Any]) -> dict[str, t.Any] | None:
+    """The ``outputSchema`` a return hint implies (a dataclass, attrs class, ``TypedDict`` or ``dict``), else None."""
+    try:
+        hint = inspect.signature(function, eval_str=True).return_annotation
+    except (NameError, TypeError, ValueError):
+        return None
+    if hint is inspect.Signature.empty or not is_structured_type(hint):
+        return None
+    try:
+        return schema_for(hint)
+    except TypeError:
+        return None
+
+
+def is_structured_type(hint: t.Any) -> bool:
+    """Whether values of ``hint`` become ``structuredContent`` (objects with a schema of their own)."""
+    origin = t.get_origin(hint)
+    if origin is t.Annotated:
+        return is_structured_type(t.get_args(hint)[0])
+    return isinstance(hint, type) and (
+        dataclasses.is_dataclass(hint) or attrs.has(hint) or t.is_typeddict(hint)
+    ) or hint is dict or origin is dict
+
+
+def schema_for(hint: t.Any) -> dict[str, t.Any]:
+    """The JSON Schema of a type hint.
+
+    :raises TypeError: for a type with no JSON form.
+    """
+    if hint in _SCALARS:
+        return dict(_SCALARS[hint])
+    origin = t.get_origin(hint)
+    args = t.get_args(hint)
+    if origin is t.Annotated:
+        annotated = schema_for(args[0])
+        for extra in args[1:]:
+            if isinstance(extra, str):
+                annotated["description"] = extra
+        return annotated
+    if origin is t.Union or origin is types.UnionType:
+        options = [schema_for(arg) for arg in args]
+        nullable = {"type": "null"} in options
+        others = [o for o in options if o != {"type": "null"}]
+        if nullable and len(others) == 1 and isinstance(others[0].get("type"), str):
+            return {**others[0], "type": [others[0]["type"], "null"]}
+        return {"anyOf": options}
+    if origin is t.Literal:
+        return _enum_schema(list(args))
+    if origin in (list, tuple, set, frozenset) or hint in (list, tuple, set, frozenset):
+        schema: dict[str, t.Any] = {"type": "array"}
+        if origin is tuple and args and args[-1] is not Ellipsis:
+            schema["prefixItems"] = [schema_for(arg) for arg in args]
+            schema["minItems"] = schema["maxItems"] = len(args)
+        elif args:
+            schema["items"] = schema_for(args[0])
+        if origin in (set, frozenset) or hint in (set, frozenset):
+            schema["uniqueItems"] = True
+        return schema
+    if origin is dict or hint is dict:
+        mapping: dict[str, t.Any] = {"type": "object"}
+        if len(args) == 2 and args[1] is not t.Any:
+            mapping["additionalProperties"] = schema_for(args[1])
+        return mapping
+    if isinstance(hint, type):
+        if issubclass(hint, enum.Enum):
+            return _enum_schema([member.value for member in hint])
+        if t.is_typeddict(hint):
+            hints = t.get_type_hints(hint, include_extras=True)
+            required_keys: frozenset[str] = getattr(hint, "__required_keys__", frozenset(hints))
+            return _object_schema({name: (hints[name], name in required_keys, None) for name in hints})
+        if dataclasses.is_dataclass(hint):
+            hints = t.get_type_hints(hint, include_extras=True)
+            fields = {
+                f.name: (hints.get(f.name, t.Any), _dataclass_required(f), _dataclass_default(f))
+                for f in dataclasses.fields(hint)
+            }
+            return _object_schema(fields)
+        if attrs.has(hint):
+            hints = t.get_type_hints(hint, include_extras=True)
+            fields = {
+                a.name: (hints.get(a.name, t.Any), a.default is attrs.NOTHING, _attrs_default(a))
+                for a in attrs.fields(hint)
+            }
+            return _object_schema(fields)
+    raise TypeError(f"{_type_name(hint)} has no JSON Schema (use str, int, float, bool, list, dict, Literal, an Enum, a TypedDict or a dataclass)")
+
+
+def check_against_signature(schema: t.Mapping[str, t.Any], function: t.Callable[..., t.Any], owner: str) -> None:
+    """Check an explicit input schema against the function that receives its arguments.
+
+    :raises SchemaError: naming ``owner`` and the field: a ``required`` name that is not a property,
+        a required property the function cannot take, or a required parameter the schema lacks.
+    """
+    check_required_names(schema, owner)
+    signature = inspect.signature(function)
+    if any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values()):
+        takes: set[str] | None = None
+    else:
+        takes = {p.name for p in signature.parameters.values() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    properties = schema.get("properties")
+    composed = any(key in schema for key in ("$ref", "allOf", "anyOf", "oneOf", "additionalProperties", "patternProperties"))
+    for name in schema.get("required") or ():
+        if takes is not None and name not in takes:
+            raise SchemaError(
+                f"{owner}: input_schema requires {name!r} but {_name(function)} has no parameter {name!r} (add it, or **kwargs)"
+            )
+    if isinstance(properties, dict) and not composed:
+        for parameter in signature.parameters.values():
+            if (
+                parameter.name not in SKIPPED_PARAMETERS
+                and parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)
+                and parameter.default is parameter.empty
+                and parameter.name not in properties
+            ):
+                raise SchemaError(
+                    f"{owner}: parameter {parameter.name!r} of {_name(function)} is required but input_schema has no property {parameter.name!r}"
+                    " (add it to the schema, or give the parameter a default)"
+                )
+
+
+def check_required_names(schema: t.Mapping[str, t.Any], owner: str) -> None:
+    """Raise :class:`DefinitionError` when ``required`` names a property the object schema does not define."""
+    required = schema.get("required")
+    if required is None:
+        return
+    if not isinstance(required, list) or not all(isinstance(name, str) for name in required):
+        raise DefinitionError(f"{owner}: 'required' must be a list of property names, not {required!r}")
+    if any(key in schema for key in ("$ref", "allOf", "anyOf", "oneOf", "additionalProperties", "patternProperties")):
+        return
+    properties = schema.get("properties") or {}
+    for name in required:
+        if name not in properties:
+            raise DefinitionError(f"{owner}: 'required' names {name!r}, which is not in 'properties'")
+
+
+def parameter_descriptions(doc: str | None) -> dict[str, str]:
+    """Parameter descriptions from a docstring's Google ``Args:`` section or reST ``:param x:`` lines."""
+    if not doc:
+        return {}
+    text = inspect.cleandoc(doc)
+    found = {m.group(1): " ".join(m.group(2).split()) for m in _REST_PARAM.finditer(text)}
+    section = _GOOGLE_ARGS.search(text)
+    if section:
+        current: str | None = None
+        for line in section.group(1).splitlines():
+            match = _GOOGLE_LINE.match(line)
+            if match:
+                current = match.group(1)
+                found[current] = match.group(2).strip()
+            elif current and line.strip():
+                found[current] = f"{found[current]} {line.strip()}".strip()
+    return found
+
+
+def summary(doc: str | None) -> str | None:
+    """A docstring without its parameter sections: the tool's description."""
+    if not doc:
+        return None
+    text = inspect.cleandoc(doc)
+    cut = [m.start() for m in (_GOOGLE_ARGS.search(text), _REST_PARAM.search(text)) if m]
+    text = text[: min(cut)] if cut else text
+    return text.strip() or None
+
+
+_REST_PARAM = re.compile(r"^:param\s+(?:[^:\s]+\s+)?(\w+):\s*(.*(?:\n(?!:)(?!\s*$).*)*)", re.MULTILINE)
+_GOOGLE_ARGS = re.compile(r"^(?:Args|Arguments|Parameters):\s*\n((?:[ \t]+.*\n?|\s*\n)*)", re.MULTILINE)
+_GOOGLE_LINE = re.compile(r"^\s{2,}(\w+)\s*(?:\([^)]*\))?:\s*(.*)$")
+
+
+def _object_schema(fields: dict[str, tuple[t.Any, bool, t.Any]]) -> dict[str, t.Any]:
+    properties: dict[str, t.Any] = {}
+    required: list[str] = []
+    for name, (hint, is_required, default) in fields.items():
+        properties[name] = schema_for(hint)
+        if is_required:
+            required.append(name)
+        elif default is not None and _is_json(default):
+            properties[name]["default"] = default
+    schema: dict[str, t.Any] = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = required
+    return schema
+
+
+def _enum_schema(values: list[t.Any]) -> dict[str, t.Any]:
+    kinds = {type(v) for v in values}
+    schema: dict[str, t.Any] = {"enum": values}
+    if len(kinds) == 1:
+        kind = kinds.pop()
+        if kind in _SCALARS and kind is not type(None):
+            schema = {**_SCALARS[kind], "enum": values}
+    return schema
+
+
+def _dataclass_required(field: dataclasses.Field[t.Any]) -> bool:
+    return field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING
+
+
+def _dataclass_default(field: dataclasses.Field[t.Any]) -> t.Any:
+    return None if field.default is dataclasses.MISSING else field.default
+
+
+def _attrs_default(attribute: t.Any) -> t.Any:
+    default = attribute.default
+    return None if default is attrs.NOTHING or isinstance(default, attrs.Factory) else default  # type: ignore[arg-type]
+
+
+def _is_json(value: t.Any) -> bool:
+    if isinstance(value, enum.Enum):
+        value = value.value
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return True
+    if isinstance(value, (list, tuple)):
+        return all(_is_json(item) for item in value)
+    if isinstance(value, dict):
+        return all(isinstance(key, str) and _is_json(item) for key, item in value.items())
+    return False
+
+
+def _type_name(hint: t.Any) -> str:
+    return getattr(hint, "__qualname__", None) or repr(hint)
+
+
+def _name(function: t.Callable[..., t.Any]) -> str:
+    return f"{getattr(function, '__qualname__', None) or getattr(function, '__name__', 'the function')}()"
+
+
+__all__ = [
+    "input_schema_for",
+    "output_schema_for",
+    "schema_for",
+    "check_against_signature",
+    "check_required_names",
+    "parameter_descriptions",
+    "summary",
+    "is_structured_type",
+]

@@ -405,3 +405,63 @@ def test_header_values_decode(raw: str, decoded: str | None) -> None:
     from mcp_sdk.server.transports.streamable_http.request_headers import decode_value
 
     assert decode_value(raw) == decoded
+
+
+class TestStreamsAndShapes:
+    """On spec/support/http_app's server (the `serve` fixture): progress, cancellation by closing
+    the stream, and bodies a 2026-07-28 POST cannot carry."""
+
+    def test_progress_streams_before_the_answer(self, serve: t.Any) -> None:
+        served = serve()
+        client = Modern(served.url)
+        try:
+            message = tool_call("progress", {"steps": 2})
+            message["params"]["_meta"]["progressToken"] = "tok"
+            found = client.call(message)
+        finally:
+            client.close()
+        assert [m.get("method") for m in found] == ["notifications/progress", "notifications/progress", None]
+        assert found[0]["params"] == {"progressToken": "tok", "progress": 1, "total": 2, "message": "step 1"}
+        assert text_of(found[-1]) == "done"
+
+    def test_closing_the_answer_stream_cancels_the_request(self, serve: t.Any) -> None:
+        served = serve()
+        probe = served.probe
+
+        @served.server.define_tool(name="block")
+        def block(args: dict[str, t.Any], server_context: t.Any = None) -> str:
+            server_context.report_progress(0)  # the answer becomes a stream
+            if server_context.cancellation.wait(TIMEOUT):
+                probe.record("cancelled")
+                server_context.raise_if_cancelled()
+            probe.record("ran out")
+            return "ran out"
+
+        client = Modern(served.url)
+        try:
+            message = tool_call("block", id="b1")
+            message["params"]["_meta"]["progressToken"] = 1
+            with client.post(message, stream=True) as response:
+                assert response.headers["Content-Type"] == "text/event-stream"
+                assert next(read_events(response)).message["method"] == "notifications/progress"
+            client.http.close()
+            wait_until(lambda: probe.outcomes == ["cancelled"], "the tool saw its cancellation")
+        finally:
+            client.close()
+
+    def test_bodies_a_modern_post_cannot_carry(self, serve: t.Any) -> None:
+        served = serve()
+        client = Modern(served.url)
+        try:
+            message = modern_request("tools/list")
+            headers = standard_headers(message)
+            with client.http.post(served.url, data=json.dumps([message]), headers=headers, timeout=TIMEOUT) as response:
+                assert response.status_code == 400
+            answer = {"jsonrpc": "2.0", "id": 5, "result": {}, "params": message["params"]}
+            with client.http.post(served.url, data=json.dumps(answer), headers=headers, timeout=TIMEOUT) as response:
+                assert response.status_code == 400
+            notification = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1, "_meta": message["params"]["_meta"]}}
+            with client.http.post(served.url, data=json.dumps(notification), headers={**headers, "Mcp-Method": "notifications/cancelled"}, timeout=TIMEOUT) as response:
+                assert response.status_code == 202 and response.content == b""
+        finally:
+            client.close()

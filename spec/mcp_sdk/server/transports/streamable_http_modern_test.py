@@ -326,6 +326,17 @@ class TestListen:
             time.sleep(0.05)
         assert bus.listener_count == 0
 
+    def test_listen_streams_even_in_json_response_mode(self, started: t.Any) -> None:
+        server, _, _, client = started(enable_json_response=True)
+        with client.post(listen_request({"toolsListChanged": True}, "J"), stream=True) as response:
+            assert response.headers["Content-Type"] == "text/event-stream"
+            events = read_events(response)
+            assert next(events).message["method"] == "notifications/subscriptions/acknowledged"
+            server.notify_tools_list_changed()
+            assert next(event for event in events if event.data).message["method"] == "notifications/tools/list_changed"
+            server.close_subscriptions()
+            assert [event.message["id"] for event in events if event.data] == ["J"]
+
     def test_the_filter_over_http(self, started: t.Any) -> None:
         server, _, _, client = started()
         with client.post(listen_request({"promptsListChanged": True}, "P"), stream=True) as response:

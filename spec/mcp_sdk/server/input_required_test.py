@@ -162,3 +162,29 @@ class TestExplicit:
         first = serve(server, request)
         assert "inputRequests" not in first["result"]
         assert text_of(serve(server, retry(request, first, {}))) == "resumed polling"
+
+
+class TestURLElicitation:
+    @pytest.fixture
+    def server(self) -> Server:
+        server = Server(name="url")
+
+        @server.define_tool(name="login")
+        def login(args: dict[str, t.Any], server_context: t.Any = None) -> t.Any:
+            answer = server_context.create_url_elicitation("Sign in", "https://example.com/auth", "el-1")
+            return f"action {answer['action']}"
+
+        return server
+
+    def test_a_url_elicitation_becomes_an_input_request_without_its_2025_id(self, server: Server) -> None:
+        request = tool_call("login", capabilities={"elicitation": {"url": {}}})
+        first = serve(server, request)
+        assert first["result"]["inputRequests"] == {
+            "elicitation-1": {"method": "elicitation/create", "params": {"mode": "url", "message": "Sign in", "url": "https://example.com/auth"}}
+        }
+        assert text_of(serve(server, retry(request, first, {"elicitation-1": {"action": "accept"}}))) == "action accept"
+
+    def test_form_only_clients_get_minus_32021_naming_url(self, server: Server) -> None:
+        response = serve(server, tool_call("login", capabilities={"elicitation": {}}))
+        assert response["error"]["code"] == -32021
+        assert response["error"]["data"] == {"requiredCapabilities": {"elicitation": {"url": {}}}}

@@ -447,6 +447,8 @@ class Server(RequestDispatch, ProtocolMethods, DecoratorMethods):
 
     def _broadcast(self, method: str, params: t.Any = None, name: str | None = None) -> None:
         for session in self.sessions:
+            if session.protocol_version is None and session.serves_modern:
+                continue  # 2026-07-28 has list_changed only on subscriptions/listen streams
             try:
                 session.send_notification(method, params)
             except Exception as error:

@@ -100,8 +100,10 @@ class ModernPost:
             return json_answer(json_rpc.encode(json_rpc.error(request_id, refusal.code, refusal.message, refusal.data)), status)
         if not json_rpc.is_valid_id(request_id):
             return self._answer_modern(server_session, message)
-        if self.enable_json_response or not (
-            message.get("method") == methods.SUBSCRIPTIONS_LISTEN or may_send_first(self.server, message)
+        # subscriptions/listen is a stream by nature: SSE even in JSON response mode, where a
+        # JSON answer would hold the request open with its notifications dropped.
+        if message.get("method") != methods.SUBSCRIPTIONS_LISTEN and (
+            self.enable_json_response or not may_send_first(self.server, message)
         ):
             return self._answer_modern(server_session, message)
         self._hold_stream(environ, None, request_id)

@@ -17,9 +17,14 @@ InstrumentationCallback = t.Callable[[t.Dict[str, t.Any]], None]
 
 _UNSET: t.Any = object()
 
+#: The shortest ``request_state_keys`` entry accepted (HMAC-SHA256 wants a 256-bit key).
+MIN_REQUEST_STATE_KEY_BYTES = 32
+
 #: Default seconds a tool waits for the client to answer a server-to-client request.
 #: Generous, because elicitation waits on a person.
 DEFAULT_SERVER_REQUEST_TIMEOUT = 300.0
+#: Default seconds a 2026-07-28 ``requestState`` stays valid (MRTR): long enough for a person to answer.
+DEFAULT_REQUEST_STATE_TTL = 600.0
 
 
 class Configuration:
@@ -38,7 +43,12 @@ class Configuration:
     :param validate_tool_call_results: check successful results' ``structuredContent``
         against the output schema.
     :param server_request_timeout: seconds a server-to-client request waits for its answer.
-    :raises ValueError: for an unsupported ``protocol_version``.
+    :param request_state_keys: secrets (``str`` or ``bytes``, 32 bytes or more) that sign the
+        ``requestState`` of 2026-07-28 multi round-trip requests; the first signs, all verify
+        (rotation). Unset: a random key per process, so several processes serving one
+        endpoint must share keys.
+    :param request_state_ttl: seconds a ``requestState`` stays valid.
+    :raises ValueError: for an unsupported ``protocol_version`` or a short key.
     """
 
     _FIELDS = (
@@ -49,6 +59,8 @@ class Configuration:
         "validate_tool_call_arguments",
         "validate_tool_call_results",
         "server_request_timeout",
+        "request_state_keys",
+        "request_state_ttl",
     )
     _DEFAULTS: t.ClassVar[dict[str, t.Any]] = {
         "exception_reporter": None,
@@ -58,6 +70,8 @@ class Configuration:
         "validate_tool_call_arguments": True,
         "validate_tool_call_results": False,
         "server_request_timeout": DEFAULT_SERVER_REQUEST_TIMEOUT,
+        "request_state_keys": None,
+        "request_state_ttl": DEFAULT_REQUEST_STATE_TTL,
     }
 
     def __init__(
@@ -69,6 +83,8 @@ class Configuration:
         validate_tool_call_arguments: bool = _UNSET,
         validate_tool_call_results: bool = _UNSET,
         server_request_timeout: float = _UNSET,
+        request_state_keys: t.Sequence[str | bytes] | None = _UNSET,
+        request_state_ttl: float = _UNSET,
     ) -> None:
         self._values: dict[str, t.Any] = {}
         given = {
@@ -79,6 +95,8 @@ class Configuration:
             "validate_tool_call_arguments": validate_tool_call_arguments,
             "validate_tool_call_results": validate_tool_call_results,
             "server_request_timeout": server_request_timeout,
+            "request_state_keys": request_state_keys,
+            "request_state_ttl": request_state_ttl,
         }
         for name, value in given.items():
             if value is not _UNSET:
@@ -150,6 +168,35 @@ class Configuration:
             raise ValueError(f"server_request_timeout must be a positive number of seconds, not {value!r}")
         self._values["server_request_timeout"] = float(value)
 
+    @property
+    def request_state_keys(self) -> tuple[bytes, ...] | None:
+        return t.cast("tuple[bytes, ...] | None", self._get("request_state_keys"))
+
+    @request_state_keys.setter
+    def request_state_keys(self, value: t.Sequence[str | bytes] | None) -> None:
+        if value is None:
+            self._values["request_state_keys"] = None
+            return
+        if isinstance(value, (str, bytes)) or not value:
+            raise ValueError("request_state_keys must be a non-empty list of keys (str or bytes)")
+        keys = []
+        for key in value:
+            raw = key.encode("utf-8") if isinstance(key, str) else key
+            if not isinstance(raw, bytes) or len(raw) < MIN_REQUEST_STATE_KEY_BYTES:
+                raise ValueError(f"each request_state_keys key must be at least {MIN_REQUEST_STATE_KEY_BYTES} bytes")
+            keys.append(raw)
+        self._values["request_state_keys"] = tuple(keys)
+
+    @property
+    def request_state_ttl(self) -> float:
+        return t.cast(float, self._get("request_state_ttl"))
+
+    @request_state_ttl.setter
+    def request_state_ttl(self, value: float) -> None:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+            raise ValueError(f"request_state_ttl must be a positive number of seconds, not {value!r}")
+        self._values["request_state_ttl"] = float(value)
+
     def is_set(self, name: str) -> bool:
         """Whether ``name`` was set explicitly (rather than left at its default)."""
         return name in self._values
@@ -163,7 +210,13 @@ class Configuration:
         return merged
 
     def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={self._get(name)!r}" for name in self._FIELDS)
+        def shown(name: str) -> str:
+            value = self._get(name)
+            if name == "request_state_keys" and value is not None:
+                return f"<{len(value)} keys>"  # secrets never appear in a repr
+            return repr(value)
+
+        fields = ", ".join(f"{name}={shown(name)}" for name in self._FIELDS)
         return f"Configuration({fields})"
 
 

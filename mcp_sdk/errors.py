@@ -167,3 +167,55 @@ class URLElicitationRequiredError(RequestHandlerError):
             data={"elicitations": list(elicitations)},
         )
         self.elicitations = list(elicitations)
+
+
+class HeaderMismatchError(RequestHandlerError):
+    """2026-07-28, Streamable HTTP: a header disagrees with the body, or is missing or malformed (``-32020``)."""
+
+    code = error_codes.HEADER_MISMATCH
+
+
+class MissingClientCapabilityError(RequestHandlerError):
+    """2026-07-28: the request needs client capabilities its ``_meta`` did not declare (``-32021``).
+
+    :param required_capabilities: the missing capabilities, shaped like ``ClientCapabilities``
+        (``{"elicitation": {"form": {}}}``).
+    """
+
+    code = error_codes.MISSING_REQUIRED_CLIENT_CAPABILITY
+
+    def __init__(self, required_capabilities: dict[str, t.Any], message: str | None = None) -> None:
+        names = ", ".join(_dotted(required_capabilities)) or "none"
+        super().__init__(
+            message or f"Missing required client capability: {names}",
+            data={"requiredCapabilities": required_capabilities},
+        )
+        self.required_capabilities = required_capabilities
+
+
+class UnsupportedProtocolVersionError(RequestHandlerError):
+    """The request's protocol version is not served here (``-32022``, HTTP 400).
+
+    :param requested: the version the request named.
+    :param supported: the versions the server serves for such requests.
+    """
+
+    code = error_codes.UNSUPPORTED_PROTOCOL_VERSION
+
+    def __init__(self, requested: t.Any, supported: t.Sequence[str]) -> None:
+        super().__init__(
+            f"Unsupported protocol version: {requested!r} (supported: {', '.join(supported)})",
+            data={"supported": list(supported), "requested": requested},
+        )
+        self.requested = requested
+        self.supported = list(supported)
+
+
+def _dotted(capabilities: t.Mapping[str, t.Any], prefix: str = "") -> list[str]:
+    names = []
+    for key, value in capabilities.items():
+        if isinstance(value, t.Mapping) and value:
+            names.extend(_dotted(value, f"{prefix}{key}."))
+        else:
+            names.append(f"{prefix}{key}")
+    return names

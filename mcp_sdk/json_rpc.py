@@ -6,6 +6,7 @@ https://www.jsonrpc.org/specification
 from __future__ import annotations
 
 import json
+import re
 import typing as t
 
 from . import error_codes
@@ -14,7 +15,22 @@ RequestId = t.Union[str, int]
 
 # allow_nan=False: NaN and Infinity are not JSON; a strict peer could not parse the message.
 _encoder = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-_decoder = json.JSONDecoder()
+#: Most messages a batch (protocol 2025-03-26) may hold; a larger one is refused whole (-32600).
+MAX_BATCH_ITEMS = 256
+#: Most bytes of JSON a batch's answer may reach; the requests past it are answered
+#: with an error instead of being handled.
+MAX_BATCH_ANSWER_BYTES = 16 * 1024 * 1024
+#: Deepest nesting of arrays and objects :func:`decode` accepts: far beyond any real
+#: message, far below what recursive code (validation, ``repr``, encoding) survives.
+MAX_DEPTH = 100
+
+
+def _refuse_constant(name: str) -> t.NoReturn:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+# parse_constant: NaN, Infinity and -Infinity are Python's extensions, not JSON (RFC 8259 section 6).
+_decoder = json.JSONDecoder(parse_constant=_refuse_constant)
 # Undocumented but long-standing: what JSONDecoder.raw_decode and json.dumps call themselves.
 _scan_once: t.Callable[[str, int], tuple[t.Any, int]] = getattr(_decoder, "scan_once")  # noqa: B009
 _c_make_encoder: t.Any = getattr(json.encoder, "c_make_encoder", None)
@@ -84,24 +100,79 @@ def encode(message: t.Any) -> str:
     return _encoder.encode(message)
 
 
-def decode(text: str | bytes) -> t.Any:
-    """Parse JSON text.
+def utf8(text: str) -> bytes:
+    """UTF-8 of JSON text from :func:`encode`; a lone surrogate (which UTF-8 cannot hold, and
+    which only a handler's own string can bring) is written as its ``\\u`` escape, the same JSON."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text).encode("utf-8")
 
-    :raises ValueError: for malformed JSON or invalid UTF-8.
+
+def decode(text: str | bytes) -> t.Any:
+    """Parse JSON text, strictly: no ``NaN``/``Infinity``, no lone surrogate (``"\\ud800"``),
+    nothing nested deeper than :data:`MAX_DEPTH`.
+
+    :raises ValueError: for malformed JSON or invalid UTF-8, with a message of
+        our own (safe to send back to the peer).
     """
     if isinstance(text, (bytes, bytearray)):
-        text = bytes(text).decode("utf-8")
+        text = bytes(text).decode("utf-8")  # UnicodeDecodeError is a ValueError saying where
     try:
-        try:  # the common case, one C call: a value filling the text (trailing whitespace allowed)
-            value, end = _scan_once(text, 0)
-            if end == len(text) or text[end:].isspace():
-                return value
-        except StopIteration:
-            pass
-        # Leading whitespace, extra data or no value: the full decoder says which.
-        return _decoder.decode(text.strip()) if text[:1].isspace() or text[-1:].isspace() else _decoder.decode(text)
-    except RecursionError:  # "[[[[..." nested past the interpreter's limit is malformed input, not a crash
+        value = _parse(text)
+    except json.JSONDecodeError:  # says where the JSON broke, nothing else
+        raise
+    except RecursionError:  # "[[[[..." nested past the interpreter's limit
         raise ValueError("JSON nested too deeply") from None
+    except ValueError as error:
+        message = str(error)
+        if message.endswith("is not a JSON number"):
+            raise
+        # int() refusing a very long number: its message names sys.set_int_max_str_digits().
+        raise ValueError("number too long" if "digits" in message else "malformed JSON") from None
+    # Cheap pre-checks: only text that could hold a deep value or a surrogate escape is walked.
+    deep = text.count("[") + text.count("{") > MAX_DEPTH
+    surrogates = "\\ud" in text or "\\uD" in text
+    if deep or surrogates:
+        _check_value(value, deep, surrogates)
+    return value
+
+
+def _parse(text: str) -> t.Any:
+    try:  # the common case, one C call: a value filling the text (trailing whitespace allowed)
+        value, end = _scan_once(text, 0)
+        if end == len(text) or text[end:].isspace():
+            return value
+    except StopIteration:
+        pass
+    # Leading whitespace, extra data or no value: the full decoder says which.
+    return _decoder.decode(text.strip()) if text[:1].isspace() or text[-1:].isspace() else _decoder.decode(text)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _check_value(value: t.Any, deep: bool, surrogates: bool) -> None:
+    """Walk ``value`` without recursion; ValueError past :data:`MAX_DEPTH` or at a lone surrogate
+    (json decodes a valid escaped pair into one character, so any surrogate left is alone)."""
+    stack: list[tuple[t.Any, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if type(node) is dict:
+            items: t.Iterable[t.Any] = node.values()
+            if surrogates:
+                for key in node:
+                    if _SURROGATE.search(key):
+                        raise ValueError("a string holds a lone UTF-16 surrogate")
+        elif type(node) is list:
+            items = node
+        else:
+            if surrogates and type(node) is str and _SURROGATE.search(node):
+                raise ValueError("a string holds a lone UTF-16 surrogate")
+            continue
+        if deep and depth > MAX_DEPTH:
+            raise ValueError("JSON nested too deeply")
+        stack.extend((item, depth + 1) for item in items)
 
 
 def parse_error(detail: str | None = None) -> dict[str, t.Any]:

@@ -35,3 +35,8 @@ NOTIFICATIONS_ELICITATION_COMPLETE = "notifications/elicitation/complete"
 LOG_LEVELS: tuple[str, ...] = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 #: Severity of each level, for filtering.
 LOG_SEVERITY = {level: index for index, level in enumerate(LOG_LEVELS)}
+
+# 2026-07-28.
+SERVER_DISCOVER = "server/discover"
+SUBSCRIPTIONS_LISTEN = "subscriptions/listen"
+NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED = "notifications/subscriptions/acknowledged"

@@ -9,10 +9,16 @@ from __future__ import annotations
 
 import typing as t
 
-#: Every version this SDK negotiates, oldest first.
+#: Every version ``initialize`` negotiates (the legacy, session-based era), oldest first.
 SUPPORTED_VERSIONS: tuple[str, ...] = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
-#: The default and latest stable version.
+#: The default and latest version of the session-based era.
 LATEST_VERSION = SUPPORTED_VERSIONS[-1]
+#: Versions served statelessly, from the ``_meta`` envelope of each request (the modern era).
+MODERN_VERSIONS: tuple[str, ...] = ("2026-07-28",)
+#: The latest modern version.
+MODERN_VERSION = MODERN_VERSIONS[-1]
+#: Every version this SDK speaks, oldest first.
+ALL_VERSIONS: tuple[str, ...] = SUPPORTED_VERSIONS + MODERN_VERSIONS
 #: The version assumed for an HTTP request without ``MCP-Protocol-Version``.
 DEFAULT_HTTP_VERSION = "2025-03-26"
 #: JSON-RPC batches exist only in this revision (added 2025-03-26, removed 2025-06-18).
@@ -54,8 +60,13 @@ _FIELDS: dict[str, dict[str, frozenset[str]]] = {
 
 
 def is_supported(version: t.Any) -> bool:
-    """Whether ``version`` is one this SDK negotiates."""
+    """Whether ``version`` is one ``initialize`` negotiates."""
     return version in SUPPORTED_VERSIONS
+
+
+def is_modern(version: t.Any) -> bool:
+    """Whether ``version`` is one of the stateless, per-request versions (2026-07-28 on)."""
+    return version in MODERN_VERSIONS
 
 
 def filter_fields(kind: str, data: dict[str, t.Any], version: str | None) -> dict[str, t.Any]:
@@ -80,7 +91,7 @@ def supports(version: str | None, feature: str) -> bool:
     ``"resource_link"``, ``"elicitation"``, ``"url_elicitation"``.
     """
     since = _FEATURES[feature]
-    return SUPPORTED_VERSIONS.index(version or LATEST_VERSION) >= SUPPORTED_VERSIONS.index(since)
+    return ALL_VERSIONS.index(version or LATEST_VERSION) >= ALL_VERSIONS.index(since)
 
 
 _FEATURES = {

@@ -11,17 +11,19 @@ from __future__ import annotations
 import typing as t
 
 from . import methods
+from . import protocol_version as versions
 from .cancellation import Cancellation
 from .errors import CapabilityError
 
 if t.TYPE_CHECKING:
+    from .server.request import RoundTripInputs
     from .server_session import ServerSession
 
 
 class ServerContext(t.Mapping[str, t.Any]):
     """A read-only mapping over the server's context, bound to one in-flight request."""
 
-    __slots__ = ("context", "session", "request_id", "progress_token", "cancellation", "meta", "_view")
+    __slots__ = ("context", "session", "request_id", "progress_token", "cancellation", "meta", "inputs", "_view")
 
     def __init__(
         self,
@@ -32,6 +34,7 @@ class ServerContext(t.Mapping[str, t.Any]):
         progress_token: t.Any = None,
         cancellation: Cancellation | None = None,
         meta: dict[str, t.Any] | None = None,
+        inputs: RoundTripInputs | None = None,
     ) -> None:
         #: The ``server_context`` given to the server, as given.
         self.context = context
@@ -45,6 +48,7 @@ class ServerContext(t.Mapping[str, t.Any]):
         self.cancellation = cancellation if cancellation is not None else Cancellation()
         #: The request's ``_meta`` (trace context keys pass through untouched).
         self.meta = meta
+        self.inputs = inputs
         view: t.Mapping[str, t.Any]
         if isinstance(context, t.Mapping):
             view = {**context, "_meta": meta} if meta is not None else context
@@ -75,6 +79,25 @@ class ServerContext(t.Mapping[str, t.Any]):
     def __repr__(self) -> str:
         return f"<ServerContext request_id={self.request_id!r} keys={list(self._view)!r}>"
 
+    # -- multi round-trip requests (2026-07-28) -----------------------------
+
+    @property
+    def input_responses(self) -> dict[str, t.Any] | None:
+        """On the retry of a request whose handler returned an :class:`InputRequiredResult`:
+        the client's answers, by the keys of its ``input_requests``; None otherwise."""
+        return self.inputs.input_responses if self.inputs is not None else None
+
+    @property
+    def request_state(self) -> str | None:
+        """On such a retry: the ``request_state`` the handler put in its
+        :class:`InputRequiredResult` (verified: the client cannot change it)."""
+        return self.inputs.request_state if self.inputs is not None else None
+
+    @property
+    def protocol_version(self) -> str | None:
+        """The protocol version of the request being handled."""
+        return self.session.version if self.session is not None else None
+
     # -- cancellation --------------------------------------------------------
 
     def cancelled(self) -> bool:
@@ -104,13 +127,18 @@ class ServerContext(t.Mapping[str, t.Any]):
             self.session.notify_log_message(data=data, level=level, logger=logger, related_request_id=self.request_id)
 
     def notify_resources_updated(self, uri: str) -> None:
-        """Tell this client a resource it may have subscribed to changed."""
-        if self.session is not None:
-            self.session.send_notification(methods.NOTIFICATIONS_RESOURCES_UPDATED, {"uri": uri})
+        """Tell this client a resource it may have subscribed to changed, and every
+        ``subscriptions/listen`` request (2026-07-28) subscribed to ``uri``."""
+        session = self.session
+        if session is None:
+            return
+        if not versions.is_modern(session.version):
+            session.send_notification(methods.NOTIFICATIONS_RESOURCES_UPDATED, {"uri": uri})
+        session.server.notify_resources_updated(uri)
 
     def notify_elicitation_complete(self, elicitation_id: str) -> None:
         """Tell this client a URL elicitation finished (protocol 2025-11-25)."""
-        if self.session is not None:
+        if self.session is not None and not versions.is_modern(self.session.version):  # gone in 2026-07-28
             self.session.send_notification(
                 methods.NOTIFICATIONS_ELICITATION_COMPLETE, {"elicitationId": elicitation_id}
             )
@@ -137,8 +165,9 @@ class ServerContext(t.Mapping[str, t.Any]):
         )
 
     def _require(self, capability: str, method: str) -> None:
-        if self.session is None or not self.session.client_supports(capability):
+        if self.session is None:
             raise CapabilityError(f"Client does not support {capability} (needed for {method})")
+        self.session.require_capability(capability, method)
 
     def list_roots(self, timeout: float | None = None) -> dict[str, t.Any]:
         """Ask the client for its roots (``roots/list``); returns ``{"roots": [...]}``.
@@ -214,5 +243,7 @@ class ServerContext(t.Mapping[str, t.Any]):
         :raises CapabilityError: the client lacks ``elicitation.url``.
         """
         self._require("elicitation.url", methods.ELICITATION_CREATE)
-        params = {"mode": "url", "message": message, "url": url, "elicitationId": elicitation_id}
+        params = {"mode": "url", "message": message, "url": url}
+        if not versions.is_modern(self.session.version if self.session is not None else None):
+            params["elicitationId"] = elicitation_id  # 2026-07-28 removed it
         return t.cast("dict[str, t.Any]", self._request(methods.ELICITATION_CREATE, params, timeout))

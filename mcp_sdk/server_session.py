@@ -18,7 +18,7 @@ import typing as t
 from . import error_codes, json_rpc, methods
 from . import protocol_version as versions
 from .cancellation import Cancellation
-from .errors import CancelledError, JSONRPCError, RequestTimeoutError, TransportError, ValidationError
+from .errors import CancelledError, CapabilityError, JSONRPCError, RequestTimeoutError, TransportError, ValidationError
 
 if t.TYPE_CHECKING:
     from .server import Server
@@ -125,6 +125,11 @@ class ServerSession:
             node = node[part]
         return True
 
+    def require_capability(self, capability: str, method: str) -> None:
+        """Raise :class:`~mcp_sdk.errors.CapabilityError` unless the client declared ``capability``."""
+        if not self.client_supports(capability):
+            raise CapabilityError(f"Client does not support {capability} (needed for {method})")
+
     @property
     def closed(self) -> bool:
         return self._closed
@@ -132,14 +137,14 @@ class ServerSession:
     # -- incoming ------------------------------------------------------------
 
     def handle(self, message: t.Any, cancellation: Cancellation | None = None) -> t.Any:
-        """Process one decoded message (or batch); return the response, or None when there is none.
+        """Process one decoded message (or batch) on this session: ``server.handle_message(message, self)``.
+
+        Return the response, or None when there is none.
 
         :param cancellation: the token :meth:`accept` gave for this request, when
             the transport took it earlier; by default a new one.
         """
-        if type(message) is list:
-            return self._handle_batch(message)
-        return self._handle_one(message, cancellation)
+        return self.server.handle_message(message, self, cancellation)
 
     def handle_json(self, text: str | bytes) -> str | None:
         """Process one JSON text; return the response's JSON text, or None."""
@@ -174,58 +179,8 @@ class ServerSession:
         method = message.get("method")
         return method is not None and method not in INLINE_METHODS
 
-    def _handle_batch(self, batch: list[t.Any]) -> t.Any:
-        if self.version not in versions.BATCH_VERSIONS:
-            return json_rpc.error(
-                None, error_codes.INVALID_REQUEST, f"Invalid Request: batches are not supported in protocol {self.version}"
-            )
-        if not batch:
-            return json_rpc.error(None, error_codes.INVALID_REQUEST, "Invalid Request: empty batch")
-        responses = []
-        for message in batch:
-            if type(message) is dict and message.get("method") == methods.INITIALIZE:
-                responses.append(
-                    json_rpc.error(
-                        message.get("id") if json_rpc.is_valid_id(message.get("id")) else None,
-                        error_codes.INVALID_REQUEST,
-                        "Invalid Request: initialize must not be part of a batch",
-                    )
-                )
-                continue
-            response = self._handle_one(message)
-            if response is not None:
-                responses.append(response)
-        return responses or None
-
-    def _handle_one(self, message: t.Any, cancellation: Cancellation | None = None) -> dict[str, t.Any] | None:
-        if type(message) is not dict:
-            return json_rpc.error(None, error_codes.INVALID_REQUEST, "Invalid Request: expected a JSON object")
-        method = message.get("method")
-        has_id = "id" in message
-        request_id = message.get("id")
-        id_ok = json_rpc.is_valid_id(request_id)
-        if method is None:
-            if has_id and ("result" in message or "error" in message):
-                self._handle_response(message)
-                return None
-            return json_rpc.error(request_id if id_ok else None, error_codes.INVALID_REQUEST)
-        if message.get("jsonrpc") != "2.0":
-            return json_rpc.error(
-                request_id if id_ok else None, error_codes.INVALID_REQUEST, 'Invalid Request: jsonrpc must be "2.0"'
-            )
-        if type(method) is not str:
-            return json_rpc.error(request_id if id_ok else None, error_codes.INVALID_REQUEST, "Invalid Request: method must be a string")
-        params = message.get("params")
-        if not has_id:
-            self.server._handle_notification(self, method, params, message)
-            return None
-        if not id_ok:
-            return json_rpc.error(
-                None, error_codes.INVALID_REQUEST, "Invalid Request: id must be a string or an integer"
-            )
-        return self.server._handle_request(self, request_id, method, params, message, cancellation)
-
-    def _handle_response(self, message: dict[str, t.Any]) -> None:
+    def receive_response(self, message: dict[str, t.Any]) -> None:
+        """Hand the client's response to the server-to-client request waiting for it (or drop it)."""
         response_id = message["id"]
         if not json_rpc.is_valid_id(response_id):  # null, 1.0, true, [..]: never an id we sent (or hashable)
             logger.debug("response with invalid id %r dropped", response_id)

@@ -10,6 +10,7 @@ import logging
 import threading
 import time
 import typing as t
+from urllib.parse import urljoin, urlsplit
 
 import requests
 import urllib3.exceptions
@@ -20,6 +21,7 @@ from ..errors import MCPError, RequestTimeoutError, SessionExpiredError, Transpo
 from . import sse
 from .errors import ValidationError
 from .oauth.errors import InsecureURLError
+from .oauth.urls import display_url
 from .transport import Message, PendingRequests, Transport, Waiter
 
 if t.TYPE_CHECKING:
@@ -42,6 +44,8 @@ _MAX_RETRY = 60.0
 _MIN_RETRY = 0.1
 #: A standalone stream open this long (or bringing a new event id) was worth reopening.
 _FRUITFUL_SECONDS = 1.0
+#: Longest SSE event id kept to send back as ``Last-Event-ID``; a longer one is ignored.
+_MAX_EVENT_ID_CHARS = 1024
 
 
 class HTTP(Transport):
@@ -131,6 +135,7 @@ class HTTP(Transport):
         :raises SessionExpiredError: the server answered 404 to this session.
         """
         waiter = self._pending.add(request)
+        current = _Current()
         try:
             if cancellation is None:
                 self._exchange(request, waiter, timeout)
@@ -138,8 +143,8 @@ class HTTP(Transport):
                 # A blocking read cannot watch a token: post from a worker, wait here.
                 worker = threading.Thread(
                     target=self._exchange_quietly,
-                    args=(request, waiter, timeout),
-                    name=f"mcp-client-http-request-{request.get('id')}",
+                    args=(request, waiter, timeout, current),
+                    name=f"mcp-client-http-request-{str(request.get('id'))[:100]}",
                     daemon=True,
                 )
                 worker.start()
@@ -148,6 +153,7 @@ class HTTP(Transport):
             response = waiter.wait(None, cancellation)
         finally:
             self._pending.remove(waiter)
+            current.abandon()  # a cancelled call's worker stops reading (and its thread ends) now
         if request.get("method") == methods.INITIALIZE:
             result = response.get("result")
             if isinstance(result, dict) and isinstance(result.get("protocolVersion"), str):
@@ -190,13 +196,13 @@ class HTTP(Transport):
 
     # -- one request ---------------------------------------------------------
 
-    def _exchange_quietly(self, request: Message, waiter: Waiter, timeout: float | None) -> None:
+    def _exchange_quietly(self, request: Message, waiter: Waiter, timeout: float | None, current: _Current) -> None:
         try:
-            self._exchange(request, waiter, timeout)
+            self._exchange(request, waiter, timeout, current)
         except BaseException as error:  # handed to the waiting caller
             waiter.fail(error)
 
-    def _exchange(self, request: Message, waiter: Waiter, timeout: float | None) -> None:
+    def _exchange(self, request: Message, waiter: Waiter, timeout: float | None, current: _Current | None = None) -> None:
         """POST ``request`` and read until ``waiter`` has its response (resuming the stream if needed)."""
         last_id: str | None = None
         retry = 1.0
@@ -204,7 +210,7 @@ class HTTP(Transport):
         # or of reconnections included); the transport's default bounds each read.
         deadline = None if timeout is None else time.monotonic() + timeout
         response = self._http("POST", body=request, stream=True, timeout=timeout)
-        with self._tracking(response):
+        with self._tracking(response, current):
             error_response = self._check_status(response, "POST", request)
             if error_response is not None:
                 waiter.resolve(error_response)
@@ -217,7 +223,7 @@ class HTTP(Transport):
             elif content_type == "text/event-stream":
                 last_id, retry = self._read_stream(response, waiter, last_id, retry, timeout, deadline)
             elif content_type == "application/json":
-                self._read_json(response, waiter)
+                self._read_json(response, waiter, timeout, deadline)
             else:
                 raise ValidationError(
                     f"POST {self.url} answered {request.get('method')} with Content-Type {content_type or 'none'!r}"
@@ -244,7 +250,7 @@ class HTTP(Transport):
                 stream=True,
                 timeout=timeout if deadline is None else max(_remaining(deadline), 0.01),
             )
-            with self._tracking(resumed):
+            with self._tracking(resumed, current):
                 self._check_status(resumed, "GET", None)
                 if not _is_event_stream(resumed):
                     raise TransportError(f"GET {self.url} (resuming after event {last_id}) did not return an event stream")
@@ -253,8 +259,21 @@ class HTTP(Transport):
                 if last_id != seen:
                     attempts = 0
 
-    def _read_json(self, response: requests.Response, waiter: Waiter) -> None:
-        raw = self._body(response, self.max_message_bytes)
+    def _read_json(self, response: requests.Response, waiter: Waiter, timeout: float | None, deadline: float | None) -> None:
+        try:
+            raw = self._body(response, self.max_message_bytes, deadline)
+        except MCPError:  # over max_message_bytes
+            raise
+        except sse.DeadlineExceeded:
+            raise RequestTimeoutError(f"{self.url}: the JSON response did not arrive within {timeout:g} seconds") from None
+        except (urllib3.exceptions.ReadTimeoutError, requests.Timeout) as error:
+            raise RequestTimeoutError(
+                f"{self.url}: no data on the JSON response within {self._read_timeout(timeout):g} seconds"
+            ) from error
+        except _STREAM_ERRORS as error:
+            if self._stop.is_set():
+                raise TransportError(f"HTTP transport for {self.url} is closed") from None
+            raise TransportError(f"{self.url}: reading the JSON response failed: {error}") from error
         try:
             body = json.loads(raw)
         except (*_STREAM_ERRORS, RecursionError) as error:
@@ -263,15 +282,19 @@ class HTTP(Transport):
         if not waiter.done():
             raise ValidationError(f"POST {self.url}: the JSON body holds no response to request {waiter.request_id!r}")
 
-    def _body(self, response: requests.Response, limit: int) -> bytes:
-        """The response body, read in pieces; :class:`Client.ValidationError` past ``limit`` bytes."""
+    def _body(self, response: requests.Response, limit: int, deadline: float | None = None) -> bytes:
+        """The response body, read in pieces; :class:`Client.ValidationError` past ``limit`` bytes.
+
+        :raises sse.DeadlineExceeded: past ``deadline`` (a ``time.monotonic()`` value), however
+            steadily the body trickles in.
+        """
         declared = response.headers.get("Content-Length", "")
         if declared.isdigit() and int(declared) > limit:
             response.close()
             raise ValidationError(f"{self.url} sent a body of {declared} bytes, over the limit of {limit}")
         pieces: list[bytes] = []
         size = 0
-        for piece in response.iter_content(_BODY_CHUNK):
+        for piece in sse.read_pieces(response, deadline):
             size += len(piece)
             if size > limit:
                 response.close()
@@ -296,7 +319,10 @@ class HTTP(Transport):
         try:
             for event in sse.events(response, deadline, self.max_message_bytes):
                 if event.id is not None:
-                    last_id = event.id
+                    if len(event.id) <= _MAX_EVENT_ID_CHARS:
+                        last_id = event.id
+                    else:  # never echoed back as a header
+                        logger.warning("%s sent an event id of %d characters; ignored", self.url, len(event.id))
                 if event.retry is not None:
                     retry = min(event.retry / 1000, _MAX_RETRY)
                 if event.data.strip():
@@ -455,7 +481,7 @@ class HTTP(Transport):
                 raise TransportError(f"{method} {self.url} failed: {error}") from error
             if oauth is not None:
                 try:
-                    retry = oauth.handle_response(response)
+                    retry = oauth.handle_response(response, wait=read_timeout)
                 except BaseException:
                     response.close()
                     raise
@@ -487,7 +513,26 @@ class HTTP(Transport):
         if oauth is not None:
             oauth.check_url(t.cast(str, prepared.url))
             _guard_adapter(session.get_adapter(t.cast(str, prepared.url)), oauth.check_url)
-        return session.send(prepared, timeout=timeout, allow_redirects=True, **settings)
+        # Redirects are followed only within the MCP URL's origin: user headers
+        # (an API key...) must not reach another host or port.
+        response = session.send(prepared, timeout=timeout, allow_redirects=False, **settings)
+        if response.is_redirect:
+            self._check_redirect(response)
+            kwargs: dict[str, t.Any] = {**settings, "timeout": timeout}  # settings holds stream, verify...
+            for response in session.resolve_redirects(response, prepared, **kwargs):
+                if response.is_redirect:
+                    self._check_redirect(response)
+        return response
+
+    def _check_redirect(self, response: requests.Response) -> None:
+        """:raises TransportError: ``response`` redirects to another origin (scheme, host, port) than the MCP URL."""
+        target = urljoin(response.url, response.headers.get("Location", ""))
+        if _origin(target) != _origin(self.url):
+            response.close()
+            raise TransportError(
+                f"{self.url} redirected to another origin ({display_url(target)}); not followed, "
+                "so the headers meant for this server stay with it"
+            )
 
     def _check_status(self, response: requests.Response, method: str, request: Message | None) -> Message | None:
         """Raise for an HTTP error; return a JSON-RPC error response the body carries for ``request``."""
@@ -510,7 +555,8 @@ class HTTP(Transport):
         except (*_STREAM_ERRORS, RecursionError):
             pass
         if request is not None and type(body) is dict and isinstance(body.get("error"), dict):
-            if body.get("id") in (request.get("id"), None):
+            body_id = body.get("id")
+            if body_id is None or (json_rpc.is_valid_id(body_id) and body_id == request.get("id")):
                 return {**body, "id": request.get("id")}
         snippet = text[:300].strip() if body is None else json.dumps(body)[:300]
         raise TransportError(f"{method} {self.url} failed: HTTP {status} {response.reason}" + (f": {snippet}" if snippet else ""))
@@ -518,21 +564,46 @@ class HTTP(Transport):
     def _read_timeout(self, timeout: float | None) -> float:
         return self.timeout if timeout is None else timeout
 
-    def _tracking(self, response: requests.Response) -> _Tracked:
-        return _Tracked(self, response)
+    def _tracking(self, response: requests.Response, current: _Current | None = None) -> _Tracked:
+        return _Tracked(self, response, current)
 
     def __repr__(self) -> str:
         return f"<HTTP {self.url!r} session={self.session_id!r}>"
 
 
+class _Current:
+    """The response one call's worker is reading, so the caller can abort it when it leaves (cancelled)."""
+
+    __slots__ = ("_lock", "response", "abandoned")
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.response: requests.Response | None = None
+        self.abandoned = False
+
+    def set(self, response: requests.Response | None) -> bool:
+        """Track ``response`` (None: no longer); False when the caller has already left."""
+        with self._lock:
+            self.response = response
+            return not self.abandoned
+
+    def abandon(self) -> None:
+        with self._lock:
+            self.abandoned = True
+            response = self.response
+        if response is not None:
+            _abort(response)
+
+
 class _Tracked:
-    """Registers a streaming response so :meth:`HTTP.close` can abort it; closes it on exit."""
+    """Registers a streaming response so :meth:`HTTP.close` (or a leaving caller) can abort it; closes it on exit."""
 
-    __slots__ = ("transport", "response")
+    __slots__ = ("transport", "response", "current")
 
-    def __init__(self, transport: HTTP, response: requests.Response) -> None:
+    def __init__(self, transport: HTTP, response: requests.Response, current: _Current | None = None) -> None:
         self.transport = transport
         self.response = response
+        self.current = current
 
     def __enter__(self) -> requests.Response:
         transport = self.transport
@@ -543,12 +614,27 @@ class _Tracked:
         if closed:
             self.response.close()
             raise TransportError(f"HTTP transport for {transport.url} is closed")
+        if self.current is not None and not self.current.set(self.response):
+            self.__exit__()
+            raise TransportError(f"{transport.url}: the caller left (cancelled)")
         return self.response
 
     def __exit__(self, *exc_info: t.Any) -> None:
+        if self.current is not None:
+            self.current.set(None)
         with self.transport._lock:
             self.transport._streams.discard(self.response)
         self.response.close()
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    parts = urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    scheme = parts.scheme.lower()
+    return scheme, (parts.hostname or ""), port or (443 if scheme == "https" else 80)
 
 
 def _remaining(deadline: float) -> float:

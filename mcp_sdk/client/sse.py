@@ -54,6 +54,14 @@ def events(
         yield Event(event.data, event.id, _milliseconds(event.retry))
 
 
+def read_pieces(response: requests.Response, deadline: float | None = None) -> t.Iterator[bytes]:
+    """``response``'s body, each piece as soon as it arrives (any body, not only an event stream).
+
+    :raises DeadlineExceeded: past ``deadline``; no read waits beyond it.
+    """
+    return _chunks(response, deadline)
+
+
 def _chunks(response: requests.Response, deadline: float | None) -> t.Iterator[bytes]:
     # read1 returns whatever has arrived; requests' own iterator waits for a
     # full chunk_size, which would hold back a short event.

@@ -26,6 +26,8 @@ logger = logging.getLogger("mcp_sdk.client.stdio")
 
 #: Seconds a thread waits for another one that is starting the process.
 _SPAWN_TIMEOUT = 30.0
+#: Longest stderr line kept (and logged); the rest of a longer line is dropped.
+_STDERR_LINE_BYTES = 64 * 1024
 
 
 class Stdio(Transport):
@@ -288,9 +290,17 @@ class Stdio(Transport):
 
     def _stderr_loop(self, process: subprocess.Popen[bytes]) -> None:
         stderr = t.cast(t.BinaryIO, process.stderr)
+        in_long_line = False  # reading past the first _STDERR_LINE_BYTES of a line: dropped
         try:
-            for raw in iter(stderr.readline, b""):
+            for raw in iter(lambda: stderr.readline(_STDERR_LINE_BYTES), b""):
+                complete = raw.endswith(b"\n")
+                if in_long_line:
+                    in_long_line = not complete
+                    continue
                 line = raw.decode("utf-8", "replace").rstrip("\r\n")
+                if not complete and len(raw) >= _STDERR_LINE_BYTES:
+                    in_long_line = True
+                    line += f" [line cut at {_STDERR_LINE_BYTES} bytes]"
                 self.stderr_lines.append(line)
                 logger.info("[%s] %s", os.path.basename(self.command), line)
         except (OSError, ValueError):

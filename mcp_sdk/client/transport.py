@@ -39,6 +39,10 @@ class Transport:
     """
 
     _message_handler: MessageHandler | None = None
+    #: Server-to-client requests handled at once (each on its own thread); past it
+    #: the server gets an error answer at once rather than another thread.
+    max_server_requests: int = 32
+    _server_request_slots: threading.BoundedSemaphore | None = None
 
     def send_request(
         self,
@@ -88,7 +92,8 @@ class Transport:
         so they keep their order. Requests run it on a new named thread, so the
         reader keeps reading while a handler waits (for a user, or on a request
         of its own); its response goes back through ``reply``. A request with no
-        handler is answered ``-32601``.
+        handler is answered ``-32601``; past :attr:`max_server_requests` running
+        at once, ``-32603`` (the client is busy).
         """
         handler = self._message_handler
         if "id" not in message:
@@ -104,13 +109,30 @@ class Transport:
                 json_rpc.error(message["id"], error_codes.METHOD_NOT_FOUND, f"Method not found: {message.get('method')}"),
             )
             return
+        slots = self._server_request_slots
+        if slots is None:  # set on first use: subclasses need not call an __init__
+            slots = self._server_request_slots = threading.BoundedSemaphore(self.max_server_requests)
+        if not slots.acquire(blocking=False):
+            _send_reply(
+                reply,
+                json_rpc.error(
+                    message["id"],
+                    error_codes.INTERNAL_ERROR,
+                    f"Client busy: {self.max_server_requests} server requests are already being handled",
+                ),
+            )
+            return
         thread = threading.Thread(
             target=_answer,
-            args=(handler, message, reply),
-            name=f"mcp-client-request-{message.get('method')}-{message['id']}",
+            args=(handler, message, reply, slots),
+            name=f"mcp-client-request-{str(message.get('method'))[:100]}-{str(message['id'])[:100]}",
             daemon=True,
         )
-        thread.start()
+        try:
+            thread.start()
+        except RuntimeError:  # no thread to be had
+            slots.release()
+            _send_reply(reply, json_rpc.error(message["id"], error_codes.INTERNAL_ERROR, "Client busy: no thread available"))
 
     def route_incoming(self, message: t.Any, pending: PendingRequests, reply: Reply, source: str) -> None:
         """Route what the server sent: responses to their waiting callers, requests and notifications to :meth:`dispatch`.
@@ -133,7 +155,14 @@ class Transport:
         self.close()
 
 
-def _answer(handler: MessageHandler, message: Message, reply: Reply) -> None:
+def _answer(handler: MessageHandler, message: Message, reply: Reply, slots: threading.BoundedSemaphore) -> None:
+    try:
+        _answer_once(handler, message, reply)
+    finally:
+        slots.release()
+
+
+def _answer_once(handler: MessageHandler, message: Message, reply: Reply) -> None:
     try:
         response = handler(message)
     except Exception:
@@ -244,8 +273,8 @@ class PendingRequests:
     def resolve(self, response: Message) -> bool:
         """Hand ``response`` to its waiter; False when nobody waits for that id."""
         request_id = response.get("id")
-        if not isinstance(request_id, (str, int, float, type(None))):
-            return False  # an id no request has (a list or object: not even hashable)
+        if not json_rpc.is_valid_id(request_id):
+            return False  # true, 1.0, null, a list: equal to 1 (or unhashable) in Python, never our id
         with self._lock:
             waiter = self._waiters.pop(request_id, None)
         if waiter is None:

@@ -14,7 +14,9 @@ from .contents import BlobContents, TextContents
 class Resource:
     """A resource the server exposes: ``Resource(uri=..., name=..., mime_type=...)``.
 
-    Its contents come from the server's ``resources_read_handler``.
+    Its contents come from the server's ``resources_read_handler``. ``ttl_ms`` and
+    ``cache_scope`` are the 2026-07-28 cache hints of its ``resources/read`` result
+    (default: the server's); they are not part of the listing.
     """
 
     uri: str
@@ -26,13 +28,18 @@ class Resource:
     annotations: dict[str, t.Any] | None = None
     icons: list[dict[str, t.Any]] | None = None
     meta: dict[str, t.Any] | None = None
+    ttl_ms: int | None = attrs.field(default=None, kw_only=True)
+    cache_scope: str | None = attrs.field(default=None, kw_only=True)
 
     TextContents: t.ClassVar[type[TextContents]] = TextContents
     BlobContents: t.ClassVar[type[BlobContents]] = BlobContents
 
     def to_dict(self) -> dict[str, t.Any]:
         """The ``resources/list`` entry."""
-        return t.cast("dict[str, t.Any]", converter.unstructure(self))
+        entry = t.cast("dict[str, t.Any]", converter.unstructure(self))
+        entry.pop("ttlMs", None)
+        entry.pop("cacheScope", None)
+        return entry
 
 
 __all__ = ["Resource", "TextContents", "BlobContents"]

@@ -21,6 +21,8 @@ from ..cancellation import Cancellation
 from ..configuration import Configuration, configuration as default_configuration
 from ..errors import (
     CancelledError,
+    JSONRPCError,
+    MCPError,
     InvalidNameError,
     MethodAlreadyDefinedError,
     PromptNotUnique,
@@ -39,12 +41,19 @@ from ..tool.definition import check_has_call
 from . import capabilities as capabilities_module
 from .decorators import DecoratorMethods
 from .handlers import ProtocolMethods
-from .request import Request
+from .input_required import InputRequired, InputRequiredResult
+from .modern_requests import ModernRequests
+from .request import Request, RoundTripInputs
+from .router import Router
+from .subscriptions import InProcessBus, SubscriptionBus, listen
 
 logger = logging.getLogger("mcp_sdk.server")
 
 F = t.TypeVar("F", bound=t.Callable[..., t.Any])
 Handler = t.Callable[[Request], t.Any]
+
+#: Times a handler may answer InputRequiredResult to one request on a 2025 session.
+MAX_INPUT_ROUNDS = 8
 
 _LIST_KINDS = {"tools": "tool", "prompts": "prompt", "resources": "resource", "resourceTemplates": "resource_template"}
 
@@ -62,6 +71,10 @@ class Server(ProtocolMethods, DecoratorMethods):
     :param configuration: merged over the process-wide default (``mcp_sdk.configure``).
     :param capabilities: replaces the capabilities derived from what is registered.
     :param page_size: split list results into pages of this many items.
+    :param ttl_ms: the ``ttlMs`` cache hint of 2026-07-28 ``server/discover`` and list
+        results (default a minute), and of ``resources/read`` for resources without their own.
+    :param cache_scope: ``"public"`` or ``"private"`` for those results (default: lists and
+        discovery public, or private when the caller is authenticated; reads private).
     :raises ToolNotUnique: two tools share a name.
     :raises InvalidNameError: a tool name is not 1-128 characters of ``A-Za-z0-9_-.``.
     """
@@ -89,6 +102,8 @@ class Server(ProtocolMethods, DecoratorMethods):
         configuration: Configuration | None = None,
         capabilities: dict[str, t.Any] | None = None,
         page_size: int | None = None,
+        ttl_ms: int | None = None,
+        cache_scope: str | None = None,
     ) -> None:
         self.name = name
         self.title = title
@@ -103,6 +118,16 @@ class Server(ProtocolMethods, DecoratorMethods):
         if page_size is not None and (isinstance(page_size, bool) or not isinstance(page_size, int) or page_size < 1):
             raise ValueError(f"page_size must be a positive integer or None, not {page_size!r}")
         self.page_size = page_size
+        if ttl_ms is not None and (isinstance(ttl_ms, bool) or not isinstance(ttl_ms, int) or ttl_ms < 0):
+            raise ValueError(f"ttl_ms must be a non-negative integer (milliseconds) or None, not {ttl_ms!r}")
+        if cache_scope not in (None, "public", "private"):
+            raise ValueError(f"cache_scope must be 'public', 'private' or None, not {cache_scope!r}")
+        self.ttl_ms = ttl_ms
+        self.cache_scope = cache_scope
+        #: Carries list changes and resource updates to ``subscriptions/listen`` requests.
+        self.subscriptions: SubscriptionBus = InProcessBus()
+        self._router = Router(self)
+        self._modern = ModernRequests(self)
 
         self._lock = threading.Lock()
         # Registries are replaced, never mutated, so readers need no lock.
@@ -138,6 +163,8 @@ class Server(ProtocolMethods, DecoratorMethods):
             methods.RESOURCES_SUBSCRIBE: self._subscribe,
             methods.RESOURCES_UNSUBSCRIBE: self._unsubscribe,
             methods.COMPLETION_COMPLETE: self._complete,
+            methods.SERVER_DISCOVER: self._discover,
+            methods.SUBSCRIPTIONS_LISTEN: self._listen,
         }
 
     # -- identity and capabilities ------------------------------------------
@@ -352,6 +379,12 @@ class Server(ProtocolMethods, DecoratorMethods):
     def _resource_uris(self) -> set[str]:
         return {resource.uri for resource in self.resources}
 
+    def _resource(self, uri: str) -> Resource | None:
+        for resource in self.resources:
+            if resource.uri == uri:
+                return resource
+        return None
+
     # -- sessions ------------------------------------------------------------
 
     def create_session(
@@ -378,12 +411,31 @@ class Server(ProtocolMethods, DecoratorMethods):
 
     # -- handling ------------------------------------------------------------
 
+    def handle_message(
+        self,
+        message: t.Any,
+        session: ServerSession,
+        cancellation: Cancellation | None = None,
+        *,
+        modern: bool | None = None,
+    ) -> t.Any:
+        """Answer one decoded message (or batch) a transport read on ``session``.
+
+        A request carrying the 2026-07-28 ``_meta`` envelope is served statelessly;
+        anything else belongs to the session (2024-11-05 to 2025-11-25).
+
+        :param cancellation: the token :meth:`ServerSession.accept` gave for this request.
+        :param modern: True serves a request as 2026-07-28 whatever its ``_meta``.
+        :return: the response (a dict, or a list for a batch), or None when there is none.
+        """
+        return self._router.handle(message, session, cancellation, modern=modern)
+
     def handle(self, request: t.Any) -> t.Any:
         """Answer one decoded JSON-RPC message; returns the response dict, or None for a notification.
 
         Uses a default session with no transport (notifications it would send are dropped).
         """
-        return self._default().handle(request)
+        return self._router.handle(request, self._default())
 
     def handle_json(self, text: str | bytes) -> str | None:
         """Answer one JSON-RPC message given as JSON text; returns JSON text, or None."""
@@ -406,6 +458,8 @@ class Server(ProtocolMethods, DecoratorMethods):
         params: t.Any,
         message: dict[str, t.Any],
         cancellation: Cancellation | None = None,
+        *,
+        inputs: RoundTripInputs | None = None,
     ) -> dict[str, t.Any] | None:
         handler = self._methods.get(method)
         if handler is None:
@@ -417,7 +471,7 @@ class Server(ProtocolMethods, DecoratorMethods):
             cancellation = None  # the specification: initialize is never cancelled
         elif cancellation is None:
             cancellation = Cancellation()
-        request = Request(session, request_id, method, params, message, cancellation)
+        request = Request(session, request_id, method, params, message, cancellation, inputs)
         if cancellation is not None and not session._begin(request_id, cancellation):
             # The specification: ids are unique per session. Answering would end
             # or cancel the first request in the duplicate's place.
@@ -429,11 +483,56 @@ class Server(ProtocolMethods, DecoratorMethods):
             return None  # cancelled before it started: nothing to run, nothing to answer
         try:
             response = self._run(handler, request)
+            if not versions.is_modern(session.version):
+                response = self._fulfil_input_requests(handler, request, response)
         finally:
             if cancellation is not None:
                 session._end(request_id)
         if cancellation is not None and cancellation.cancelled():
             return None  # the specification: no response to a cancelled request
+        return response
+
+    def _fulfil_input_requests(
+        self, handler: Handler, request: Request, response: dict[str, t.Any] | None
+    ) -> dict[str, t.Any] | None:
+        """On a 2025 session, a handler's :class:`InputRequiredResult` is asked of the client as
+        real requests, and the handler runs again with the answers (as the TypeScript and Ruby
+        SDKs' legacy shims do)."""
+        rounds = 0
+        while response is not None and isinstance(response.get("result"), InputRequiredResult):
+            asked: InputRequiredResult = response["result"]
+            rounds += 1
+            if rounds > MAX_INPUT_ROUNDS:
+                self.report_exception(
+                    RuntimeError(f"{request.method} asked for input more than {MAX_INPUT_ROUNDS} times"),
+                    {"request": request.message},
+                )
+                return json_rpc.error(request.id, error_codes.INTERNAL_ERROR)
+            answers: dict[str, t.Any] = {}
+            try:
+                for key, input_request in asked.input_requests.items():
+                    answers[key] = request.session.send_request(
+                        input_request["method"],
+                        input_request.get("params"),
+                        related_request_id=request.id,
+                        cancellation=request.cancellation,
+                    )
+            except CancelledError:
+                return None
+            except JSONRPCError as error:
+                return json_rpc.error(request.id, error.code, error.message, error.data)
+            except MCPError as error:
+                return json_rpc.error(request.id, error_codes.INTERNAL_ERROR, str(error))
+            request = Request(
+                request.session,
+                request.id,
+                request.method,
+                request.params,
+                request.message,
+                request.cancellation,
+                RoundTripInputs(answers, asked.request_state),
+            )
+            response = self._run(handler, request)
         return response
 
     def _run(self, handler: Handler, request: Request) -> dict[str, t.Any] | None:
@@ -489,6 +588,9 @@ class Server(ProtocolMethods, DecoratorMethods):
             if request.cancellation is not None:
                 request.cancellation.cancel()
             return None
+        except InputRequired as ask:  # 2026-07-28: ModernRequests turns it into an InputRequiredResult
+            request.data["result_type"] = "input_required"
+            return {"jsonrpc": "2.0", "id": request.id, "result": ask}
         except Exception as error:
             request.data.setdefault("error", "internal_error")
             self.report_exception(error, {"request": request.message})
@@ -547,23 +649,48 @@ class Server(ProtocolMethods, DecoratorMethods):
             except Exception as error:
                 self.report_exception(error, {"notification": name or method})
 
+    def _publish(self, kind: str, uri: str | None = None) -> None:
+        try:
+            self.subscriptions.publish(kind, uri)
+        except Exception as error:
+            self.report_exception(error, {"notification": f"{kind}_changed"})
+
     def notify_tools_list_changed(self) -> None:
-        """Tell every connected client the tool list changed."""
+        """Tell every connected client (2025 sessions, 2026 listeners) the tool list changed."""
         with self._lock:
             self._clear_listings()
         self._broadcast(methods.NOTIFICATIONS_TOOLS_LIST_CHANGED, name="tools_list_changed")
+        self._publish("tools")
 
     def notify_prompts_list_changed(self) -> None:
-        """Tell every connected client the prompt list changed."""
+        """Tell every connected client (2025 sessions, 2026 listeners) the prompt list changed."""
         with self._lock:
             self._clear_listings()
         self._broadcast(methods.NOTIFICATIONS_PROMPTS_LIST_CHANGED, name="prompts_list_changed")
+        self._publish("prompts")
 
     def notify_resources_list_changed(self) -> None:
-        """Tell every connected client the resource list changed."""
+        """Tell every connected client (2025 sessions, 2026 listeners) the resource list changed."""
         with self._lock:
             self._clear_listings()
         self._broadcast(methods.NOTIFICATIONS_RESOURCES_LIST_CHANGED, name="resources_list_changed")
+        self._publish("resources")
+
+    def notify_resources_updated(self, uri: str) -> None:
+        """Tell the 2026-07-28 listeners subscribed to ``uri`` that it changed.
+
+        (2025 sessions are told by the tool that changed it, through
+        ``server_context.notify_resources_updated``, which also reaches listeners.)
+        """
+        self._publish("resource", uri)
+
+    def close_subscriptions(self) -> None:
+        """End every open ``subscriptions/listen`` request gracefully, with a result (transports
+        call this when they close)."""
+        self.subscriptions.close()
+
+    def _listen(self, request: Request) -> dict[str, t.Any]:
+        return listen(request, self.subscriptions)
 
     def notify_log_message(self, data: t.Any, level: str, logger: str | None = None) -> None:
         """Send ``notifications/message`` to every client whose log level lets ``level`` through.

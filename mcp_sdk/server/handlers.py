@@ -15,6 +15,7 @@ from .._converter import to_wire
 from ..errors import CancelledError, InvalidParamsError, RequestHandlerError, ResourceNotFoundError
 from ..tool import Tool
 from ..tool.result import tool_result
+from .input_required import InputRequiredResult
 from .pagination import paginate
 from .request import Request
 
@@ -99,6 +100,16 @@ class ProtocolMethods:
     def _ping(self, request: Request) -> dict[str, t.Any]:
         return {}
 
+    def _discover(self, request: Request) -> dict[str, t.Any]:
+        """``server/discover`` (2026-07-28): versions, capabilities, identity (in ``_meta``), instructions."""
+        result: dict[str, t.Any] = {
+            "supportedVersions": list(versions.MODERN_VERSIONS),
+            "capabilities": self.capabilities_for(request.session.version),
+        }
+        if self.instructions is not None:
+            result["instructions"] = self.instructions
+        return result
+
     def _set_log_level(self, request: Request) -> dict[str, t.Any]:
         level = _params(request).get("level")
         if type(level) is not str or level not in methods.LOG_SEVERITY:
@@ -135,7 +146,10 @@ class ProtocolMethods:
                 return _tool_error(f"Invalid arguments: {problem}")
         context = request.server_context() if tool._signature.accepts_server_context else None
         try:
-            result = tool_result(tool.tool_name, tool.invoke(arguments, context))
+            returned = tool.invoke(arguments, context)
+            if isinstance(returned, InputRequiredResult):
+                return returned  # type: ignore[return-value]  # the caller asks the client (MRTR)
+            result = tool_result(tool.tool_name, returned)
         except (RequestHandlerError, CancelledError):
             raise
         except Exception as error:  # the tool's own failure: report it, tell the client nothing internal
@@ -182,7 +196,10 @@ class ProtocolMethods:
             request.data["error"] = "missing_required_arguments"
             raise InvalidParamsError(f"Missing required arguments: {', '.join(missing)}", data={"missing": missing})
         context = request.server_context() if prompt._signature.accepts_server_context else None
-        result = to_wire(prompt.invoke(arguments, context))
+        returned = prompt.invoke(arguments, context)
+        if isinstance(returned, InputRequiredResult):
+            return returned  # type: ignore[return-value]  # the caller asks the client (MRTR)
+        result = to_wire(returned)
         if not isinstance(result, dict) or not isinstance(result.get("messages"), list):
             raise TypeError(f"prompt {name} returned {type(result).__name__}, not a Prompt.Result")
         version = request.session.version
@@ -221,6 +238,8 @@ class ProtocolMethods:
         except ResourceNotFoundError:
             request.data["error"] = "resource_not_found"
             raise
+        if isinstance(returned, InputRequiredResult):
+            return returned  # type: ignore[return-value]  # the caller asks the client (MRTR)
         if isinstance(returned, dict) and "contents" in returned:
             returned = returned["contents"]
         if returned is None:

@@ -11,10 +11,18 @@ if t.TYPE_CHECKING:
     from ..server_session import ServerSession
 
 
+class RoundTripInputs(t.NamedTuple):
+    """What the retry of a multi round-trip request brings (MRTR): the client's
+    ``inputResponses`` and the handler's own verified ``requestState``."""
+
+    input_responses: dict[str, t.Any] | None
+    request_state: str | None
+
+
 class Request:
     """The request being handled: its session, params, cancellation token and instrumentation data."""
 
-    __slots__ = ("session", "id", "method", "params", "message", "cancellation", "data", "_context")
+    __slots__ = ("session", "id", "method", "params", "message", "cancellation", "inputs", "data", "_context")
 
     def __init__(
         self,
@@ -24,6 +32,7 @@ class Request:
         params: t.Any,
         message: dict[str, t.Any],
         cancellation: Cancellation | None,
+        inputs: RoundTripInputs | None = None,
     ) -> None:
         self.session = session
         self.id = request_id
@@ -32,6 +41,8 @@ class Request:
         #: The raw JSON-RPC message, for the exception reporter.
         self.message = message
         self.cancellation = cancellation
+        #: On the retry of a multi round-trip request: the answers and the handler's state.
+        self.inputs = inputs
         #: What ``around_request`` and ``instrumentation_callback`` see.
         self.data: dict[str, t.Any] = {"method": method}
         self._context: ServerContext | None = None
@@ -57,5 +68,6 @@ class Request:
                 progress_token=meta.get("progressToken") if meta else None,
                 cancellation=self.cancellation,
                 meta=meta,
+                inputs=self.inputs,
             )
         return context

@@ -9,6 +9,7 @@ import typing as t
 
 import requests
 
+from ...errors import RequestTimeoutError
 from . import scopes
 from ._http import OAuthHTTP
 from .authorization_code import authorize
@@ -98,7 +99,7 @@ class OAuthClient:
         token = self.provider.access_token
         return {"Authorization": f"Bearer {token}"} if token else {}
 
-    def handle_response(self, response: requests.Response) -> bool:
+    def handle_response(self, response: requests.Response, *, wait: float | None = None) -> bool:
         """Run whatever flow ``response`` calls for; ``True`` means retry the request once.
 
         A ``401`` refreshes the token when a refresh token is stored, else runs
@@ -108,6 +109,9 @@ class OAuthClient:
 
         Raises :class:`AuthorizationError` when a flow fails, or when the server
         rejects a token a full flow has just issued (instead of looping).
+
+        :param wait: seconds to wait for another thread's flow to finish (``None``:
+            as long as it takes); past it, :class:`~mcp_sdk.RequestTimeoutError`.
         """
         status = response.status_code
         if status not in (401, 403):
@@ -117,7 +121,11 @@ class OAuthClient:
         if status == 403 and challenge.get("error") != "insufficient_scope":
             return False
         sent = _sent_token(response)
-        with self._lock:
+        if not self._lock.acquire(timeout=-1 if wait is None else max(wait, 0)):
+            raise RequestTimeoutError(
+                f"waited {wait:g} seconds for another request's OAuth flow to finish (it may be waiting for the user); giving up"
+            )
+        try:
             current = self.provider.access_token
             if current is not None and current != sent:
                 # Another thread obtained a token after this request went out.
@@ -125,6 +133,8 @@ class OAuthClient:
             if status == 403:
                 return self._step_up(challenge, sent)
             return self._unauthorized(challenge, sent)
+        finally:
+            self._lock.release()
 
     def _accepted(self, sent: str | None) -> None:
         # A plain assignment, not the lock: a flow may hold the lock for minutes.

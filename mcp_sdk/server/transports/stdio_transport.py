@@ -194,7 +194,12 @@ class StdioTransport:
                 guard.restore()
 
     def close(self) -> None:
-        """Stop :meth:`open` from another thread (or before it starts); safe to call twice."""
+        """Stop :meth:`open` from another thread (or before it starts); safe to call twice.
+
+        Open ``subscriptions/listen`` requests are first ended with their result.
+        """
+        if not self._closed:
+            self.server.close_subscriptions()
         with self._lock:
             self._closed = True
             self._stopping = True
@@ -408,7 +413,7 @@ class StdioTransport:
                     return
                 continue
             try:
-                response = session.handle(message)
+                response = self.server.handle_message(message, session)
             except Exception as error:  # a bug must not end the connection
                 response = self._internal_error(message, error)
             if response is not None:
@@ -478,7 +483,7 @@ class StdioTransport:
             response: t.Any = None
             if not self._stopping and not (cancellation is not None and cancellation.cancelled()):
                 try:
-                    response = session.handle(message, cancellation)
+                    response = self.server.handle_message(message, session, cancellation)
                 except Exception as error:  # a bug must not take the thread down
                     response = self._internal_error(message, error)
             elif cancellation is not None:
@@ -521,7 +526,7 @@ class StdioTransport:
             ] or None
         if response is None:
             method = message.get("method") if type(message) is dict else "batch of notifications"
-            logger.warning("server busy: dropped notification %r", method)
+            logger.warning("server busy: dropped notification %.100r", method)
             return
         self._write_message(response, defer=True)
 

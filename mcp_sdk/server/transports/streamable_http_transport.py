@@ -44,13 +44,16 @@ from __future__ import annotations
 
 import queue
 import threading
+import time
 import typing as t
 
-from ... import error_codes, json_rpc
+from ... import error_codes, json_rpc, methods
 from ... import protocol_version as versions
 from ...cancellation import Cancellation
-from ...errors import TransportError
+from ...errors import InvalidParamsError, RequestHandlerError, TransportError
+from ...server.envelope import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, carries_envelope
 from ...server_session import ServerSession
+from .streamable_http import request_headers
 from .streamable_http.dispatch import internal_errors, is_initialize, may_send_first, request_ids
 from .streamable_http.event_store import EventStore, InMemoryEventStore
 from .streamable_http.http_io import (
@@ -89,6 +92,9 @@ RESUMABLE_VERSION = "2025-11-25"
 #: Seconds a request's SSE answer waits before its headers go out: a stream that ends by then is
 #: written whole, with a Content-Length, in one piece (no chunked encoding).
 FIRST_EVENT_WAIT = 0.01
+
+#: Seconds :meth:`StreamableHTTPTransport.close` waits for listen streams to write their final result.
+GRACEFUL_CLOSE_WAIT = 1.0
 
 #: The longest ``Last-Event-ID`` looked up (event ids are short; a longer one is refused with 400).
 MAX_EVENT_ID_LENGTH = 256
@@ -236,6 +242,8 @@ class StreamableHTTPTransport:
             require_accept(environ, JSON_MIMETYPE, SSE_MIMETYPE)
         require_json_content(environ)
         message = decode_body(body(self.max_body_bytes))
+        if self._is_modern(environ, message):
+            return self._post_modern(environ, message)
         if self.stateless:
             return self._post_stateless(environ, message)
         if is_initialize(message):
@@ -257,6 +265,94 @@ class StreamableHTTPTransport:
 
         return self._stream_answer(server_session, message, stream, consumer, preamble, finish, session.stream_ended)
 
+    def _is_modern(self, environ: WSGIEnvironment, message: t.Any) -> bool:
+        """Whether a POST is a 2026-07-28 request: it carries the ``_meta`` envelope, or, outside
+        stateless mode, it has no session and does not open one (nor names a 2025 version)."""
+        if carries_envelope(message):
+            return True
+        if self.stateless or type(message) is not dict or "method" not in message or is_initialize(message):
+            return False
+        if environ.get(_SESSION_KEY):
+            return False
+        header = environ.get(_VERSION_KEY)
+        return header is None or not versions.is_supported(header)
+
+    def _post_modern(self, environ: WSGIEnvironment, message: t.Any) -> Answer:
+        """A 2026-07-28 POST: one request, one answer; no session, no resumption (Mcp-Session-Id
+        and Last-Event-ID are ignored)."""
+        if type(message) is not dict:
+            raise HTTPRequestError(400, "Invalid Request: protocol 2026-07-28 has no batches")
+        if "method" not in message:
+            raise HTTPRequestError(400, "Invalid Request: protocol 2026-07-28 clients send no responses")
+        server_session = self._request_channel()
+        if "id" not in message:  # no notification means anything over HTTP in 2026-07-28; a custom one still runs
+            self.server.handle_message(message, server_session, modern=True)
+            return empty_answer(202)
+        request_id = message["id"]
+        try:
+            _require_envelope(message.get("params"))
+            request_headers.check(environ, message, self.server.tools)
+        except RequestHandlerError as refusal:
+            status = error_codes.MODERN_HTTP_STATUS.get(refusal.code, 400)
+            return json_answer(json_rpc.encode(json_rpc.error(request_id, refusal.code, refusal.message, refusal.data)), status)
+        if not json_rpc.is_valid_id(request_id):
+            return self._answer_modern(server_session, message)
+        if self.enable_json_response or not (
+            message.get("method") == methods.SUBSCRIPTIONS_LISTEN or may_send_first(self.server, message)
+        ):
+            return self._answer_modern(server_session, message)
+        return self._stream_modern(server_session, message)
+
+    def _request_channel(self) -> _RequestChannel:
+        channel = _RequestChannel(self.server)
+        channel.can_send_requests = False  # the answer would arrive in another POST, on another session
+        channel.no_requests_reason = "stateless mode"
+        return channel
+
+    def _answer_modern(self, server_session: _RequestChannel, message: dict[str, t.Any]) -> Answer:
+        response = self.server.handle_message(message, server_session, modern=True)
+        text = server_session.encode(response)
+        if text is None:
+            return empty_answer(202)
+        return json_answer(text, _modern_status(response))
+
+    def _stream_modern(self, server_session: _RequestChannel, message: dict[str, t.Any]) -> Answer:
+        """SSE once the handler talks first; an answer with nothing before it goes out as JSON
+        with its status (a -32021 is a 400 even from a tool that could have streamed)."""
+        stream = server_session.stream = Stream("0", None, [message["id"]])
+        stream.listen = message.get("method") == methods.SUBSCRIPTIONS_LISTEN
+        consumer, _ = stream.attach()
+        outcome: list[t.Any] = []
+
+        def finish(response: t.Any, text: str | None) -> None:
+            outcome.append(response)
+            stream.finish(response, text)
+
+        with self._stateless_lock:
+            self._stateless_streams[stream] = server_session
+        if self._closed:
+            self._stateless_ended(stream, False)
+        body = SSEBody(
+            stream, consumer, [], keepalive=self.keepalive_interval, retry_ms=None, on_end=self._stateless_ended
+        )
+        request_id = message["id"]
+        cancellation = server_session.accept(request_id)
+        try:
+            self._pool.submit(lambda: self._run(server_session, message, finish, cancellation, modern=True))
+        except TransportError:
+            server_session.forget(request_id)
+            finish(None, None)
+            body.close()
+            raise HTTPRequestError(503, "Service Unavailable: the MCP transport is closed") from None
+        length = body.prefetch(self.keepalive_interval)
+        if length is None:
+            return Answer(200, list(SSE_HEADERS), body)
+        response = outcome[0] if outcome else None
+        if server_session.messages_sent == 0 and type(response) is dict and "error" in response:
+            body.close()
+            return json_answer(json_rpc.encode(response), _modern_status(response))
+        return Answer(200, [*SSE_HEADERS, ("Content-Length", str(length))], body)
+
     def _initialize(self, environ: WSGIEnvironment, message: dict[str, t.Any]) -> Answer:
         assert self._sessions is not None
         existing = environ.get(_SESSION_KEY)
@@ -268,7 +364,7 @@ class StreamableHTTPTransport:
         if not self._sessions.add(session):
             session.close("Too many sessions")
             raise HTTPRequestError(503, f"Service Unavailable: {self._sessions.max_sessions} sessions are open")
-        response = session.server_session.handle(message)
+        response = self.server.handle_message(message, session.server_session)
         if response is None or "error" in response:  # no session came of it
             self._sessions.remove(session.id, "Initialization failed")
             return empty_answer(202) if response is None else json_answer(json_rpc.encode(response))
@@ -318,11 +414,11 @@ class StreamableHTTPTransport:
 
     def _answer_inline(self, server_session: ServerSession, message: t.Any) -> Answer:
         """Notifications and responses: 202, or 400 with the error for what is not a valid message."""
-        text = server_session.encode(server_session.handle(message))
+        text = server_session.encode(self.server.handle_message(message, server_session))
         return empty_answer(202) if text is None else json_answer(text, status=400)
 
     def _answer_json(self, server_session: ServerSession, message: t.Any) -> Answer:
-        text = server_session.encode(server_session.handle(message))
+        text = server_session.encode(self.server.handle_message(message, server_session))
         return empty_answer(202) if text is None else json_answer(text)  # None: cancelled, no response
 
     def _stream_answer(
@@ -359,12 +455,13 @@ class StreamableHTTPTransport:
         message: t.Any,
         finish: t.Callable[[t.Any, str | None], None],
         cancellation: Cancellation | None = None,
+        modern: bool | None = None,
     ) -> None:
         """On a worker thread: handle the POST's message, then end its stream with the answer."""
         response: t.Any = None
         text: str | None = None
         try:
-            response = server_session.handle(message, cancellation)
+            response = self.server.handle_message(message, server_session, cancellation, modern=modern)
             text = server_session.encode(response)
         except Exception as error:  # the core answers errors itself; this is the last resort
             self.server.report_exception(error, {"request": message})
@@ -376,6 +473,7 @@ class StreamableHTTPTransport:
     # -- GET -----------------------------------------------------------------
 
     def _get(self, environ: WSGIEnvironment) -> Answer:
+        _no_session_means_modern(environ, "GET")
         require_accept(environ, SSE_MIMETYPE)
         session = self._session(environ)
         self._protocol_version(environ)
@@ -430,6 +528,7 @@ class StreamableHTTPTransport:
 
     def _delete(self, environ: WSGIEnvironment) -> Answer:
         assert self._sessions is not None
+        _no_session_means_modern(environ, "DELETE")
         session = self._session(environ)
         self._protocol_version(environ)
         self._sessions.remove(session.id)
@@ -481,8 +580,19 @@ class StreamableHTTPTransport:
         return session is not None and session.close_standalone_stream()
 
     def close(self) -> None:
-        """Stop: end every session (cancelling its requests and connections) and the transport's threads."""
+        """Stop: end ``subscriptions/listen`` streams with their result, then every session
+        (cancelling its requests and connections) and the transport's threads."""
         self._closed = True
+        with self._stateless_lock:
+            listening = any(stream.listen for stream in self._stateless_streams)
+        if listening:
+            self.server.close_subscriptions()
+            deadline = time.monotonic() + GRACEFUL_CLOSE_WAIT
+            while time.monotonic() < deadline:
+                with self._stateless_lock:
+                    if not any(stream.listen for stream in self._stateless_streams):
+                        break
+                time.sleep(0.01)
         if self._sessions is not None:
             self._sessions.close()
         with self._stateless_lock:
@@ -496,6 +606,59 @@ class StreamableHTTPTransport:
 
     def __exit__(self, *exc_info: t.Any) -> None:
         self.close()
+
+
+class _RequestChannel(ServerSession):
+    """The connection one stateless request (2026-07-28) runs on: it carries what relates to
+    the request on the request's own stream, and counts it."""
+
+    def __init__(self, server: Server) -> None:
+        super().__init__(server, self._put)
+        #: The request's SSE stream, once it has one.
+        self.stream: Stream | None = None
+        #: Messages written before the answer.
+        self.messages_sent = 0
+
+    def _put(self, outgoing: dict[str, t.Any], related_request_id: t.Any) -> None:
+        stream = self.stream
+        if related_request_id is None or stream is None:
+            return  # session-scoped messages have nowhere to go
+        try:
+            text = json_rpc.encode(outgoing)
+        except (TypeError, ValueError) as error:
+            self.server.report_exception(error, {"notification": outgoing.get("method")})
+            return
+        self.messages_sent += 1
+        stream.put(outgoing, text)
+
+
+def _no_session_means_modern(environ: WSGIEnvironment, method: str) -> None:
+    """GET and DELETE exist only for 2025 sessions: without one, 405 (2026-07-28 has neither)."""
+    if not environ.get(_SESSION_KEY):
+        raise HTTPRequestError(
+            405,
+            f"Method Not Allowed: {method} needs an {SESSION_HEADER} (protocol 2026-07-28 uses POST only)",
+            headers={"Allow": "POST"},
+        )
+
+
+def _require_envelope(params: t.Any) -> None:
+    """-32602 (HTTP 400) when a modern request lacks its envelope: checked before the headers."""
+    meta = params.get("_meta") if type(params) is dict else None
+    if type(meta) is not dict:
+        raise InvalidParamsError(
+            f"Invalid params: params._meta must be an object carrying {PROTOCOL_VERSION_KEY!r} and {CLIENT_CAPABILITIES_KEY!r}"
+        )
+    missing = [key for key in (PROTOCOL_VERSION_KEY, CLIENT_CAPABILITIES_KEY) if key not in meta]
+    if missing:
+        raise InvalidParamsError(f"Invalid params: params._meta is missing {' and '.join(map(repr, missing))}")
+
+
+def _modern_status(response: t.Any) -> int:
+    """The HTTP status of a 2026-07-28 answer: 400 or 404 for the protocol's errors, else 200."""
+    if type(response) is dict and type(response.get("error")) is dict:
+        return error_codes.MODERN_HTTP_STATUS.get(response["error"].get("code"), 200)
+    return 200
 
 
 def _resumable(version: str | None) -> bool:

@@ -431,7 +431,7 @@ class FakeOAuthClient:
     def auth_headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.token}"}
 
-    def handle_response(self, response: t.Any) -> bool:
+    def handle_response(self, response: t.Any, *, wait: float | None = None) -> bool:
         self.seen.append(response.status_code)
         if response.status_code == 401:
             self.token = "new"

@@ -25,6 +25,9 @@ SESSION_HEADER = "Mcp-Session-Id"
 PROTOCOL_VERSION_HEADER = "MCP-Protocol-Version"
 #: Bodies are read in pieces of this size, so a chunked body over the limit is refused early.
 READ_CHUNK = 64 * 1024
+#: Longest ``Accept`` value whose parsed form is cached (a client sends the same short value
+#: every time; a huge one is parsed each time rather than kept).
+_CACHED_ACCEPT_CHARS = 256
 
 Headers = t.List[t.Tuple[str, str]]
 
@@ -93,7 +96,7 @@ class HTTPRequestError(TransportError):
 
 def json_answer(text: str, status: int = 200, headers: Headers | None = None) -> Answer:
     """A JSON body."""
-    body = text.encode("utf-8")
+    body = json_rpc.utf8(text)
     return Answer(status, [*(headers or ()), ("Content-Type", JSON_MIMETYPE), ("Content-Length", str(len(body)))], [body])
 
 
@@ -102,9 +105,13 @@ def empty_answer(status: int) -> Answer:
     return Answer(status, [("Content-Length", "0")] if status != 204 else [], [])
 
 
-@functools.lru_cache(maxsize=128)
 def _media_ranges(accept: str) -> dict[str, float]:
-    """``Accept`` parsed into media range -> quality (clients send the same value every time: cached)."""
+    """``Accept`` parsed into media range -> quality (clients send the same value every time: cached
+    when short, so the cache never holds more than 128 short strings)."""
+    return _cached_media_ranges(accept) if len(accept) <= _CACHED_ACCEPT_CHARS else _parse_media_ranges(accept)
+
+
+def _parse_media_ranges(accept: str) -> dict[str, float]:
     ranges: dict[str, float] = {}
     for part in accept.split(","):
         media_range, *parameters = part.split(";")
@@ -121,6 +128,9 @@ def _media_ranges(accept: str) -> dict[str, float]:
                     quality = 0.0
         ranges[media_range] = max(quality, ranges.get(media_range, 0.0))
     return ranges
+
+
+_cached_media_ranges = functools.lru_cache(maxsize=128)(_parse_media_ranges)
 
 
 def accepts(accept: str | None, mimetype: str) -> bool:
@@ -201,12 +211,16 @@ def read_body(stream: t.Any, length: int | None, limit: int, until_eof: bool) ->
 def decode_body(body: bytes) -> t.Any:
     """The JSON the body holds.
 
-    :raises HTTPRequestError: 400 with ``-32700`` for malformed JSON.
+    :raises HTTPRequestError: 400 with ``-32700`` for malformed JSON, ``-32600`` for a batch
+        of more than :data:`~mcp_sdk.json_rpc.MAX_BATCH_ITEMS` messages.
     """
     try:
-        return json_rpc.decode(body)
+        message = json_rpc.decode(body)
     except ValueError as error:
         raise HTTPRequestError(400, f"Parse error: {error}", error_codes.PARSE_ERROR) from None
+    if type(message) is list and len(message) > json_rpc.MAX_BATCH_ITEMS:  # refused before any routing
+        raise HTTPRequestError(400, f"Invalid Request: a batch may hold at most {json_rpc.MAX_BATCH_ITEMS} messages")
+    return message
 
 
 __all__ = [

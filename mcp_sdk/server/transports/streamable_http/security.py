@@ -18,6 +18,11 @@ LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
 
 _UNKNOWN = object()
 _MAX_VERDICTS = 256
+#: Longest ``Host`` + ``Origin`` whose verdict is cached: the cache holds at most
+#: 256 short keys, never attacker-sized ones.
+_CACHED_KEY_CHARS = 512
+#: How much of a refused header the refusal quotes.
+_QUOTED_CHARS = 100
 
 
 def host_name(authority: str) -> str:
@@ -59,6 +64,8 @@ class RebindingGuard:
         verdict = self._verdicts.get(key, _UNKNOWN)
         if verdict is _UNKNOWN:
             verdict = self._check(host, origin)
+            if len(host or "") + len(origin or "") > _CACHED_KEY_CHARS:
+                return verdict
             if len(self._verdicts) >= _MAX_VERDICTS:  # a flood of odd headers must not grow it without end
                 self._verdicts.clear()
             self._verdicts[key] = verdict
@@ -68,9 +75,9 @@ class RebindingGuard:
         if host is not None and not self.any_host:
             normalized = host.strip().lower()
             if host_name(normalized) not in self.hosts and normalized not in self.hosts:
-                return f"Forbidden: Host {host!r} is not allowed"
+                return f"Forbidden: Host {host[:_QUOTED_CHARS]!r} is not allowed"
         if origin is not None and not self.any_origin and not self._origin_ok(origin, host):
-            return f"Forbidden: Origin {origin!r} is not allowed"
+            return f"Forbidden: Origin {origin[:_QUOTED_CHARS]!r} is not allowed"
         return None
 
     def _origin_ok(self, origin: str, host: str | None) -> bool:

@@ -74,7 +74,7 @@ class Stream:
     :param request_ids: the JSON-RPC ids whose answers the stream carries (empty for the GET stream).
     """
 
-    __slots__ = ("stream_id", "store", "request_ids", "primed", "done", "_lock", "_queue")
+    __slots__ = ("stream_id", "store", "request_ids", "primed", "done", "listen", "_lock", "_queue")
 
     def __init__(self, stream_id: str, store: EventStore | None, request_ids: t.Sequence[t.Any] = ()) -> None:
         self.stream_id = stream_id
@@ -84,6 +84,8 @@ class Stream:
         self.primed = False
         #: Whether the final answer was put (the stream's last event).
         self.done = False
+        #: Whether it answers a ``subscriptions/listen`` request (ended with a result on close).
+        self.listen = False
         self._lock = threading.Lock()
         self._queue: queue.SimpleQueue[QueueItem] | None = None
 

@@ -179,18 +179,11 @@ def test_a_failure_inside_handling_is_an_internal_error(monkeypatch: pytest.Monk
     server = make_server()
     reported: list[BaseException] = []
     server.configuration.exception_reporter = lambda error, context: reported.append(error)
-    real = server.create_session
 
-    def create_session(*args: t.Any, **kwargs: t.Any) -> t.Any:
-        session = real(*args, **kwargs)
+    def broken(message: t.Any, session: t.Any, cancellation: t.Any = None, **options: t.Any) -> t.Any:
+        raise RuntimeError("bug")
 
-        def broken(message: t.Any, cancellation: t.Any = None) -> t.Any:
-            raise RuntimeError("bug")
-
-        monkeypatch.setattr(session, "handle", broken)
-        return session
-
-    monkeypatch.setattr(server, "create_session", create_session)
+    monkeypatch.setattr(server, "handle_message", broken)
     out = io.BytesIO()
     call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "echo"}}
     StdioTransport(server, stdin=io.BytesIO(ping(1) + json.dumps(call).encode() + b"\n"), stdout=out).open()
@@ -221,23 +214,17 @@ def test_a_cancel_arriving_just_before_the_session_starts_a_request_still_reache
         ran.append("cancelled" if server_context.cancelled() else "ran")
         return "done"
 
-    real = server.create_session
+    handle = server.handle_message
 
-    def create_session(*args: t.Any, **kwargs: t.Any) -> t.Any:
-        session = real(*args, **kwargs)
-        handle = session.handle
+    def cancelled_in_the_gap(message: t.Any, session: t.Any, cancellation: t.Any = None, **options: t.Any) -> t.Any:
+        # The client's notifications/cancelled lands after the transport took the
+        # request but before the session registered it.
+        if type(message) is dict and message.get("method") == "tools/call":
+            cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": message["id"]}}
+            handle(cancel, session)
+        return handle(message, session, cancellation, **options)
 
-        def cancelled_in_the_gap(message: t.Any, cancellation: t.Any = None) -> t.Any:
-            # The client's notifications/cancelled lands after the transport took the
-            # request but before the session registered it.
-            if type(message) is dict and message.get("method") == "tools/call":
-                handle({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": message["id"]}})
-            return handle(message, cancellation)
-
-        monkeypatch.setattr(session, "handle", cancelled_in_the_gap)
-        return session
-
-    monkeypatch.setattr(server, "create_session", create_session)
+    monkeypatch.setattr(server, "handle_message", cancelled_in_the_gap)
     call = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "work"}}
     out = io.BytesIO()
     StdioTransport(server, stdin=io.BytesIO(json.dumps(call).encode() + b"\n" + ping(8)), stdout=out).open()

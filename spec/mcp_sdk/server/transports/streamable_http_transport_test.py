@@ -468,8 +468,12 @@ def test_get_refusals(serve: t.Callable[..., Served]) -> None:
     client.initialize()
     with client.get(client.headers(Accept="application/json")) as response:
         assert (response.status_code, response.json()) == (406, error_body("Not Acceptable: the Accept header must allow text/event-stream"))
-    with client.get({"Accept": "text/event-stream"}) as response:
-        assert (response.status_code, response.json()) == (400, error_body("Bad Request: the Mcp-Session-Id header is required"))
+    with client.get({"Accept": "text/event-stream"}) as response:  # no session: 2026-07-28 has no GET
+        assert (response.status_code, response.headers["Allow"], response.json()) == (
+            405,
+            "POST",
+            error_body("Method Not Allowed: GET needs an Mcp-Session-Id (protocol 2026-07-28 uses POST only)"),
+        )
     with client.get() as stream:
         next(read_events(stream))
         with client.get() as second:

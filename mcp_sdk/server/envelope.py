@@ -1,0 +1,167 @@
+"""The protocol era of a message, and the 2026-07-28 request envelope.
+
+This module is the one place that decides which era a client message belongs
+to, reads a modern request's ``_meta`` envelope, and stamps a modern result.
+Handlers never ask: they see a session (2025) or a
+:class:`~mcp_sdk.server.modern_exchange.ModernExchange` (2026) with the same
+interface.
+
+https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
+("Backward Compatibility"): a request carrying the per-request ``_meta``
+fields is served statelessly; ``initialize`` opens a 2025-era session.
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+from .. import methods
+from .. import protocol_version as versions
+from ..errors import InvalidParamsError, UnsupportedProtocolVersionError
+
+PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
+CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
+CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo"
+LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel"
+SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
+SUBSCRIPTION_ID_KEY = "io.modelcontextprotocol/subscriptionId"
+
+#: Methods that exist only in the modern era: they are modern whatever their ``_meta``.
+MODERN_ONLY_METHODS = frozenset({methods.SERVER_DISCOVER, methods.SUBSCRIPTIONS_LISTEN})
+
+#: Methods of the 2025 era a modern request cannot call (-32601, HTTP 404).
+REMOVED_METHODS = frozenset(
+    {
+        methods.INITIALIZE,
+        methods.PING,
+        methods.LOGGING_SET_LEVEL,
+        methods.RESOURCES_SUBSCRIBE,
+        methods.RESOURCES_UNSUBSCRIBE,
+    }
+)
+
+#: Results that carry ``ttlMs`` and ``cacheScope`` (server/utilities/caching.mdx).
+CACHEABLE_METHODS = frozenset(
+    {
+        methods.SERVER_DISCOVER,
+        methods.TOOLS_LIST,
+        methods.PROMPTS_LIST,
+        methods.RESOURCES_LIST,
+        methods.RESOURCES_TEMPLATES_LIST,
+        methods.RESOURCES_READ,
+    }
+)
+
+#: Requests that may answer ``resultType: "input_required"`` (basic/patterns/mrtr.mdx).
+INPUT_REQUIRED_METHODS = frozenset({methods.TOOLS_CALL, methods.PROMPTS_GET, methods.RESOURCES_READ})
+
+
+def carries_envelope(message: t.Any) -> bool:
+    """Whether a decoded message is a modern request: it names a modern-only method, or its
+    ``params._meta`` carries one of the per-request protocol fields.
+
+    A message with a malformed envelope (one field of the two) is still modern, so that
+    it gets the modern error (-32602) rather than being served as part of a session.
+    """
+    if type(message) is not dict:
+        return False
+    if message.get("method") in MODERN_ONLY_METHODS:
+        return True
+    params = message.get("params")
+    if type(params) is not dict:
+        return False
+    meta = params.get("_meta")
+    return type(meta) is dict and (PROTOCOL_VERSION_KEY in meta or CLIENT_CAPABILITIES_KEY in meta)
+
+
+class Envelope:
+    """What a 2026-07-28 request says about itself in ``params._meta``.
+
+    :ivar protocol_version: the request's protocol version (one of :data:`~mcp_sdk.protocol_version.MODERN_VERSIONS`).
+    :ivar client_capabilities: the capabilities the client declared for this request.
+    :ivar client_info: ``clientInfo``, when sent.
+    :ivar log_level: the lowest level of ``notifications/message`` the client wants for
+        this request; None: none at all.
+    """
+
+    __slots__ = ("protocol_version", "client_capabilities", "client_info", "log_level")
+
+    def __init__(
+        self,
+        protocol_version: str,
+        client_capabilities: dict[str, t.Any],
+        client_info: dict[str, t.Any] | None = None,
+        log_level: str | None = None,
+    ) -> None:
+        self.protocol_version = protocol_version
+        self.client_capabilities = client_capabilities
+        self.client_info = client_info
+        self.log_level = log_level
+
+    @classmethod
+    def read(cls, params: t.Any) -> Envelope:
+        """The envelope of a modern request's ``params``.
+
+        :raises InvalidParamsError: ``_meta`` or a required field is missing or malformed (-32602).
+        :raises UnsupportedProtocolVersionError: the version is not a modern one served here (-32022).
+        """
+        meta = params.get("_meta") if type(params) is dict else None
+        if type(meta) is not dict:
+            raise InvalidParamsError(
+                f"Invalid params: params._meta must be an object carrying {PROTOCOL_VERSION_KEY!r} "
+                f"and {CLIENT_CAPABILITIES_KEY!r}"
+            )
+        missing = [key for key in (PROTOCOL_VERSION_KEY, CLIENT_CAPABILITIES_KEY) if key not in meta]
+        if missing:
+            raise InvalidParamsError(f"Invalid params: params._meta is missing {' and '.join(map(repr, missing))}")
+        version = meta[PROTOCOL_VERSION_KEY]
+        if type(version) is not str:
+            raise InvalidParamsError(f"Invalid params: {PROTOCOL_VERSION_KEY!r} must be a string")
+        if not versions.is_modern(version):
+            raise UnsupportedProtocolVersionError(version, versions.MODERN_VERSIONS)
+        capabilities = meta[CLIENT_CAPABILITIES_KEY]
+        if type(capabilities) is not dict:
+            raise InvalidParamsError(f"Invalid params: {CLIENT_CAPABILITIES_KEY!r} must be an object")
+        client_info = meta.get(CLIENT_INFO_KEY)
+        if client_info is not None and type(client_info) is not dict:
+            raise InvalidParamsError(f"Invalid params: {CLIENT_INFO_KEY!r} must be an object")
+        log_level = meta.get(LOG_LEVEL_KEY)
+        if log_level is not None and (type(log_level) is not str or log_level not in methods.LOG_SEVERITY):
+            raise InvalidParamsError(
+                f"Invalid params: {LOG_LEVEL_KEY!r} must be one of {', '.join(methods.LOG_LEVELS)}"
+            )
+        return cls(version, capabilities, client_info, log_level)
+
+    def __repr__(self) -> str:
+        return f"<Envelope version={self.protocol_version!r} log_level={self.log_level!r}>"
+
+
+def stamp(result: t.Any, server_info: dict[str, t.Any], result_type: str = "complete") -> dict[str, t.Any]:
+    """A modern result: ``result`` with ``resultType`` and ``_meta["io.modelcontextprotocol/serverInfo"]``.
+
+    ``result`` itself is not changed (it may be a cached listing's page).
+    """
+    if type(result) is not dict:
+        result = {}
+    meta = result.get("_meta")
+    meta = {**meta, SERVER_INFO_KEY: server_info} if type(meta) is dict else {SERVER_INFO_KEY: server_info}
+    stamped = {**result, "_meta": meta}
+    stamped.setdefault("resultType", result_type)
+    return stamped
+
+
+__all__ = [
+    "CACHEABLE_METHODS",
+    "CLIENT_CAPABILITIES_KEY",
+    "CLIENT_INFO_KEY",
+    "Envelope",
+    "INPUT_REQUIRED_METHODS",
+    "LOG_LEVEL_KEY",
+    "MODERN_ONLY_METHODS",
+    "PROTOCOL_VERSION_KEY",
+    "REMOVED_METHODS",
+    "SERVER_INFO_KEY",
+    "SUBSCRIPTION_ID_KEY",
+    "carries_envelope",
+    "stamp",
+]

@@ -54,6 +54,7 @@ from ...errors import InvalidParamsError, RequestHandlerError, TransportError
 from ...server.envelope import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, carries_envelope
 from ...server_session import ServerSession
 from .streamable_http import request_headers
+from .streamable_http.deployment import DeploymentCheck
 from .streamable_http.dispatch import internal_errors, is_initialize, may_send_first, request_ids
 from .streamable_http.event_store import EventStore, InMemoryEventStore
 from .streamable_http.http_io import (
@@ -175,6 +176,7 @@ class StreamableHTTPTransport:
         self.first_event_wait = FIRST_EVENT_WAIT
         self._event_store = event_store or InMemoryEventStore
         self._guard = RebindingGuard(allowed_hosts, allowed_origins) if dns_rebinding_protection else None
+        self._deployment = DeploymentCheck()
         self._sessions = None if stateless else SessionRegistry(session_idle_timeout, max_sessions)
         self._pool = WorkerPool(max_workers)
         self._allow = "POST" if stateless else "GET, POST, DELETE"
@@ -359,8 +361,10 @@ class StreamableHTTPTransport:
         if existing:
             if self._sessions.get(existing) is not None:
                 raise HTTPRequestError(400, "Invalid Request: this session is already initialized", request_id=message.get("id"))
-            raise HTTPRequestError(404, "Not Found: unknown or expired session")
+            raise self._deployment.unknown_session(existing)
         session = HTTPSession(self.server, new_session_id(), self._event_store, can_send_requests=not self.enable_json_response)
+        self._deployment.issued(session.id)
+        self._deployment.limit_single_threaded(environ, session.server_session)
         if not self._sessions.add(session):
             session.close("Too many sessions")
             raise HTTPRequestError(503, f"Service Unavailable: {self._sessions.max_sessions} sessions are open")
@@ -480,6 +484,7 @@ class StreamableHTTPTransport:
         last_event_id = environ.get("HTTP_LAST_EVENT_ID")
         if last_event_id:
             return self._resume(session, last_event_id)
+        self._deployment.refuse_standalone_stream(environ)
         stream = session.standalone_stream()
         consumer = stream.attach_if_free()  # two GETs at once: exactly one wins
         if consumer is None:
@@ -543,7 +548,7 @@ class StreamableHTTPTransport:
             raise HTTPRequestError(400, f"Bad Request: the {SESSION_HEADER} header is required")
         session = self._sessions.get(session_id)
         if session is None:
-            raise HTTPRequestError(404, "Not Found: unknown or expired session")
+            raise self._deployment.unknown_session(session_id)
         session.touch()
         return session
 

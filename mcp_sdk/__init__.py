@@ -28,6 +28,7 @@ from .errors import JSONRPCError as JSONRPCError
 from .errors import MCPDeprecationWarning as MCPDeprecationWarning
 from .errors import MCPError as MCPError
 from .errors import MethodAlreadyDefinedError as MethodAlreadyDefinedError
+from .errors import MissingExtraError as MissingExtraError
 from .errors import PromptNotUnique as PromptNotUnique
 from .errors import RequestHandlerError as RequestHandlerError
 from .errors import RequestTimeoutError as RequestTimeoutError
@@ -79,6 +80,7 @@ __all__ = [
     "MCPDeprecationWarning",
     "MCPError",
     "MethodAlreadyDefinedError",
+    "MissingExtraError",
     "Prompt",
     "PromptNotUnique",
     "RequestHandlerError",

@@ -76,6 +76,10 @@ class MethodAlreadyDefinedError(MCPError, ValueError):
         self.method_name = method_name
 
 
+class MissingExtraError(MCPError, ImportError):
+    """An optional dependency of the feature in use is not installed (the message names the extra)."""
+
+
 class TransportError(MCPError):
     """The transport failed: a dead process, a closed stream, an unreachable URL."""
 

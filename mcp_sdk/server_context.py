@@ -17,6 +17,7 @@ from .errors import CapabilityError
 
 if t.TYPE_CHECKING:
     from .server.request import RoundTripInputs
+    from .server.auth import Principal
     from .server_session import ServerSession
 
 
@@ -97,6 +98,12 @@ class ServerContext(t.Mapping[str, t.Any]):
     def protocol_version(self) -> str | None:
         """The protocol version of the request being handled."""
         return self.session.version if self.session is not None else None
+
+    @property
+    def auth(self) -> Principal | None:
+        """Who made the request (subject, client id, scopes, expiry, claims; never the token);
+        None without authentication (stdio, or HTTP without ``auth=``/``authenticate=``)."""
+        return self.session.auth if self.session is not None else None
 
     # -- cancellation --------------------------------------------------------
 

@@ -22,6 +22,7 @@ from .errors import CancelledError, CapabilityError, JSONRPCError, RequestTimeou
 
 if t.TYPE_CHECKING:
     from .server import Server
+    from .server.auth import Principal
 
 Send = t.Callable[[t.Dict[str, t.Any], t.Any], None]
 
@@ -91,6 +92,8 @@ class ServerSession:
         #: Set by a transport that can end a request's SSE connection early (Streamable HTTP,
         #: SEP-1699): ``fn(request_id) -> bool``; see :meth:`close_sse_stream`.
         self.stream_closer: t.Callable[[t.Any], bool] | None = None
+        #: The authenticated caller, set by a transport with authentication (None: no authentication).
+        self.auth: Principal | None = None
         self._send = send
         self._lock = threading.Lock()
         self._in_flight: dict[t.Any, Cancellation] = {}

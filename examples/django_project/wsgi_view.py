@@ -22,6 +22,7 @@ def wsgi_view(app: WSGIApp) -> t.Callable[[HttpRequest], StreamingHttpResponse]:
     @csrf_exempt  # a JSON API for non-browser clients; the transport checks Origin itself
     def view(request: HttpRequest) -> StreamingHttpResponse:
         environ = {**request.environ, "wsgi.input": request}  # Django's own, length-bounded body stream
+        environ["django.request"] = request  # for StreamableHTTPTransport(authenticate=...): request.user
         started: dict[str, t.Any] = {}
 
         def start_response(status: str, headers: list[tuple[str, str]], exc_info: t.Any = None) -> t.Callable[[bytes], None]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import typing as t
 
 from .._converter import to_wire
+from .._scopes import scope_tuple
 from .._signature import Signature
 from ..string_utils import class_name, underscore
 from .argument import Argument
@@ -32,6 +33,9 @@ class Prompt:
     meta: t.ClassVar[dict[str, t.Any] | None] = None
     #: Icons (protocol 2025-11-25).
     icons: t.ClassVar[list[dict[str, t.Any]] | None] = None
+    #: OAuth scopes a caller needs: without them the prompt is left out of ``prompts/list``
+    #: and refused (HTTP 403 ``insufficient_scope``); see :mod:`mcp_sdk.server.auth`.
+    required_scopes: t.ClassVar[tuple[str, ...]] = ()
 
     # Aliases, so ``Prompt.Argument`` works both as a class and in annotations.
     Argument: t.TypeAlias = Argument
@@ -47,6 +51,8 @@ class Prompt:
             cls.prompt_name = underscore(cls.__name__)
         if "arguments" in own:
             cls.arguments = [_coerce_argument(a) for a in (own["arguments"] or [])]
+        if "required_scopes" in own:
+            cls.required_scopes = scope_tuple(own["required_scopes"])
         cls._signature = Signature(cls.template)
 
     def __init__(self, *args: t.Any, **kwargs: t.Any) -> None:
@@ -94,6 +100,7 @@ class Prompt:
         arguments: t.Iterable[Argument | t.Mapping[str, t.Any]] | None = None,
         meta: dict[str, t.Any] | None = None,
         icons: list[dict[str, t.Any]] | None = None,
+        required_scopes: t.Iterable[str] = (),
         handler: t.Callable[..., t.Any] | None = None,
     ) -> t.Any:
         """Make a Prompt subclass from ``handler(args, server_context=None)``.
@@ -110,6 +117,7 @@ class Prompt:
                 "arguments": list(arguments or []),
                 "meta": meta,
                 "icons": icons,
+                "required_scopes": scope_tuple(required_scopes),
                 "template": staticmethod(function),
                 "__module__": getattr(function, "__module__", __name__),
                 "__doc__": function.__doc__,

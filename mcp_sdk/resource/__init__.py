@@ -7,6 +7,7 @@ import typing as t
 import attrs
 
 from .._converter import converter
+from .._scopes import scope_tuple
 from .contents import BlobContents, TextContents
 
 
@@ -30,6 +31,9 @@ class Resource:
     meta: dict[str, t.Any] | None = None
     ttl_ms: int | None = attrs.field(default=None, kw_only=True)
     cache_scope: str | None = attrs.field(default=None, kw_only=True)
+    #: OAuth scopes a caller needs: without them the resource is left out of ``resources/list``
+    #: and ``resources/read`` is refused (HTTP 403 ``insufficient_scope``); never sent on the wire.
+    required_scopes: tuple[str, ...] = attrs.field(default=(), converter=scope_tuple)
 
     TextContents: t.ClassVar[type[TextContents]] = TextContents
     BlobContents: t.ClassVar[type[BlobContents]] = BlobContents
@@ -39,6 +43,8 @@ class Resource:
         entry = t.cast("dict[str, t.Any]", converter.unstructure(self))
         entry.pop("ttlMs", None)
         entry.pop("cacheScope", None)
+        entry.pop("requiredScopes", None)
+        entry.pop("required_scopes", None)
         return entry
 
 

@@ -15,6 +15,7 @@ from .._converter import to_wire
 from ..errors import CancelledError, CapabilityError, InvalidParamsError, RequestHandlerError, ResourceNotFoundError
 from ..tool import Tool
 from ..tool.result import tool_result
+from .auth.scopes import require_scopes, visible
 from .input_required import InputRequiredResult
 from .pagination import paginate
 from .request import Request
@@ -23,6 +24,7 @@ if t.TYPE_CHECKING:
     from .._signature import Signature
     from ..configuration import Configuration
     from ..prompt import Prompt
+    from ..resource import Resource
     from ..resource_template import ResourceTemplate
 
 #: ``completion/complete`` returns at most this many values (specification limit).
@@ -59,6 +61,7 @@ class ProtocolMethods:
     tools: dict[str, type[Tool]]
     prompts: dict[str, type[Prompt]]
     resource_templates: list[ResourceTemplate]
+    resources: list[Resource]
     handlers: dict[str, tuple[t.Callable[..., t.Any], Signature]]
     page_size: int | None
 
@@ -131,6 +134,7 @@ class ProtocolMethods:
         if tool is None:
             data["error"] = "tool_not_found"
             raise InvalidParamsError(f"Tool not found: {name}", data={"name": name})
+        require_scopes(request.session.auth, tool.required_scopes)
         arguments = params.get("arguments")
         if arguments is None:
             arguments = {}
@@ -190,6 +194,7 @@ class ProtocolMethods:
             request.data["error"] = "prompt_not_found"
             raise InvalidParamsError(f"Prompt not found: {name}", data={"name": name})
         request.data["prompt_name"] = name
+        require_scopes(request.session.auth, prompt.required_scopes)
         arguments = params.get("arguments")
         if arguments is None:
             arguments = {}
@@ -231,6 +236,7 @@ class ProtocolMethods:
         params = _params(request)
         uri = _string_param(params, "uri")
         request.data["resource_uri"] = uri
+        require_scopes(request.session.auth, next((r.required_scopes for r in self.resources if r.uri == uri), ()))
         handler = self.handlers.get("resources_read")
         if handler is None:
             if uri in self._resource_uris():
@@ -325,7 +331,7 @@ class ProtocolMethods:
     # -- shared --------------------------------------------------------------
 
     def _list_page(self, request: Request, kind: str) -> dict[str, t.Any]:
-        items = self._listing(kind, request.session.version)
+        items = visible(self, kind, self._listing(kind, request.session.version), request.session.auth)
         page, next_cursor = paginate(items, request.params, self.page_size)
         result: dict[str, t.Any] = {kind: page}
         if next_cursor is not None:

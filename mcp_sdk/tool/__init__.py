@@ -23,6 +23,7 @@ import re
 import typing as t
 
 from .._converter import to_wire
+from .._scopes import scope_tuple
 from .._signature import Signature
 from ..errors import InvalidNameError
 from ..string_utils import class_name, underscore
@@ -64,6 +65,9 @@ class Tool:
     meta: t.ClassVar[dict[str, t.Any] | None] = None
     #: Icons (``[{"src": ..., "mimeType": ..., "sizes": [...]}]``, protocol 2025-11-25).
     icons: t.ClassVar[list[dict[str, t.Any]] | None] = None
+    #: OAuth scopes a caller needs: without them the tool is left out of ``tools/list``
+    #: and a call is refused (HTTP 403 ``insufficient_scope``); see :mod:`mcp_sdk.server.auth`.
+    required_scopes: t.ClassVar[tuple[str, ...]] = ()
 
     # Aliases, so ``Tool.Response`` works both as a class and in annotations.
     Response: t.TypeAlias = Response
@@ -103,6 +107,8 @@ class Tool:
                 cls.output_schema = OutputSchema(implied)
         if "annotations" in own:
             cls.annotations = Annotations.coerce(own["annotations"])
+        if "required_scopes" in own:
+            cls.required_scopes = scope_tuple(own["required_scopes"])
         cls._signature = Signature(cls.call)
 
     def __init__(self, *args: t.Any, **kwargs: t.Any) -> None:
@@ -162,6 +168,7 @@ class Tool:
         annotations: t.Mapping[str, t.Any] | Annotations | None = None,
         meta: dict[str, t.Any] | None = None,
         icons: list[dict[str, t.Any]] | None = None,
+        required_scopes: t.Iterable[str] = (),
         handler: t.Callable[..., t.Any] | None = None,
         arguments_dict: bool | None = None,
     ) -> t.Any:
@@ -186,6 +193,7 @@ class Tool:
                 "annotations": annotations,
                 "meta": meta,
                 "icons": icons,
+                "required_scopes": scope_tuple(required_scopes),
                 "call": staticmethod(function),
                 "_pass_arguments_dict": takes_dict,
                 "__module__": getattr(function, "__module__", __name__),

@@ -13,7 +13,6 @@ import hashlib
 import json
 import secrets
 import threading
-import time
 import typing as t
 from dataclasses import dataclass, field
 from urllib.parse import unquote_plus, urlencode
@@ -256,45 +255,41 @@ class FixtureApp:
 
     def register_jwt_client(self, client_id: str, private_key_pem: str) -> None:
         """Pre-register a ``private_key_jwt`` client by the public half of ``private_key_pem``."""
-        from mcp_sdk.client.oauth.jwt_assertion import _load_pem, p256_public_key
+        from cryptography.hazmat.primitives.serialization import load_pem_private_key
 
-        kind, key = _load_pem(private_key_pem)
-        public = p256_public_key(key[0]) if kind == "EC" else (key[0], key[1])
-        self.clients[client_id] = {"client_id": client_id, "token_endpoint_auth_method": "private_key_jwt", "public_key": (kind, public)}
+        public = load_pem_private_key(private_key_pem.encode(), password=None).public_key()
+        self.clients[client_id] = {"client_id": client_id, "token_endpoint_auth_method": "private_key_jwt", "public_key": public}
 
     def _verify_assertion(self, assertion: str) -> str | None:
-        from mcp_sdk.client.oauth.jwt_assertion import p256_verify
+        import jwt
+        from cryptography.hazmat.primitives.asymmetric import ec
 
         try:
-            encoded_header, encoded_claims, encoded_signature = assertion.split(".")
+            encoded_header, encoded_claims, _ = assertion.split(".")
             header = json.loads(_b64decode(encoded_header))
             claims = json.loads(_b64decode(encoded_claims))
-            signature = _b64decode(encoded_signature)
         except ValueError:
             return None
         self.last_assertion = {"header": header, "claims": claims}
         client = self.clients.get(claims.get("sub", ""))
         if client is None or client.get("token_endpoint_auth_method") != "private_key_jwt":
             return None
-        kind, public = client["public_key"]
-        signing_input = f"{encoded_header}.{encoded_claims}".encode()
-        if kind == "EC":
-            valid = header.get("alg") == "ES256" and p256_verify(public, signing_input, signature)
-        else:
-            n, e = public
-            digest_info = bytes.fromhex("3031300d060960864801650304020105000420") + hashlib.sha256(signing_input).digest()
-            size = (n.bit_length() + 7) // 8
-            expected = b"\x00\x01" + b"\xff" * (size - len(digest_info) - 3) + b"\x00" + digest_info
-            valid = header.get("alg") == "RS256" and pow(int.from_bytes(signature, "big"), e, n).to_bytes(size, "big") == expected
-        now = time.time()
-        if (
-            not valid
-            or claims.get("iss") != claims.get("sub")
-            or claims.get("aud") not in (self.issuer, self.issuer + "/")
-            or not claims.get("exp", 0) > now >= claims.get("iat", now + 1) - 5
-        ):
+        public = client["public_key"]
+        algorithm = "ES256" if isinstance(public, ec.EllipticCurvePublicKey) else "RS256"
+        try:
+            verified = jwt.decode(
+                assertion,
+                public,
+                algorithms=[algorithm],
+                audience=[self.issuer, self.issuer + "/"],
+                leeway=5,
+                options={"require": ["exp", "iat", "iss", "sub", "aud"]},
+            )
+        except jwt.PyJWTError:
             return None
-        return str(claims["sub"])
+        if verified["iss"] != verified["sub"]:
+            return None
+        return str(verified["sub"])
 
     def _authenticate_client(self, request: Request, form: dict[str, str]) -> str | None:
         if form.get("client_assertion_type") == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer":

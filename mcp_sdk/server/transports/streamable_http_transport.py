@@ -54,7 +54,9 @@ from ...errors import InvalidParamsError, RequestHandlerError, TransportError
 from ...server.envelope import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, carries_envelope
 from ...server_session import ServerSession
 from .streamable_http import request_headers
-from .streamable_http.deployment import DeploymentCheck
+from ..auth import AuthRefusal, BearerAuth, Principal, RequestAuthenticator
+from ..auth.request_auth import Authenticate
+from .streamable_http.deployment import ENDED, DeploymentCheck
 from .streamable_http.dispatch import internal_errors, is_initialize, may_send_first, request_ids
 from .streamable_http.event_store import EventStore, InMemoryEventStore
 from .streamable_http.http_io import (
@@ -137,6 +139,12 @@ class StreamableHTTPTransport:
     :param keepalive_interval: seconds between keep-alive comments on an idle SSE connection.
     :param retry_interval: seconds a client should wait before reconnecting (the SSE
         ``retry`` field); None leaves it out.
+    :param auth: a :class:`~mcp_sdk.server.auth.BearerAuth`: every request needs a valid
+        OAuth access token (401/403 with ``WWW-Authenticate`` otherwise).
+    :param authenticate: ``fn(environ) -> Principal | None``, the host's own login (a
+        Flask-Login user, a Django ``request.user``); None falls back to ``auth``, or 401.
+        With either, a session belongs to the principal that created it (404 for anyone
+        else) and handlers read the caller as ``server_context.auth``.
     :raises ValueError: for an invalid combination or value.
     """
 
@@ -156,6 +164,8 @@ class StreamableHTTPTransport:
         max_workers: int = 64,
         keepalive_interval: float = 15.0,
         retry_interval: float | None = 1.0,
+        auth: BearerAuth | None = None,
+        authenticate: Authenticate | None = None,
     ) -> None:
         if session_idle_timeout is not None and (stateless or session_idle_timeout <= 0):
             raise ValueError("session_idle_timeout must be a positive number, and needs sessions (stateless=False)")
@@ -181,6 +191,7 @@ class StreamableHTTPTransport:
         self._pool = WorkerPool(max_workers)
         self._allow = "POST" if stateless else "GET, POST, DELETE"
         self._closed = False
+        self._auth = RequestAuthenticator(auth, authenticate) if auth is not None or authenticate is not None else None
         #: Stateless requests answering over SSE now: close() cancels them and ends their connections.
         self._stateless_streams: dict[Stream, ServerSession] = {}
         self._stateless_lock = threading.Lock()
@@ -220,16 +231,19 @@ class StreamableHTTPTransport:
                 refusal = self._guard.check(environ.get("HTTP_HOST"), environ.get("HTTP_ORIGIN"))
                 if refusal is not None:
                     raise HTTPRequestError(403, refusal)
+            principal = self._auth.principal(environ) if self._auth is not None else None
             method = environ.get("REQUEST_METHOD")
             if method == "POST":
-                return self._post(environ, body or (lambda limit: self._wsgi_body(environ, limit)))
+                return self._post(environ, body or (lambda limit: self._wsgi_body(environ, limit)), principal)
             if method == "GET" and not self.stateless:
-                return self._get(environ)
+                return self._get(environ, principal)
             if method == "DELETE" and not self.stateless:
-                return self._delete(environ)
+                return self._delete(environ, principal)
             raise HTTPRequestError(405, f"Method Not Allowed: use {self._allow}", headers={"Allow": self._allow})
         except HTTPRequestError as refusal:
             return refusal.answer()
+        except AuthRefusal as refusal:
+            return HTTPRequestError(refusal.status, refusal.message, headers=refusal.headers).answer()
         except Exception as error:  # a bug here must not take the WSGI server's thread with it
             where = f"{environ.get('REQUEST_METHOD')} {environ.get('SCRIPT_NAME', '')}{environ.get('PATH_INFO', '')}"
             self.server.report_exception(error, {"http_request": where})
@@ -237,20 +251,22 @@ class StreamableHTTPTransport:
 
     # -- POST ----------------------------------------------------------------
 
-    def _post(self, environ: WSGIEnvironment, body: t.Callable[[int], bytes]) -> Answer:
+    def _post(self, environ: WSGIEnvironment, body: t.Callable[[int], bytes], principal: Principal | None) -> Answer:
         if self.enable_json_response:
             require_accept(environ, JSON_MIMETYPE)
         else:
             require_accept(environ, JSON_MIMETYPE, SSE_MIMETYPE)
         require_json_content(environ)
         message = decode_body(body(self.max_body_bytes))
+        if self._auth is not None and principal is not None:
+            self._auth.check_scopes(self.server, message, principal)
         if self._is_modern(environ, message):
-            return self._post_modern(environ, message)
+            return self._post_modern(environ, message, principal)
         if self.stateless:
-            return self._post_stateless(environ, message)
+            return self._post_stateless(environ, message, principal)
         if is_initialize(message):
-            return self._initialize(environ, message)
-        session = self._session(environ)
+            return self._initialize(environ, message, principal)
+        session = self._session(environ, principal)
         self._protocol_version(environ)
         server_session = session.server_session
         ids = request_ids(message)
@@ -279,14 +295,14 @@ class StreamableHTTPTransport:
         header = environ.get(_VERSION_KEY)
         return header is None or not versions.is_supported(header)
 
-    def _post_modern(self, environ: WSGIEnvironment, message: t.Any) -> Answer:
+    def _post_modern(self, environ: WSGIEnvironment, message: t.Any, principal: Principal | None) -> Answer:
         """A 2026-07-28 POST: one request, one answer; no session, no resumption (Mcp-Session-Id
         and Last-Event-ID are ignored)."""
         if type(message) is not dict:
             raise HTTPRequestError(400, "Invalid Request: protocol 2026-07-28 has no batches")
         if "method" not in message:
             raise HTTPRequestError(400, "Invalid Request: protocol 2026-07-28 clients send no responses")
-        server_session = self._request_channel()
+        server_session = self._request_channel(principal)
         if "id" not in message:  # no notification means anything over HTTP in 2026-07-28; a custom one still runs
             self.server.handle_message(message, server_session, modern=True)
             return empty_answer(202)
@@ -305,8 +321,9 @@ class StreamableHTTPTransport:
             return self._answer_modern(server_session, message)
         return self._stream_modern(server_session, message)
 
-    def _request_channel(self) -> _RequestChannel:
+    def _request_channel(self, principal: Principal | None) -> _RequestChannel:
         channel = _RequestChannel(self.server)
+        channel.auth = principal
         channel.can_send_requests = False  # the answer would arrive in another POST, on another session
         channel.no_requests_reason = "stateless mode"
         return channel
@@ -355,14 +372,17 @@ class StreamableHTTPTransport:
             return json_answer(json_rpc.encode(response), _modern_status(response))
         return Answer(200, [*SSE_HEADERS, ("Content-Length", str(length))], body)
 
-    def _initialize(self, environ: WSGIEnvironment, message: dict[str, t.Any]) -> Answer:
+    def _initialize(self, environ: WSGIEnvironment, message: dict[str, t.Any], principal: Principal | None) -> Answer:
         assert self._sessions is not None
         existing = environ.get(_SESSION_KEY)
         if existing:
-            if self._sessions.get(existing) is not None:
+            found = self._sessions.get(existing)
+            if found is not None and found.belongs_to(principal):
                 raise HTTPRequestError(400, "Invalid Request: this session is already initialized", request_id=message.get("id"))
-            raise self._deployment.unknown_session(existing)
-        session = HTTPSession(self.server, new_session_id(), self._event_store, can_send_requests=not self.enable_json_response)
+            raise self._deployment.unknown_session(existing) if found is None else HTTPRequestError(404, ENDED)
+        session = HTTPSession(
+            self.server, new_session_id(), self._event_store, can_send_requests=not self.enable_json_response, principal=principal
+        )
         self._deployment.issued(session.id)
         self._deployment.limit_single_threaded(environ, session.server_session)
         if not self._sessions.add(session):
@@ -374,7 +394,7 @@ class StreamableHTTPTransport:
             return empty_answer(202) if response is None else json_answer(json_rpc.encode(response))
         return json_answer(session.server_session.encode(response) or "", headers=[(SESSION_HEADER, session.id)])
 
-    def _post_stateless(self, environ: WSGIEnvironment, message: t.Any) -> Answer:
+    def _post_stateless(self, environ: WSGIEnvironment, message: t.Any, principal: Principal | None) -> Answer:
         streams: list[Stream] = []
 
         def send(outgoing: dict[str, t.Any], related_request_id: t.Any) -> None:
@@ -391,6 +411,7 @@ class StreamableHTTPTransport:
         server_session = ServerSession(self.server, send)
         server_session.can_send_requests = False  # the answer would arrive in another POST, on another session
         server_session.no_requests_reason = "stateless mode"
+        server_session.auth = principal
         if not is_initialize(message):
             server_session.protocol_version = self._protocol_version(environ)
         ids = request_ids(message)
@@ -476,10 +497,10 @@ class StreamableHTTPTransport:
 
     # -- GET -----------------------------------------------------------------
 
-    def _get(self, environ: WSGIEnvironment) -> Answer:
+    def _get(self, environ: WSGIEnvironment, principal: Principal | None) -> Answer:
         _no_session_means_modern(environ, "GET")
         require_accept(environ, SSE_MIMETYPE)
-        session = self._session(environ)
+        session = self._session(environ, principal)
         self._protocol_version(environ)
         last_event_id = environ.get("HTTP_LAST_EVENT_ID")
         if last_event_id:
@@ -531,17 +552,18 @@ class StreamableHTTPTransport:
 
     # -- DELETE --------------------------------------------------------------
 
-    def _delete(self, environ: WSGIEnvironment) -> Answer:
+    def _delete(self, environ: WSGIEnvironment, principal: Principal | None) -> Answer:
         assert self._sessions is not None
         _no_session_means_modern(environ, "DELETE")
-        session = self._session(environ)
+        session = self._session(environ, principal)
         self._protocol_version(environ)
         self._sessions.remove(session.id)
         return empty_answer(204)
 
     # -- shared --------------------------------------------------------------
 
-    def _session(self, environ: WSGIEnvironment) -> HTTPSession:
+    def _session(self, environ: WSGIEnvironment, principal: Principal | None) -> HTTPSession:
+        """The request's session; one another principal created is as unknown as a made-up id (404)."""
         assert self._sessions is not None
         session_id = environ.get(_SESSION_KEY)
         if not session_id:
@@ -549,7 +571,11 @@ class StreamableHTTPTransport:
         session = self._sessions.get(session_id)
         if session is None:
             raise self._deployment.unknown_session(session_id)
+        if not session.belongs_to(principal):  # another caller's session: never say more than "ended"
+            raise HTTPRequestError(404, ENDED)
         session.touch()
+        if principal is not None:
+            session.server_session.auth = principal  # the same caller's latest token: its scopes may have grown
         return session
 
     def _protocol_version(self, environ: WSGIEnvironment) -> str:

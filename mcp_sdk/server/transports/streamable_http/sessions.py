@@ -23,6 +23,7 @@ from .sse import Stream
 
 if t.TYPE_CHECKING:
     from ....server import Server
+    from ...auth import Principal
 
 logger = logging.getLogger("mcp_sdk.server")
 
@@ -46,10 +47,19 @@ class HTTPSession:
     :param session_id: the ``Mcp-Session-Id``.
     :param event_store: makes the session's event store when its first stream opens.
     :param can_send_requests: False in JSON response mode (no stream to carry them).
+    :param principal: who created the session (None: no authentication); only they may use it.
     """
 
-    def __init__(self, server: Server, session_id: str, event_store: EventStoreFactory, can_send_requests: bool = True) -> None:
+    def __init__(
+        self,
+        server: Server,
+        session_id: str,
+        event_store: EventStoreFactory,
+        can_send_requests: bool = True,
+        principal: Principal | None = None,
+    ) -> None:
         self.id = session_id
+        self.principal = principal
         self._event_store_factory = event_store
         self._store: EventStore | None = None
         self._lock = threading.Lock()
@@ -62,6 +72,13 @@ class HTTPSession:
         self.server_session = server.create_session(self._send, session_id)
         self.server_session.can_send_requests = can_send_requests
         self.server_session.stream_closer = self.close_request_stream
+        self.server_session.auth = principal
+
+    def belongs_to(self, principal: Principal | None) -> bool:
+        """Whether ``principal`` is the one who created the session (same issuer, subject, client)."""
+        if self.principal is None:
+            return principal is None
+        return self.principal.same_as(principal)
 
     # -- streams -------------------------------------------------------------
 

@@ -6,14 +6,9 @@ import json
 
 import pytest
 
-from mcp_sdk.client.oauth.jwt_assertion import (
-    InvalidKeyError,
-    JWTSigner,
-    _load_pem,
-    _p256_sign,
-    p256_public_key,
-    p256_verify,
-)
+import jwt
+
+from mcp_sdk.client.oauth.jwt_assertion import InvalidKeyError, JWTSigner
 from spec.support.oauth_fixture import (
     TEST_EC_PRIVATE_KEY,
     TEST_EC_SEC1_PRIVATE_KEY,
@@ -48,22 +43,10 @@ def b64decode(value):
     return base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
 
 
-def test_rfc6979_p256_sha256_vector():
-    # RFC 6979 appendix A.2.5, message "sample".
-    x = 0xC9AFA9D845BA75166B5C215767B1D6934E50C3DB36E89B127B8A622B120F6721
-    signature = _p256_sign(x, b"sample")
-    assert signature.hex().upper() == (
-        "EFD48B2AACB6A8FD1140DD9CD45E81D69D2C877B56AAF991C34D0EA84EAF3716"
-        "F7CB1C942D657C41D436C7A1B6E29F65F3E900DBB9AFF4064DC4AB2F843ACDA8"
-    )
-    public = p256_public_key(x)
-    assert public == (
-        0x60FED4BA255A9D31C961EB74C6356D68C049B8923B61FA6CE669622E60F29FB6,
-        0x7903FE1008B8BC99A41AE9E95628BC64F2F1B20C2D7E9F5177A3C294D4462299,
-    )
-    assert p256_verify(public, b"sample", signature)
-    assert not p256_verify(public, b"other", signature)
-    assert not p256_verify(public, b"sample", signature[:-1])
+def public_key(pem):
+    from cryptography.hazmat.primitives.serialization import load_pem_private_key
+
+    return load_pem_private_key(pem.encode(), password=None).public_key()
 
 
 @pytest.mark.parametrize("pem", [TEST_EC_PRIVATE_KEY, TEST_EC_SEC1_PRIVATE_KEY])
@@ -81,18 +64,31 @@ def test_es256_assertion(pem):
         "iat": 1_700_000_000,
         "exp": 1_700_000_300,
     }
-    public = p256_public_key(_load_pem(pem)[1][0])
-    assert p256_verify(public, f"{header}.{claims}".encode(), b64decode(signature))
+    assert len(b64decode(signature)) == 64  # JWS r || s, not DER
+    verified = jwt.decode(token, public_key(pem), algorithms=["ES256"], audience="https://auth.example.com", options={"verify_exp": False})
+    assert verified["sub"] == "client"
 
 
 @pytest.mark.parametrize("pem", [TEST_RSA_PRIVATE_KEY, TEST_RSA_PKCS1_PRIVATE_KEY])
 def test_rs256_signature(pem):
-    n, e = _load_pem(pem)[1][:2]
+    numbers = public_key(pem).public_numbers()
+    n, e = numbers.n, numbers.e
     signature = JWTSigner(pem, "RS256").sign(b"message")
     digest_info = bytes.fromhex("3031300d060960864801650304020105000420") + hashlib.sha256(b"message").digest()
     recovered = pow(int.from_bytes(signature, "big"), e, n).to_bytes(256, "big")
     assert len(signature) == 256
     assert recovered == b"\x00\x01" + b"\xff" * (256 - len(digest_info) - 3) + b"\x00" + digest_info
+    token = JWTSigner(pem, "RS256").client_assertion("client", "https://auth.example.com")
+    assert jwt.decode(token, public_key(pem), algorithms=["RS256"], audience="https://auth.example.com")["iss"] == "client"
+
+
+def test_es256_signatures_verify_and_differ():
+    signer = JWTSigner(TEST_EC_PRIVATE_KEY, "ES256")
+    first, second = signer.sign(b"sample"), signer.sign(b"sample")
+    algorithm = jwt.algorithms.get_default_algorithms()["ES256"]
+    key = public_key(TEST_EC_PRIVATE_KEY)
+    assert algorithm.verify(b"sample", key, first) and algorithm.verify(b"sample", key, second)
+    assert not algorithm.verify(b"other", key, first)
 
 
 @pytest.mark.parametrize(
@@ -102,7 +98,7 @@ def test_rs256_signature(pem):
         (TEST_RSA_PRIVATE_KEY, "ES256", "P-256"),
         (TEST_EC_PRIVATE_KEY, "HS256", "signing_algorithm"),
         (SMALL_RSA_KEY, "RS256", "2048"),
-        (P384_KEY, "ES256", "readable"),
+        (P384_KEY, "ES256", "P-256"),
         ("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----", "ES256", "readable"),
         ("-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----", "ES256", "unsupported"),
         ("garbage", "ES256", "not a PEM"),

@@ -219,7 +219,7 @@ def test_a_bug_in_the_transport_is_a_500_reported_to_the_server() -> None:
 
     server = Server(name="s", configuration=Configuration(exception_reporter=lambda error, context: reported.append((error, context))))
     transport = StreamableHTTPTransport(server)
-    transport._post = lambda environ, body: 1 / 0  # type: ignore[assignment, method-assign]
+    transport._post = lambda *args: 1 / 0  # type: ignore[assignment, method-assign]
     response = WSGIClient(transport).post("/mcp", json={}, headers={"Accept": ACCEPT_BOTH})
     assert (response.status_code, response.get_json()) == (
         500,

@@ -1,0 +1,164 @@
+"""Bearer-token authentication of MCP requests (RFC 6750), for an OAuth 2.1 resource server.
+
+https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import typing as t
+from urllib.parse import urlsplit, urlunsplit
+
+from .errors import AuthorizationServerUnavailable, AuthRefusal
+from .principal import AccessToken, Principal
+
+Verifier = t.Callable[[str], t.Optional[AccessToken]]
+WSGIEnvironment = t.Dict[str, t.Any]
+
+#: The well-known path of Protected Resource Metadata (RFC 9728 section 3).
+WELL_KNOWN = "/.well-known/oauth-protected-resource"
+#: RFC 6750 section 2.1: the token's characters.
+_B64TOKEN = re.compile(r"[A-Za-z0-9\-._~+/]+=*")
+#: The longest bearer token looked at.
+MAX_TOKEN_LENGTH = 16 * 1024
+
+
+def quote(value: str) -> str:
+    """An RFC 7230 quoted-string."""
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def metadata_url_for(resource: str) -> str:
+    """Where the Protected Resource Metadata of ``resource`` lives (RFC 9728 section 3.1)."""
+    parts = urlsplit(resource)
+    path = parts.path.rstrip("/")
+    return urlunsplit((parts.scheme, parts.netloc, WELL_KNOWN + path, "", ""))
+
+
+class BearerAuth:
+    """Requires a valid bearer access token on every request to the MCP endpoint.
+
+    :param verifier: ``verifier(token) -> AccessToken | None``: a :class:`JWTVerifier`,
+        an :class:`IntrospectionVerifier` or any callable (None: the token is invalid;
+        raise :class:`AuthorizationServerUnavailable` to answer 503).
+    :param resource: this MCP server's canonical URL (RFC 8707), e.g. ``"https://api.example.com/mcp"``.
+    :param authorization_servers: issuer URLs of the authorization servers clients may use.
+    :param required_scopes: scopes every request needs (403 ``insufficient_scope`` otherwise).
+    :param scopes_supported: scopes advertised in the metadata (default: ``required_scopes``).
+    :param audience: the token audiences accepted (default: ``resource`` only, RFC 8707).
+        A token naming only other audiences is refused. One naming none passes: a
+        :class:`JWTVerifier` requires ``aud``; an introspection answer or a callable may not know it.
+    :param resource_name: a human-readable name for the metadata.
+    """
+
+    def __init__(
+        self,
+        verifier: Verifier,
+        *,
+        resource: str,
+        authorization_servers: t.Sequence[str] = (),
+        required_scopes: t.Sequence[str] = (),
+        scopes_supported: t.Sequence[str] | None = None,
+        audience: str | t.Sequence[str] | None = None,
+        resource_name: str | None = None,
+    ) -> None:
+        if not callable(verifier):
+            raise TypeError("verifier must be callable: verifier(token) -> AccessToken | None")
+        parts = urlsplit(resource)
+        if parts.scheme not in ("https", "http") or not parts.netloc or parts.fragment:
+            raise ValueError(f"resource must be an absolute http(s) URL without a fragment, not {resource!r}")
+        self.verifier = verifier
+        self.resource = resource
+        self.authorization_servers = list(authorization_servers)
+        self.required_scopes = list(required_scopes)
+        self.scopes_supported = list(scopes_supported) if scopes_supported is not None else list(required_scopes)
+        accepted = [resource] if audience is None else [audience] if isinstance(audience, str) else list(audience)
+        self.audience = frozenset(accepted)
+        self.resource_name = resource_name
+        #: The URL of this resource's Protected Resource Metadata, as sent in ``WWW-Authenticate``.
+        self.metadata_url = metadata_url_for(resource)
+        #: The path to mount :func:`protected_resource_metadata` at, on the host's root.
+        self.metadata_path = urlsplit(self.metadata_url).path
+
+    # -- the metadata ----------------------------------------------------------
+
+    def metadata(self) -> dict[str, t.Any]:
+        """The Protected Resource Metadata document (RFC 9728 section 2)."""
+        document: dict[str, t.Any] = {"resource": self.resource}
+        if self.authorization_servers:
+            document["authorization_servers"] = self.authorization_servers
+        if self.scopes_supported:
+            document["scopes_supported"] = self.scopes_supported
+        document["bearer_methods_supported"] = ["header"]
+        if self.resource_name is not None:
+            document["resource_name"] = self.resource_name
+        return document
+
+    # -- refusals --------------------------------------------------------------
+
+    def challenge(self, error: str | None = None, description: str | None = None, scopes: t.Sequence[str] = ()) -> str:
+        """A ``WWW-Authenticate`` value for this resource."""
+        params = []
+        if error is not None:
+            params.append(f"error={quote(error)}")
+        if description is not None:
+            params.append(f"error_description={quote(description)}")
+        if scopes:
+            params.append(f"scope={quote(' '.join(scopes))}")
+        params.append(f"resource_metadata={quote(self.metadata_url)}")
+        return "Bearer " + ", ".join(params)
+
+    def unauthorized(self, error: str | None = None, description: str | None = None, status: int = 401) -> AuthRefusal:
+        """The 401 (or 400) refusal, asking for the required scopes."""
+        message = "Unauthorized" if description is None else f"Unauthorized: {description}"
+        headers = {"WWW-Authenticate": self.challenge(error, description, self.required_scopes)}
+        return AuthRefusal(status, message, headers)
+
+    def forbidden(self, required: t.Sequence[str]) -> AuthRefusal:
+        """The 403 ``insufficient_scope`` refusal naming every scope needed, to let a client step up."""
+        description = "the token lacks a required scope"
+        scopes = list(dict.fromkeys([*self.required_scopes, *required]))
+        headers = {"WWW-Authenticate": self.challenge("insufficient_scope", description, scopes)}
+        return AuthRefusal(403, f"Forbidden: insufficient scope (requires {' '.join(scopes)})", headers)
+
+    # -- authentication --------------------------------------------------------
+
+    def authenticate(self, environ: WSGIEnvironment) -> Principal:
+        """The principal of the request's bearer token.
+
+        :raises AuthRefusal: 401 without a token or with an invalid one, 400 for a
+            malformed ``Authorization`` header, 403 without the required scopes, 503
+            when the authorization server cannot be asked.
+        """
+        header = environ.get("HTTP_AUTHORIZATION")
+        if not header:
+            raise self.unauthorized()
+        scheme, _, token = header.strip().partition(" ")
+        if scheme.lower() != "bearer":
+            raise self.unauthorized()
+        token = token.strip()
+        if len(token) > MAX_TOKEN_LENGTH or not _B64TOKEN.fullmatch(token):
+            raise self.unauthorized("invalid_request", "malformed Authorization header", status=400)
+        try:
+            access = self.verifier(token)
+        except AuthorizationServerUnavailable:
+            raise AuthRefusal(503, "Service Unavailable: the authorization server cannot be reached", {"Retry-After": "5"}) from None
+        if access is None:
+            raise self.unauthorized("invalid_token", "the access token is invalid or expired")
+        if not isinstance(access, Principal):
+            raise TypeError(f"the verifier returned {type(access).__name__}, not an AccessToken or None")
+        if access.expires_at is not None and access.expires_at <= time.time():
+            raise self.unauthorized("invalid_token", "the access token is invalid or expired")
+        if access.audience and self.audience.isdisjoint(access.audience):
+            raise self.unauthorized("invalid_token", "the access token is for another resource")
+        missing = access.missing_scopes(self.required_scopes)
+        if missing:
+            raise self.forbidden([])
+        return access
+
+    def __repr__(self) -> str:
+        return f"<BearerAuth resource={self.resource!r}>"
+
+
+__all__ = ["BearerAuth", "MAX_TOKEN_LENGTH", "Verifier", "WELL_KNOWN", "metadata_url_for"]

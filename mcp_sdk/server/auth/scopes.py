@@ -1,0 +1,85 @@
+"""Per-item scopes: tools, prompts and resources that declare ``required_scopes``.
+
+A principal lacking an item's scopes does not see it in lists and is refused when
+calling, getting or reading it. Without a principal (stdio, or an HTTP transport
+with no authentication configured) there is nobody to restrict: everything is open.
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+from ... import methods
+from .errors import InsufficientScopeError
+from .principal import Principal
+
+if t.TYPE_CHECKING:
+    from ...prompt import Prompt
+    from ...resource import Resource
+    from ...tool import Tool
+
+
+class Server(t.Protocol):
+    """What the checks read of a :class:`~mcp_sdk.Server`: its registered items."""
+
+    tools: dict[str, type[Tool]]
+    prompts: dict[str, type[Prompt]]
+    resources: list[Resource]
+
+_LIST_KEYS = {"tools": "name", "prompts": "name", "resources": "uri"}
+
+
+def _scoped(server: Server, kind: str) -> dict[str, t.Sequence[str]]:
+    """The items of ``kind`` that declare scopes: name (or uri) -> scopes."""
+    if kind == "tools":
+        return {name: tool.required_scopes for name, tool in server.tools.items() if tool.required_scopes}
+    if kind == "prompts":
+        return {name: prompt.required_scopes for name, prompt in server.prompts.items() if prompt.required_scopes}
+    if kind == "resources":
+        return {resource.uri: resource.required_scopes for resource in server.resources if resource.required_scopes}
+    return {}
+
+
+def visible(server: Server, kind: str, listing: list[dict[str, t.Any]], principal: Principal | None) -> list[dict[str, t.Any]]:
+    """``listing`` (a cached ``tools/list``-style listing) without what ``principal`` may not use."""
+    if principal is None or kind not in _LIST_KEYS:
+        return listing
+    scoped = _scoped(server, kind)
+    if not scoped:
+        return listing
+    key = _LIST_KEYS[kind]
+    return [entry for entry in listing if principal.has_scopes(scoped.get(str(entry.get(key)), ()))]
+
+
+def required_for(server: Server, message: t.Any) -> list[str]:
+    """The scopes the requests in ``message`` (one or a batch) need for the items they name."""
+    required: dict[str, None] = {}
+    for item in message if type(message) is list else [message]:
+        if type(item) is not dict or type(item.get("params")) is not dict:
+            continue
+        params = item["params"]
+        method = item.get("method")
+        scopes: t.Sequence[str] = ()
+        if method == methods.TOOLS_CALL:
+            scopes = _scoped(server, "tools").get(params.get("name"), ()) if type(params.get("name")) is str else ()
+        elif method == methods.PROMPTS_GET:
+            scopes = _scoped(server, "prompts").get(params.get("name"), ()) if type(params.get("name")) is str else ()
+        elif method == methods.RESOURCES_READ:
+            scopes = _scoped(server, "resources").get(params.get("uri"), ()) if type(params.get("uri")) is str else ()
+        required.update(dict.fromkeys(scopes))
+    return list(required)
+
+
+def require_scopes(principal: Principal | None, required: t.Sequence[str] | None) -> None:
+    """Raise :class:`InsufficientScopeError` if ``principal`` lacks one of ``required``.
+
+    The handlers' check; the HTTP transport refuses such a request with 403 before it gets here.
+    """
+    if principal is None or not required:
+        return
+    missing = principal.missing_scopes(required)
+    if missing:
+        raise InsufficientScopeError(list(required))
+
+
+__all__ = ["require_scopes", "required_for", "visible"]

@@ -1,0 +1,178 @@
+"""What an authenticated caller sees: its own sessions only, the items its scopes allow, server_context.auth."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import requests
+
+from mcp_sdk.server.auth import Principal
+from mcp_sdk.server.transports.streamable_http.deployment import ENDED
+from spec.support.http_client import messages_of, request, tool_call
+from spec.support.protected_server import ADMIN_URI, PUBLIC_URI
+
+
+def metadata_url(protected) -> str:
+    return protected.url.rsplit("/mcp", 1)[0] + "/.well-known/oauth-protected-resource/mcp"
+
+
+def test_server_context_auth_is_the_principal_never_the_token(issuer, protect, clients):
+    protected = protect()
+    token = issuer.mint(aud=protected.url, scope="mcp read", client_id="app-1")
+    client = clients(protected.url, token)
+    client.initialize()
+    [response] = client.call(tool_call("whoami"))
+    assert response["result"]["structuredContent"] == {"subject": "alice", "client_id": "app-1", "scopes": ["mcp", "read"]}
+    assert token not in json.dumps(response)
+
+
+def test_a_session_belongs_to_its_principal(issuer, protect, clients):
+    protected = protect()
+    alice = clients(protected.url, issuer.mint(aud=protected.url))
+    alice.initialize()
+    bob = clients(protected.url, issuer.mint(aud=protected.url, sub="bob"))
+    bob.session_id, bob.protocol_version = alice.session_id, alice.protocol_version
+
+    with bob.post(tool_call("whoami")) as response:
+        assert response.status_code == 404
+        assert response.json()["error"]["message"] == ENDED  # nothing said of whose session it is
+    with bob.get(bob.headers(Accept="text/event-stream", **{"Last-Event-ID": "1-1"})) as response:
+        assert response.status_code == 404
+    with bob.get() as response:
+        assert response.status_code == 404
+    assert bob.delete().status_code == 404
+    # Nor may bob re-initialize over it.
+    with bob.post({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "x", "version": "1"}}}) as response:
+        assert response.status_code == 404
+
+    [answer] = alice.call(tool_call("whoami"))  # alice's session is untouched
+    assert answer["result"]["structuredContent"]["subject"] == "alice"
+    assert alice.delete().status_code == 204
+
+
+def test_the_same_user_through_another_client_is_another_principal(issuer, protect, clients):
+    protected = protect()
+    alice = clients(protected.url, issuer.mint(aud=protected.url, client_id="app-1"))
+    alice.initialize()
+    other_app = clients(protected.url, issuer.mint(aud=protected.url, client_id="app-2"))
+    other_app.session_id, other_app.protocol_version = alice.session_id, alice.protocol_version
+    with other_app.post(tool_call("whoami")) as response:
+        assert response.status_code == 404
+
+
+def test_a_fresh_token_of_the_same_principal_keeps_the_session(issuer, protect, clients):
+    protected = protect()
+    client = clients(protected.url, issuer.mint(aud=protected.url))
+    client.initialize()
+    client.http.headers["Authorization"] = "Bearer " + issuer.mint(aud=protected.url, scope="mcp extra")
+    [answer] = client.call(tool_call("whoami"))
+    assert answer["result"]["structuredContent"]["scopes"] == ["extra", "mcp"]
+
+
+def test_items_needing_a_scope_are_hidden_from_lists(issuer, protect, clients):
+    protected = protect()
+    plain = clients(protected.url, issuer.mint(aud=protected.url))
+    plain.initialize()
+    admin = clients(protected.url, issuer.mint(aud=protected.url, scope="mcp admin"))
+    admin.initialize()
+
+    def names(client, method, key, field):
+        [answer] = client.call(request(method))
+        return [item[field] for item in answer["result"][key]]
+
+    assert names(plain, "tools/list", "tools", "name") == ["whoami"]
+    assert names(admin, "tools/list", "tools", "name") == ["whoami", "admin_report"]
+    assert names(plain, "prompts/list", "prompts", "name") == []
+    assert names(admin, "prompts/list", "prompts", "name") == ["admin_prompt"]
+    assert names(plain, "resources/list", "resources", "uri") == [PUBLIC_URI]
+    assert names(admin, "resources/list", "resources", "uri") == [PUBLIC_URI, ADMIN_URI]
+    assert names(plain, "tools/list", "tools", "name") == ["whoami"]  # the cached listing was not changed
+    [listed] = admin.call(request("tools/list"))
+    assert all("requiredScopes" not in tool and "required_scopes" not in tool for tool in listed["result"]["tools"])
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        tool_call("admin_report"),
+        request("prompts/get", {"name": "admin_prompt"}),
+        request("resources/read", {"uri": ADMIN_URI}),
+        [tool_call("whoami", id=1), tool_call("admin_report", id=2)],
+    ],
+    ids=["tool", "prompt", "resource", "batch"],
+)
+def test_using_an_item_without_its_scope_is_403_with_a_step_up_challenge(issuer, protect, clients, message):
+    protected = protect()
+    client = clients(protected.url, issuer.mint(aud=protected.url))
+    client.initialize("2025-03-26" if type(message) is list else "2025-11-25")  # batches: 2025-03-26 only
+    with client.post(message) as response:
+        assert response.status_code == 403
+        assert response.headers["WWW-Authenticate"] == (
+            'Bearer error="insufficient_scope", error_description="the token lacks a required scope", '
+            f'scope="mcp admin", resource_metadata="{metadata_url(protected)}"'
+        )
+        assert response.json()["error"]["message"] == "Forbidden: insufficient scope (requires mcp admin)"
+    # Step up: the same user with a token carrying the scope, on the same session.
+    client.http.headers["Authorization"] = "Bearer " + issuer.mint(aud=protected.url, scope="mcp admin")
+    with client.post(message) as response:
+        assert response.status_code == 200
+        assert "error" not in json.dumps(messages_of(response))
+
+
+def test_stateless_mode_authenticates_every_request(issuer, protect):
+    protected = protect(stateless=True)
+    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json", "MCP-Protocol-Version": "2025-11-25"}
+    with requests.post(protected.url, json=tool_call("whoami"), headers=headers, timeout=30) as response:
+        assert response.status_code == 401
+    headers["Authorization"] = "Bearer " + issuer.mint(aud=protected.url, sub="carol")
+    with requests.post(protected.url, json=tool_call("whoami"), headers=headers, timeout=30) as response:
+        assert response.status_code == 200
+        [answer] = messages_of(response)
+    assert answer["result"]["structuredContent"]["subject"] == "carol"
+
+
+def test_the_metadata_endpoint(issuer, protect):
+    protected = protect()
+    url = metadata_url(protected)
+    with requests.get(url, timeout=30) as response:
+        assert response.status_code == 200
+        assert response.headers["Content-Type"] == "application/json"
+        assert response.headers["Access-Control-Allow-Origin"] == "*"
+        assert response.json() == {
+            "resource": protected.url,
+            "authorization_servers": [issuer.issuer],
+            "scopes_supported": ["mcp"],
+            "bearer_methods_supported": ["header"],
+        }
+    with requests.post(url, timeout=30) as response:
+        assert (response.status_code, response.headers["Allow"]) == (405, "GET, HEAD, OPTIONS")
+    with requests.options(url, timeout=30) as response:
+        assert response.status_code == 204
+
+
+def test_the_handlers_refuse_too_when_no_http_check_ran(issuer):
+    """The 2026 per-request sessions and any other transport reach the handlers' own check."""
+    from spec.support.protected_server import build_server
+
+    server = build_server()
+    session = server.create_session(None)
+    session.auth = Principal(subject="alice", scopes=["mcp"])
+    answer = session.handle(tool_call("admin_report"))
+    assert answer["error"] == {
+        "code": -32600,
+        "message": "Forbidden: insufficient scope (requires admin)",
+        "data": {"requiredScopes": ["admin"]},
+    }
+    session.auth = Principal(subject="alice", scopes=["mcp", "admin"])
+    assert session.handle(tool_call("admin_report"))["result"]["content"] == [{"type": "text", "text": "all is well"}]
+
+
+def test_without_authentication_nothing_is_restricted():
+    """Stdio and unauthenticated HTTP have no principal: every item is listed and usable."""
+    from spec.support.protected_server import build_server
+
+    server = build_server()
+    session = server.create_session(None)
+    assert [tool["name"] for tool in session.handle(request("tools/list"))["result"]["tools"]] == ["whoami", "admin_report"]
+    assert session.handle(tool_call("admin_report"))["result"]["isError"] is False

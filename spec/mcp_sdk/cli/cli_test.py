@@ -16,6 +16,7 @@ import requests
 
 from mcp_sdk.cli import parse_arguments
 from spec.support.http_server import free_port
+from spec.support.sigint import python_command
 
 ROOT = Path(__file__).resolve().parents[3]
 WEATHER = str(ROOT / "examples" / "weather.py")
@@ -86,12 +87,11 @@ def test_errors_are_one_line_and_a_non_zero_exit(args: tuple[str, ...], message:
 def test_run_serves_http_for_any_client():
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "mcp_sdk", "run", WEATHER, "--http", str(port)],
+        python_command("-m", "mcp_sdk", "run", WEATHER, "--http", str(port)),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         cwd=ROOT,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         url = f"http://127.0.0.1:{port}/mcp"

@@ -292,3 +292,24 @@ class TestDefineWithKeywordArguments:
         server = Server(name="s", tools=[shell])
         initialize(server)
         assert server.handle(call_tool("shell", {"args": "ls"}))["result"]["content"] == [{"type": "text", "text": "ran ls"}]
+
+
+class TestUnresolvableHints:
+    def test_hints_of_server_context_and_the_return_may_name_type_checking_only_imports(self):
+        class Hello(Tool):
+            @classmethod
+            def call(cls, name: str, server_context: OnlyForTheTypeChecker | None = None) -> AlsoOnlyForIt:  # type: ignore[name-defined] # noqa: F821
+                return name
+
+        assert Hello.to_dict() == {
+            "name": "hello",
+            "inputSchema": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
+        }
+
+    def test_an_argument_hint_that_cannot_be_resolved_names_the_tool_and_the_field(self):
+        with pytest.raises(DefinitionError, match=r"^Tool bad: cannot resolve the type hint 'Nowhere' of parameter 'thing'"):
+
+            class Bad(Tool):
+                @classmethod
+                def call(cls, thing: Nowhere):  # type: ignore[name-defined] # noqa: F821
+                    return thing

@@ -284,6 +284,15 @@ class TestDefineWithKeywordArguments:
         initialize(server)
         assert server.handle(call_tool("echo", {"m": "hi"}))["result"]["content"] == [{"type": "text", "text": "hi"}]
 
+    def test_a_single_parameter_the_explicit_schema_does_not_name_is_the_arguments_dict(self):
+        @Tool.define(name="greet", input_schema={"properties": {"who": {"type": "string"}}})
+        def greet(data):
+            return f"Hello {data['who']}"
+
+        server = Server(name="s", tools=[greet])
+        initialize(server)
+        assert server.handle(call_tool("greet", {"who": "Ada"}))["result"]["content"] == [{"type": "text", "text": "Hello Ada"}]
+
     def test_a_single_keyword_parameter_named_in_the_schema_is_a_keyword(self):
         @Tool.define(input_schema={"properties": {"args": {"type": "string"}}, "required": ["args"]})
         def shell(args):

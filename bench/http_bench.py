@@ -73,7 +73,7 @@ def create_app(mode: str | None = None) -> t.Any:
     def echo(args: dict[str, t.Any], server_context: t.Any = None) -> str:
         return f"Hello {args['message']}"
 
-    return StreamableHTTPTransport(server, enable_json_response=mode == "json", max_sessions=None)
+    return StreamableHTTPTransport(server, enable_json_response=mode == "json", max_sessions=None, wsgi_threads=THREADS)
 
 
 def free_port() -> int:

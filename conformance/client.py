@@ -13,6 +13,7 @@ See ``conformance/SCENARIOS.md`` for what each scenario expects.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -75,6 +76,141 @@ def tools_call(url: str, context: dict[str, t.Any]) -> None:
             raise SystemExit(f"add_numbers not listed: {names}")
         response = client.call_tool(name="add_numbers", arguments={"a": 5, "b": 3})
         print(response["result"]["content"])
+
+
+@scenario("request-metadata")
+def request_metadata(url: str, context: dict[str, t.Any]) -> None:
+    """Every request carries the 2026-07-28 envelope; the handlers registered imply the capabilities."""
+    with open_client(url) as client:
+        client.on_sampling(lambda params: {"role": "assistant", "content": {"type": "text", "text": "ok"}, "model": "m"})
+        client.on_elicitation(lambda params: {"action": "decline"})
+        client.on_roots(lambda params: [])
+        client.connect(client_info=CLIENT_INFO)
+        client.tools()
+
+
+@scenario("sep-2322-client-request-state")
+def mrtr_request_state(url: str, context: dict[str, t.Any]) -> None:
+    """Multi round-trip requests: the elicitation handler answers, the SDK retries with requestState."""
+    with open_client(url) as client:
+
+        @client.on_elicitation
+        def confirm(params: dict[str, t.Any]) -> dict[str, t.Any]:
+            return {"action": "accept", "content": {"confirmed": True}}
+
+        client.connect(client_info=CLIENT_INFO)
+        client.tools()
+        for name in ("test_mrtr_echo_state", "test_mrtr_unrelated", "test_mrtr_no_state", "test_mrtr_no_result_type"):
+            print(client.call_tool(name=name, arguments={})["result"]["content"])
+
+
+@scenario("http-standard-headers")
+def standard_headers(url: str, context: dict[str, t.Any]) -> None:
+    """Touch every method that carries Mcp-Method / Mcp-Name."""
+    with open_client(url) as client:
+        client.connect(client_info=CLIENT_INFO)
+        for tool in client.tools():
+            client.call_tool(tool=tool, arguments={})
+        for resource in client.resources():
+            client.read_resource(resource["uri"])
+        for prompt in client.prompts():
+            client.get_prompt(prompt["name"])
+
+
+@scenario("http-custom-headers")
+def custom_headers(url: str, context: dict[str, t.Any]) -> None:
+    """Make the calls the scenario names: the SDK mirrors x-mcp-header arguments into Mcp-Param-*."""
+    with open_client(url) as client:
+        client.connect(client_info=CLIENT_INFO)
+        client.tools()
+        for call in context.get("toolCalls", []):
+            client.call_tool(name=call["name"], arguments=call.get("arguments", {}))
+
+
+@scenario("http-invalid-tool-headers")
+def invalid_tool_headers(url: str, context: dict[str, t.Any]) -> None:
+    """Call every tool the SDK keeps: tools with invalid x-mcp-header annotations are left out."""
+    with open_client(url) as client:
+        client.connect(client_info=CLIENT_INFO)
+        for tool in client.tools():
+            client.call_tool(tool=tool, arguments=sample_arguments(tool.input_schema))
+
+
+def sample_arguments(schema: t.Any) -> dict[str, t.Any]:
+    """A value of the declared type for each required property."""
+    samples = {"string": "us-west1", "integer": 1, "boolean": True, "number": 1.5, "object": {}, "array": []}
+    properties = schema.get("properties", {}) if isinstance(schema, dict) else {}
+    return {name: samples.get(prop.get("type"), "x") for name, prop in properties.items() if isinstance(prop, dict)}
+
+
+@scenario("json-schema-ref-no-deref")
+def ref_no_deref(url: str, context: dict[str, t.Any]) -> None:
+    """List tools whose schema has a network $ref: the SDK never fetches it."""
+    with open_client(url) as client:
+        client.connect(client_info=CLIENT_INFO)
+        print([tool.name for tool in client.tools()])
+
+
+@scenario("json-schema-2020-12-preservation")
+def schema_preservation(url: str, context: dict[str, t.Any]) -> None:
+    """Echo one tool's inputSchema through the other: the SDK keeps every keyword."""
+    with open_client(url) as client:
+        client.connect(client_info=CLIENT_INFO)
+        tools = client.tools()
+        echo = next(tool for tool in tools if "schema" in (tool.input_schema or {}).get("properties", {}))
+        for tool in tools:
+            if tool is not echo:
+                client.call_tool(tool=echo, arguments={"schema": tool.input_schema})
+
+
+# -- the skills extension (SEP-2640), driven through plain requests ---------------
+
+
+@scenario("sep-2640-client-no-prefetch")
+def skills_no_prefetch(url: str, context: dict[str, t.Any]) -> None:
+    """List the skills; read none of their files until one is needed."""
+    with open_client(url) as client:
+        client.connect(client_info=CLIENT_INFO)
+        print(client.request("skills/list")["result"])
+
+
+@scenario("sep-2640-client-verify-digest", "sep-2640-client-verify-size", "sep-2640-client-verify-frontmatter")
+def skills_verify(url: str, context: dict[str, t.Any]) -> None:
+    """Load each skill: read SKILL.md, check size, digest and frontmatter, and only then its other files."""
+    with open_client(url) as client:
+        client.connect(client_info=CLIENT_INFO)
+        for skill in client.request("skills/list")["result"].get("skills", []):
+            entries = {entry["uri"]: entry for entry in skill.get("resources", [])}
+            text = read_verified(client, entries[skill["uri"]])
+            if text is None or frontmatter(text) != skill.get("frontmatter"):
+                logging.getLogger("conformance").warning("skill %s failed verification; not loaded", skill["uri"])
+                continue
+            for uri, entry in entries.items():
+                if uri != skill["uri"]:
+                    read_verified(client, entry)
+
+
+def read_verified(client: Client, entry: dict[str, t.Any]) -> str | None:
+    """The text of a skill file when its size and sha256 digest match the entry, else None."""
+    contents = client.read_resource(entry["uri"])
+    data = "".join(content.get("text", "") for content in contents).encode("utf-8")
+    if len(data) != entry.get("size") or "sha256:" + hashlib.sha256(data).hexdigest() != entry.get("digest"):
+        return None
+    return data.decode("utf-8")
+
+
+def frontmatter(text: str) -> dict[str, str]:
+    """The ``key: value`` lines between the leading ``---`` fences."""
+    lines = text.split("\n")
+    if not lines or lines[0].strip() != "---":
+        return {}
+    fields: dict[str, str] = {}
+    for line in lines[1:]:
+        if line.strip() == "---":
+            break
+        key, _, value = line.partition(":")
+        fields[key.strip()] = value.strip()
+    return fields
 
 
 @scenario("elicitation-sep1034-client-defaults")
@@ -203,6 +339,17 @@ def use_protected_server(url: str, provider: t.Any) -> None:
     "auth/resource-mismatch",
     "auth/offline-access-scope",
     "auth/offline-access-not-supported",
+    "auth/authorization-server-migration",
+    "auth/iss-supported",
+    "auth/iss-not-advertised",
+    "auth/iss-supported-missing",
+    "auth/iss-wrong-issuer",
+    "auth/iss-unexpected",
+    "auth/iss-normalized",
+    "auth/metadata-issuer-mismatch",
+    # DPoP (SEP-1932) is not implemented yet: these run the plain flow and fail (expected_failures.yml).
+    "auth/dpop",
+    "auth/dpop-nonce",
 )
 def authorization_code(url: str, context: dict[str, t.Any]) -> None:
     """The authorization code flow with PKCE, driven entirely by the SDK on 401/403."""
@@ -232,7 +379,7 @@ def client_credentials_jwt(url: str, context: dict[str, t.Any]) -> None:
     use_protected_server(url, provider)
 
 
-@scenario("auth/cross-app-access-complete-flow")
+@scenario("auth/cross-app-access-complete-flow", "auth/enterprise-managed-authorization")
 def cross_app_access(url: str, context: dict[str, t.Any]) -> None:
     """Enterprise-managed authorization (SEP-990): ID token -> ID-JAG at the IdP -> access token."""
     provider = CrossAppAccessProvider(
@@ -243,6 +390,12 @@ def cross_app_access(url: str, context: dict[str, t.Any]) -> None:
         idp_client_id=context["idp_client_id"],
     )
     use_protected_server(url, provider)
+
+
+@scenario("auth/wif-jwt-bearer")
+def workload_identity(url: str, context: dict[str, t.Any]) -> None:
+    """Workload identity federation (SEP-1933) is not implemented yet (expected_failures.yml)."""
+    raise SystemExit("auth/wif-jwt-bearer: workload identity federation is not implemented yet")
 
 
 def main(argv: list[str]) -> int:

@@ -6,7 +6,7 @@
 Built on mcp_sdk's public API only, served by werkzeug's threaded development server (a
 real WSGI server). ``conformance/SCENARIOS.md`` says what each scenario expects; the names,
 texts and schemas below are the ones the suite (``@modelcontextprotocol/conformance``
-0.1.16) looks for.
+0.1.16 and 0.2.0-alpha.12) looks for.
 
 Only ``/mcp`` reaches the transport; other paths get 404. DNS-rebinding protection (the
 ``dns-rebinding-protection`` scenario) is the transport's own: a server on a loopback address
@@ -38,6 +38,9 @@ from mcp_sdk import Content, Prompt, Resource, ResourceTemplate, Server, Tool
 from mcp_sdk.server.transports import StreamableHTTPTransport
 from werkzeug.serving import make_server
 from werkzeug.wrappers import Response
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mrtr_tools import MRTR_TOOLS, prompt_with_input  # noqa: E402
 
 
 # --------------------------------------------------------------------------- media
@@ -360,6 +363,63 @@ class Reconnection(Tool):
         return Tool.Response([Content.Text("Reconnection test completed successfully")])
 
 
+# ---- fixtures of @modelcontextprotocol/conformance 0.2.0-alpha.12 (2026-07-28 scenarios);
+# /work/notes/alpha-scenarios.md says what each scenario sends. The list-change triggers are
+# defined in build_server(), which they need.
+
+
+class LoggingTool(Tool):
+    tool_name = "test_logging_tool"
+    description = "Logs one info message; a 2026-07-28 request without _meta logLevel must not see it"
+    input_schema = NO_ARGUMENTS
+
+    @classmethod
+    def call(cls, server_context: t.Any = None) -> Tool.Response:
+        server_context.notify_log_message(data="test_logging_tool ran", level="info", logger="conformance")
+        return Tool.Response([Content.Text("Logged one info message")])
+
+
+class MissingCapability(Tool):
+    tool_name = "test_missing_capability"
+    description = "Needs the client's sampling capability (server-stateless expects -32021 without it)"
+    input_schema = NO_ARGUMENTS
+
+    @classmethod
+    def call(cls, server_context: t.Any = None) -> Tool.Response:
+        result = server_context.create_sampling_message(
+            messages=[{"role": "user", "content": {"type": "text", "text": "Say hello"}}], max_tokens=20
+        )
+        return Tool.Response([Content.Text(f"LLM response: {_sampled_text(result)}")])
+
+
+class StreamingElicitation(Tool):
+    tool_name = "test_streaming_elicitation"
+    description = "Asks the user for a name (form elicitation) before answering"
+    input_schema = NO_ARGUMENTS
+
+    REQUESTED_SCHEMA = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+
+    @classmethod
+    def call(cls, server_context: t.Any = None) -> Tool.Response:
+        result = server_context.create_form_elicitation(message="What is your name?",
+                                                        requested_schema=cls.REQUESTED_SCHEMA)
+        return Tool.Response([Content.Text(f"User response: {_elicitation_summary(result)}")])
+
+
+class HeaderParameter(Tool):
+    tool_name = "test_header_parameter"
+    description = "Echoes its region argument, which clients mirror into the Mcp-Param-Region header (SEP-2243)"
+    input_schema = {
+        "type": "object",
+        "properties": {"region": {"type": "string", "description": "Any text", "x-mcp-header": "Region"}},
+        "required": ["region"],
+    }
+
+    @classmethod
+    def call(cls, region: str, server_context: t.Any = None) -> Tool.Response:
+        return Tool.Response([Content.Text(f"region={region}")])
+
+
 TOOLS = [
     SimpleText,
     ImageContent,
@@ -375,7 +435,15 @@ TOOLS = [
     ElicitationSep1330Enums,
     JsonSchema202012,
     Reconnection,
+    LoggingTool,
+    MissingCapability,
+    StreamingElicitation,
+    HeaderParameter,
+    *MRTR_TOOLS,
 ]
+
+#: How many tools/prompts the list-change triggers add at most (they cannot remove one).
+MAX_DYNAMIC = 20
 
 
 # --------------------------------------------------------------------------- resources
@@ -428,7 +496,49 @@ def build_server() -> Server:
         capabilities=CAPABILITIES,
     )
 
+    # ---- list-change triggers (server-stateless): each call adds a tool or prompt and notifies
+
+    added = {"tools": 0, "prompts": 0}
+    added_lock = threading.Lock()
+
+    def next_dynamic(kind: str) -> int | None:
+        with added_lock:
+            if added[kind] >= MAX_DYNAMIC:
+                return None
+            added[kind] += 1
+            return added[kind]
+
+    @server.define_tool(name="test_trigger_tool_change", description="Adds a tool and notifies tools/list_changed",
+                        input_schema=NO_ARGUMENTS)
+    def trigger_tool_change(args: dict[str, t.Any], server_context: t.Any = None) -> Tool.Response:
+        number = next_dynamic("tools")
+        if number is not None:
+            server.define_tool(name=f"test_dynamic_tool_{number}", description="Added by test_trigger_tool_change",
+                               input_schema=NO_ARGUMENTS,
+                               handler=lambda args, server_context=None: Tool.Response([Content.Text("dynamic")]))
+        server.notify_tools_list_changed()
+        return Tool.Response([Content.Text("Tool list changed")])
+
+    @server.define_tool(name="test_trigger_prompt_change",
+                        description="Adds a prompt and notifies prompts/list_changed", input_schema=NO_ARGUMENTS)
+    def trigger_prompt_change(args: dict[str, t.Any], server_context: t.Any = None) -> Tool.Response:
+        number = next_dynamic("prompts")
+        if number is not None:
+            server.define_prompt(
+                name=f"test_dynamic_prompt_{number}", description="Added by test_trigger_prompt_change",
+                handler=lambda args, server_context=None: Prompt.Result(
+                    description="dynamic", messages=[Prompt.Message(role="user", content=Content.Text("dynamic"))]),
+            )
+        server.notify_prompts_list_changed()
+        return Tool.Response([Content.Text("Prompt list changed")])
+
     # ---- prompts
+
+    server.define_prompt(
+        name="test_input_required_result_prompt",
+        description="Asks for context through an InputRequiredResult before building the prompt",
+        handler=prompt_with_input,
+    )
 
     @server.define_prompt(name="test_simple_prompt", description="A simple prompt without arguments")
     def simple_prompt(args: dict[str, t.Any], server_context: t.Any = None) -> Prompt.Result:
@@ -549,7 +659,10 @@ def mcp_path_only(app: WSGIApp, path: str = "/mcp") -> WSGIApp:
 
 
 def build_app(*, stateless: bool = False, json_response: bool = False) -> WSGIApp:
-    transport = StreamableHTTPTransport(build_server(), stateless=stateless, enable_json_response=json_response)
+    # werkzeug's threaded server (below) has a thread per connection: size the stream caps for plenty.
+    transport = StreamableHTTPTransport(
+        build_server(), stateless=stateless, enable_json_response=json_response, wsgi_threads=32
+    )
     return mcp_path_only(transport)
 
 

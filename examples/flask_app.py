@@ -58,7 +58,7 @@ def stateless_mcp() -> Response:
     return response
 
 
-transport = StreamableHTTPTransport(build_server())
+transport = StreamableHTTPTransport(build_server(), wsgi_threads=32)  # the WSGI server's threads (gunicorn --threads 32)
 #: The WSGI application: Flask, with the MCP transport at /mcp.
 app = DispatcherMiddleware(flask_app, {"/mcp": transport})
 

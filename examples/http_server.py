@@ -6,10 +6,12 @@
     gunicorn -k gthread --threads 32 -w 1 -b 127.0.0.1:8000 examples.http_server:app
 
 Every open SSE stream holds one server thread, so give the WSGI server plenty
-(see "Deploying the HTTP transport" in examples/README.md). Sessions live in
-this process: run one worker process (``-w 1``), or ``--stateless``.
+and tell the transport how many (``wsgi_threads``: it keeps some free for other
+clients; see "Deploying the HTTP transport" in examples/README.md). Sessions live
+in this process: run one worker process (``-w 1``), or ``--stateless``.
 Environment variables ``MCP_STATELESS=1`` / ``MCP_JSON_RESPONSE=1`` set the
-modes of the module-level ``app`` (for gunicorn).
+modes of the module-level ``app`` (for gunicorn), ``MCP_WSGI_THREADS`` its
+thread count (32, as the gunicorn line above).
 """
 
 from __future__ import annotations
@@ -67,14 +69,20 @@ def build_server() -> Server:
     return Server(name="http_example", version="1.0.0", tools=[Echo, Countdown, AskLLM])
 
 
-def build_app(*, stateless: bool = False, json_response: bool = False) -> tuple[StreamableHTTPTransport, t.Any]:
+def build_app(
+    *, stateless: bool = False, json_response: bool = False, wsgi_threads: int = 32
+) -> tuple[StreamableHTTPTransport, t.Any]:
     """The transport, and a WSGI app serving it at ``/mcp`` (404 elsewhere)."""
-    transport = StreamableHTTPTransport(build_server(), stateless=stateless, enable_json_response=json_response)
+    transport = StreamableHTTPTransport(
+        build_server(), stateless=stateless, enable_json_response=json_response, wsgi_threads=wsgi_threads
+    )
     return transport, DispatcherMiddleware(NotFound(), {"/mcp": transport})
 
 
 transport, app = build_app(
-    stateless=os.environ.get("MCP_STATELESS") == "1", json_response=os.environ.get("MCP_JSON_RESPONSE") == "1"
+    stateless=os.environ.get("MCP_STATELESS") == "1",
+    json_response=os.environ.get("MCP_JSON_RESPONSE") == "1",
+    wsgi_threads=int(os.environ.get("MCP_WSGI_THREADS", "32")),
 )
 
 
@@ -89,17 +97,25 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     global transport, app
-    if args.stateless or args.json_response:
-        transport.close()
-        transport, app = build_app(stateless=args.stateless, json_response=args.json_response)
+    transport.close()
+    threads = args.threads if args.server == "waitress" else 32  # werkzeug: a thread per connection
+    transport, app = build_app(stateless=args.stateless, json_response=args.json_response, wsgi_threads=threads)
     print(f"MCP server on http://{args.host}:{args.port}/mcp ({args.server})", file=sys.stderr, flush=True)
     try:
         if args.server == "waitress":
             import waitress
 
             # channel_timeout: an SSE stream idle longer than this is cut; the transport's
-            # keep-alive comments (every 15 s) keep live ones busy.
-            waitress.serve(app, host=args.host, port=args.port, threads=args.threads, channel_timeout=60)
+            # keep-alive comments (every 15 s) keep live ones busy. max_request_body_size: waitress
+            # reads and spools a whole body before the application can refuse it (its default: 1 GiB).
+            waitress.serve(
+                app,
+                host=args.host,
+                port=args.port,
+                threads=args.threads,
+                channel_timeout=60,
+                max_request_body_size=4 * 1024 * 1024,
+            )
         else:
             from werkzeug.serving import make_server
 

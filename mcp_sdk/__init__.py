@@ -45,6 +45,7 @@ from .protocol_version import SUPPORTED_VERSIONS as SUPPORTED_PROTOCOL_VERSIONS
 from .resource import Resource as Resource
 from .resource_template import ResourceTemplate as ResourceTemplate
 from .server import Server as Server
+from .server.input_required import InputRequiredResult as InputRequiredResult
 from .server_context import ServerContext as ServerContext
 from .server_session import ServerSession as ServerSession
 from .tool import Tool as Tool
@@ -74,6 +75,7 @@ __all__ = [
     "Configuration",
     "Content",
     "DefinitionError",
+    "InputRequiredResult",
     "InvalidNameError",
     "JSONRPCError",
     "LATEST_PROTOCOL_VERSION",

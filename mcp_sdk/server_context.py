@@ -94,6 +94,11 @@ class ServerContext(t.Mapping[str, t.Any]):
         :class:`InputRequiredResult` (verified: the client cannot change it)."""
         return self.inputs.request_state if self.inputs is not None else None
 
+    def client_supports(self, capability: str) -> bool:
+        """Whether the client declared ``capability`` for this request (dotted:
+        ``"sampling"``, ``"elicitation.url"``, ``"extensions.io.modelcontextprotocol/ui"``)."""
+        return self.session is not None and self.session.client_supports(capability)
+
     @property
     def protocol_version(self) -> str | None:
         """The protocol version of the request being handled."""

@@ -122,7 +122,9 @@ class ServerSession:
             # An empty `elicitation` object means form mode (2025-06-18 and the 2025-11-25 default).
             return isinstance(elicitation, dict) and (not elicitation or "form" in elicitation)
         node: t.Any = capabilities
-        for part in capability.split("."):
+        # Extension ids have dots of their own: "extensions.io.modelcontextprotocol/ui".
+        parts = ["extensions", capability[11:]] if capability.startswith("extensions.") else capability.split(".")
+        for part in parts:
             if not isinstance(node, dict) or part not in node or node[part] is None:
                 return False
             node = node[part]

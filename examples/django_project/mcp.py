@@ -21,5 +21,7 @@ def add(args: dict[str, t.Any], server_context: t.Any = None) -> str:
     return str(args["a"] + args["b"])
 
 
-transport = StreamableHTTPTransport(server)
+# wsgi_threads: the thread count of the WSGI server running this (gunicorn -k gthread --threads 32);
+# it sizes the caps on open SSE streams, so one client can never hold every thread.
+transport = StreamableHTTPTransport(server, wsgi_threads=32)
 atexit.register(transport.close)

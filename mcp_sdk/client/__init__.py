@@ -24,11 +24,16 @@ import typing as t
 from .. import error_codes, json_rpc, methods
 from ..cancellation import Cancellation
 from ..errors import CancelledError, JSONRPCError, RequestTimeoutError, TransportError
-from ..protocol_version import LATEST_VERSION, SUPPORTED_VERSIONS
 from ..version import VERSION
 from .elicitation import apply_defaults
 from .errors import ServerError, ValidationError
 from .in_memory import InMemory
+from . import headers as mcp_headers
+from . import modern, mrtr, negotiation
+from .cache import ResultCache
+from .errors import InputRequiredError, ServerError, ValidationError
+from .handlers import ServerMessages
+from .listen import Subscription, notification_filter
 from .paginated_result import ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult
 from .stdio import Stdio
 from .tool import Tool
@@ -39,13 +44,11 @@ if t.TYPE_CHECKING:
 
 logger = logging.getLogger("mcp_sdk.client")
 
-F = t.TypeVar("F", bound=t.Callable[..., t.Any])
-P = t.TypeVar("P")
 
 _DEFAULT_CLIENT_INFO = {"name": "mcp_sdk", "version": VERSION}
 
 
-class Client:
+class Client(ServerMessages):
     """A connection to one MCP server, through a :class:`~mcp_sdk.client.transport.Transport`.
 
     Thread-safe: any number of threads may send requests at once. Every
@@ -61,6 +64,9 @@ class Client:
         against its output schema (for tools seen in a ``tools/list`` page, or
         passed as ``tool=``) and raise :attr:`ValidationError` when it does not conform.
     :param max_pages: most pages :meth:`tools` and its siblings fetch.
+    :param cache: keep results that carry ``ttlMs`` (MCP 2026-07-28) until they
+        expire; ``False`` asks the server every time.
+    :param max_input_rounds: most ``input_required`` rounds one call may take (MCP 2026-07-28).
     :raises: see each method; every exception is an :class:`~mcp_sdk.MCPError`:
         :attr:`ServerError` (a JSON-RPC error from the server),
         :attr:`ValidationError` (a malformed response),
@@ -71,6 +77,8 @@ class Client:
     Tool: t.TypeAlias = Tool
     ServerError: t.TypeAlias = ServerError
     ValidationError: t.TypeAlias = ValidationError
+    InputRequiredError: t.TypeAlias = InputRequiredError
+    Subscription: t.TypeAlias = Subscription
     ListToolsResult: t.TypeAlias = ListToolsResult
     ListPromptsResult: t.TypeAlias = ListPromptsResult
     ListResourcesResult: t.TypeAlias = ListResourcesResult
@@ -83,6 +91,8 @@ class Client:
         timeout: float | None = None,
         validate_structured_content: bool = False,
         max_pages: int = 1000,
+        cache: bool = True,
+        max_input_rounds: int = 10,
     ) -> None:
         self.transport = transport
         self.timeout = timeout
@@ -90,16 +100,20 @@ class Client:
         self.max_pages = max_pages
         #: The server's ``InitializeResult`` (None before :meth:`connect`).
         self.initialize_result: dict[str, t.Any] | None = None
+        #: The server's ``DiscoverResult`` on MCP 2026-07-28 (None on an older version).
+        self.discover_result: dict[str, t.Any] | None = None
+        self.max_input_rounds = max_input_rounds
+        #: The 2026-07-28 version in use (None: the legacy era, or not connected).
+        self._modern_version: str | None = None
+        self._client_info: dict[str, t.Any] = dict(_DEFAULT_CLIENT_INFO)
+        self._extra_capabilities: dict[str, t.Any] = {}
+        self._log_level: str | None = None
+        self._cache = ResultCache(auth_context=getattr(transport, "auth_context", None)) if cache else None
+        self._tool_headers = mcp_headers.ToolHeaders()
+        self._subscriptions: list[Subscription] = []
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
         self._known_tools: dict[str, Tool] = {}
-        self._sampling_handler: t.Callable[[dict[str, t.Any]], t.Any] | None = None
-        self._elicitation_handler: t.Callable[[dict[str, t.Any]], t.Any] | None = None
-        self._elicitation_url = False
-        self._roots_handler: t.Callable[[dict[str, t.Any]], t.Any] | None = None
-        self._progress_handler: t.Callable[[dict[str, t.Any]], t.Any] | None = None
-        self._log_handler: t.Callable[[dict[str, t.Any]], t.Any] | None = None
-        self._notification_handler: t.Callable[[str, t.Any], t.Any] | None = None
         set_handler = getattr(transport, "set_message_handler", None)
         if set_handler is not None:
             set_handler(self._handle_message)
@@ -113,78 +127,102 @@ class Client:
         protocol_version: str | None = None,
         capabilities: dict[str, t.Any] | None = None,
         *,
+        mode: str = "auto",
         timeout: float | None = None,
+        probe_timeout: float | None = 10.0,
     ) -> dict[str, t.Any]:
-        """Run the handshake: ``initialize``, then ``notifications/initialized``.
+        """Agree on a protocol version with the server.
+
+        ``mode="auto"`` (the default) probes with ``server/discover`` and speaks
+        MCP 2026-07-28 to a server that answers it; any other answer (or none
+        within ``probe_timeout``) falls back to ``initialize`` +
+        ``notifications/initialized``. The era is remembered per server for the
+        process: the next ``connect`` to a legacy server skips the probe.
+        ``"modern"`` speaks 2026-07-28 only; ``"legacy"`` only ``initialize``.
 
         :param client_info: ``{"name": ..., "version": ...}``; defaults to this SDK's.
-        :param protocol_version: the version to offer (default: the latest).
+        :param protocol_version: the version to offer (default: the latest of the era).
         :param capabilities: merged over the capabilities the registered
             handlers imply (``sampling``, ``elicitation``, ``roots``).
-        :return: the server's ``InitializeResult``.
+        :return: the server's ``InitializeResult``, or on 2026-07-28 its ``DiscoverResult`` with
+            ``protocolVersion`` and ``serverInfo`` added, so code reading those works in both eras.
         :raises ServerError: the server refused.
         :raises ValidationError: a malformed result, or a protocol version this SDK does not speak.
         """
-        params = {
-            "protocolVersion": protocol_version or LATEST_VERSION,
-            "capabilities": {**self.capabilities(), **(capabilities or {})},
-            "clientInfo": dict(client_info or _DEFAULT_CLIENT_INFO),
-        }
-        result = self._result(self._request(methods.INITIALIZE, params, timeout=timeout))
-        version = result.get("protocolVersion")
-        if version not in SUPPORTED_VERSIONS:
-            raise ValidationError(
-                f"Server chose protocol version {version!r}, which this client does not support "
-                f"(supported: {', '.join(SUPPORTED_VERSIONS)})"
-            )
-        if not isinstance(result.get("capabilities", {}), dict) or not isinstance(result.get("serverInfo", {}), dict):
-            raise ValidationError("Response validation failed: malformed initialize result")
-        self.initialize_result = result
-        if getattr(self.transport, "send_notification", None) is None:
-            # A transport written to the Ruby gem's interface has only send_request.
-            logger.warning("%s has no send_notification; notifications/initialized was not sent", type(self.transport).__name__)
-        else:
-            self.transport.send_notification(json_rpc.notification(methods.NOTIFICATIONS_INITIALIZED))
-        return result
+        self._client_info = dict(client_info or _DEFAULT_CLIENT_INFO)
+        self._extra_capabilities = dict(capabilities or {})
+        return negotiation.connect(self, mode, protocol_version, timeout, probe_timeout)
+
+    def _use_modern(self, version: str) -> None:
+        self._modern_version = version
+        self.initialize_result = None
+
+    def _use_legacy(self) -> None:
+        self._modern_version = None
+        self.discover_result = None
+
+    @property
+    def era(self) -> str | None:
+        """``"modern"`` (MCP 2026-07-28), ``"legacy"`` (``initialize``), or None before :meth:`connect`."""
+        if self._modern_version is not None and self.discover_result is not None:
+            return modern.MODERN
+        return modern.LEGACY if self.initialize_result is not None else None
+
+    @property
+    def log_level(self) -> str | None:
+        """The least severe log level the server should send (``notifications/message`` reach
+        :meth:`on_log_message`); None (the default) asks for no logging.
+
+        On 2026-07-28 it travels in every request's ``_meta``; on an older
+        version setting it sends ``logging/setLevel`` (now, or on :meth:`connect`).
+        """
+        return self._log_level
+
+    @log_level.setter
+    def log_level(self, level: str | None) -> None:
+        if level is not None and level not in methods.LOG_LEVELS:
+            raise ValueError(f"log_level must be one of {', '.join(methods.LOG_LEVELS)}, not {level!r}")
+        self._log_level = level
+        if level is not None and self.initialize_result is not None:
+            self._result(self._request(methods.LOGGING_SET_LEVEL, {"level": level}))
 
     @property
     def connected(self) -> bool:
         """Whether :meth:`connect` has completed."""
-        return self.initialize_result is not None
+        return self.era is not None
 
     @property
     def protocol_version(self) -> str | None:
-        """The negotiated protocol version."""
+        """The agreed protocol version (e.g. ``"2026-07-28"``; None before :meth:`connect`)."""
+        if self.era == modern.MODERN:
+            return self._modern_version
         return (self.initialize_result or {}).get("protocolVersion")
+
+    @property
+    def _description(self) -> dict[str, t.Any]:
+        return self.discover_result or self.initialize_result or {}
 
     @property
     def server_info(self) -> dict[str, t.Any] | None:
         """The server's ``serverInfo`` (``name``, ``version``, ``title``...)."""
-        return (self.initialize_result or {}).get("serverInfo")
+        return modern.server_info(self._description)
 
     @property
     def server_capabilities(self) -> dict[str, t.Any] | None:
         """The ``capabilities`` the server declared."""
-        return (self.initialize_result or {}).get("capabilities")
+        return self._description.get("capabilities")
 
     @property
     def instructions(self) -> str | None:
         """The server's ``instructions``, if it gave any."""
-        return (self.initialize_result or {}).get("instructions")
-
-    def capabilities(self) -> dict[str, t.Any]:
-        """The client capabilities the registered handlers imply (what :meth:`connect` declares)."""
-        capabilities: dict[str, t.Any] = {}
-        if self._sampling_handler is not None:
-            capabilities["sampling"] = {}
-        if self._elicitation_handler is not None:
-            capabilities["elicitation"] = {"form": {}, **({"url": {}} if self._elicitation_url else {})}
-        if self._roots_handler is not None:
-            capabilities["roots"] = {"listChanged": True}
-        return capabilities
+        return self._description.get("instructions")
 
     def close(self) -> None:
-        """Close the transport (ends a stdio server process, an HTTP session)."""
+        """End every :meth:`listen` subscription, then close the transport (ends a stdio server process, an HTTP session)."""
+        with self._lock:
+            subscriptions, self._subscriptions = self._subscriptions, []
+        for subscription in subscriptions:
+            subscription.close()
         self.transport.close()
 
     def __enter__(self) -> Client:
@@ -197,14 +235,23 @@ class Client:
 
     def ping(self, *, meta: dict[str, t.Any] | None = None, cancellation: Cancellation | None = None,
              timeout: float | None = None) -> dict[str, t.Any]:
-        """Check that the server answers; returns its (empty) result ``{}``."""
+        """Check that the server answers; returns its (empty) result ``{}``.
+
+        MCP 2026-07-28 has no ``ping``: there ``server/discover`` is asked instead.
+        """
+        if self._modern_version is not None:
+            self._result(self._request(modern.SERVER_DISCOVER, None, meta=meta, cancellation=cancellation, timeout=timeout))
+            return {}
         return self._result(self._request(methods.PING, None, meta=meta, cancellation=cancellation, timeout=timeout))
 
     def list_tools(self, cursor: str | None = None, *, meta: dict[str, t.Any] | None = None,
                    cancellation: Cancellation | None = None, timeout: float | None = None) -> ListToolsResult:
         """One page of ``tools/list`` (one request): ``page.tools`` and ``page.next_cursor``."""
         result = self._list(methods.TOOLS_LIST, cursor, meta, cancellation, timeout)
-        tools = [Tool.from_dict(entry) for entry in _items(result, "tools")]
+        entries = _items(result, "tools")
+        if self._modern_version is not None and self._send_shape.headers:
+            entries = self._tool_headers.usable(entries)  # SEP-2243: over HTTP, leave out badly annotated tools
+        tools = [Tool.from_dict(entry) for entry in entries]
         with self._lock:
             for tool in tools:
                 self._known_tools[tool.name] = tool
@@ -283,7 +330,14 @@ class Client:
         entries = dict(meta or {})
         if progress_token is not None:
             entries["progressToken"] = progress_token
-        response = self._request(methods.TOOLS_CALL, params, meta=entries, cancellation=cancellation, timeout=timeout)
+        try:
+            response = self._final(methods.TOOLS_CALL, params, meta=entries, cancellation=cancellation, timeout=timeout)
+        except ServerError as error:
+            if error.code != error_codes.HEADER_MISMATCH or self._modern_version is None:
+                raise
+            # SEP-2243: the tool's x-mcp-header annotations may have changed; list again, retry once.
+            self.tools(cancellation=cancellation, timeout=timeout)
+            response = self._final(methods.TOOLS_CALL, params, meta=entries, cancellation=cancellation, timeout=timeout)
         result = self._result(response)
         if self.validate_structured_content:
             known = tool if tool is not None else self._known_tools.get(tool_name)
@@ -294,8 +348,12 @@ class Client:
     def read_resource(self, uri: str, *, meta: dict[str, t.Any] | None = None,
                       cancellation: Cancellation | None = None, timeout: float | None = None) -> list[dict[str, t.Any]]:
         """Read a resource; returns its ``contents`` (text or blob entries)."""
-        response = self._request(methods.RESOURCES_READ, {"uri": uri}, meta=meta, cancellation=cancellation, timeout=timeout)
-        return _items(self._result(response), "contents")
+        params = {"uri": uri}
+        result = self._cache.get(methods.RESOURCES_READ, params) if self._cache is not None else None
+        if result is None:
+            response = self._final(methods.RESOURCES_READ, params, meta=meta, cancellation=cancellation, timeout=timeout)
+            result = self._store(methods.RESOURCES_READ, params, self._result(response))
+        return _items(result, "contents")
 
     def get_prompt(self, name: str, arguments: dict[str, str] | None = None, *, meta: dict[str, t.Any] | None = None,
                    cancellation: Cancellation | None = None, timeout: float | None = None) -> dict[str, t.Any]:
@@ -303,7 +361,7 @@ class Client:
         params: dict[str, t.Any] = {"name": name}
         if arguments is not None:
             params["arguments"] = arguments
-        return self._result(self._request(methods.PROMPTS_GET, params, meta=meta, cancellation=cancellation, timeout=timeout))
+        return self._result(self._final(methods.PROMPTS_GET, params, meta=meta, cancellation=cancellation, timeout=timeout))
 
     def complete(self, ref: dict[str, t.Any], argument: dict[str, t.Any], context: dict[str, t.Any] | None = None, *,
                  meta: dict[str, t.Any] | None = None, cancellation: Cancellation | None = None,
@@ -325,7 +383,14 @@ class Client:
         return completion
 
     def set_logging_level(self, level: str, *, timeout: float | None = None) -> dict[str, t.Any]:
-        """Ask the server to send log messages at ``level`` and above (they reach :meth:`on_log_message`)."""
+        """Ask the server to send log messages at ``level`` and above (they reach :meth:`on_log_message`).
+
+        On MCP 2026-07-28 this sets :attr:`log_level`, which every request then carries.
+        """
+        if self._modern_version is not None:
+            self.log_level = level
+            return {}
+        self._log_level = level
         return self._result(self._request(methods.LOGGING_SET_LEVEL, {"level": level}, timeout=timeout))
 
     def subscribe_resource(self, uri: str, *, timeout: float | None = None) -> dict[str, t.Any]:
@@ -343,6 +408,42 @@ class Client:
         :raises ServerError: the server answered with an error.
         """
         return self._request(method, params, meta=meta, cancellation=cancellation, timeout=timeout)
+
+    def listen(
+        self,
+        *,
+        tools: bool = False,
+        prompts: bool = False,
+        resources: bool = False,
+        resource_uris: t.Iterable[str] = (),
+        callback: t.Callable[[str, dict[str, t.Any]], t.Any] | None = None,
+        wait: float | None = 10.0,
+    ) -> Subscription:
+        """Open ``subscriptions/listen`` (MCP 2026-07-28) for list changes and resource updates.
+
+        The notifications reach :meth:`on_notification` (and ``callback(method, params)``),
+        and drop what the cache holds for them. A dropped stream is opened again;
+        ``subscription.close()`` (or :meth:`close`) ends it.
+
+        :param tools: ``notifications/tools/list_changed``; ``prompts``, ``resources``: likewise.
+        :param resource_uris: ``notifications/resources/updated`` for these URIs.
+        :param wait: seconds to wait for the server's acknowledgement (None: do not wait).
+        :raises ValidationError: not connected to a 2026-07-28 server.
+        """
+        if self._modern_version is None:
+            raise ValidationError("listen() needs a 2026-07-28 server; use subscribe_resource() and on_notification() on older ones")
+
+        def send(params: dict[str, t.Any], request_id: int, cancellation: Cancellation) -> dict[str, t.Any]:
+            return self._request(modern.SUBSCRIPTIONS_LISTEN, params, cancellation=cancellation, request_id=request_id)
+
+        wanted = notification_filter(tools=tools, prompts=prompts, resources=resources, resource_uris=resource_uris)
+        subscription = Subscription(send, lambda: next(self._ids), wanted, callback=callback)
+        with self._lock:
+            self._subscriptions.append(subscription)
+        subscription.start()
+        if wait is not None:
+            subscription.wait_acknowledged(wait)
+        return subscription
 
     def notify(self, method: str, params: dict[str, t.Any] | None = None) -> None:
         """Send any notification."""
@@ -365,115 +466,6 @@ class Client:
             params["reason"] = reason
         self.notify(methods.NOTIFICATIONS_CANCELLED, params)
 
-    # -- handlers for what the server sends ------------------------------------
-
-    @t.overload
-    def on_sampling(self, handler: F) -> F: ...
-    @t.overload
-    def on_sampling(self, handler: None = None) -> t.Callable[[F], F]: ...
-
-    def on_sampling(self, handler: F | None = None) -> F | t.Callable[[F], F]:
-        """Answer ``sampling/createMessage``: ``handler(params)`` returns a ``CreateMessageResult`` dict.
-
-        Works as a call and as a decorator; returns ``handler``. Declares the
-        ``sampling`` capability on :meth:`connect`. Raise a
-        :class:`~mcp_sdk.JSONRPCError` to answer with that error (the
-        specification uses code ``-1`` for a user's refusal).
-        """
-        return self._register("_sampling_handler", handler)
-
-    def on_elicitation(self, handler: F | None = None, *, url: bool = False) -> t.Any:
-        """Answer ``elicitation/create``: ``handler(params)`` returns ``{"action": ..., "content": {...}}``.
-
-        For a form, an ``accept`` gets the ``default`` of every field the
-        handler left out (SEP-1034). Declares ``elicitation: {"form": {}}``, plus
-        ``"url": {}`` when ``url=True`` (the handler also handles ``mode: "url"``).
-        Works as a call and as a decorator (``@client.on_elicitation(url=True)`` too).
-        """
-        self._elicitation_url = url
-        return self._register("_elicitation_handler", handler)
-
-    def on_roots(self, handler: F | None = None) -> t.Any:
-        """Answer ``roots/list``: ``handler(params)`` returns a list of roots (``{"uri": "file://...", "name": ...}``).
-
-        Declares ``roots: {"listChanged": true}``; call
-        :meth:`notify_roots_list_changed` when they change.
-        """
-        return self._register("_roots_handler", handler)
-
-    def on_progress(self, handler: F | None = None) -> t.Any:
-        """Receive every ``notifications/progress``: ``handler(params)`` (``progressToken``, ``progress``...).
-
-        Notification handlers run on the transport's reader thread, in order:
-        keep them quick (hand long work to a thread of your own).
-        """
-        return self._register("_progress_handler", handler)
-
-    def on_log_message(self, handler: F | None = None) -> t.Any:
-        """Receive every ``notifications/message``: ``handler(params)`` (``level``, ``data``, ``logger``)."""
-        return self._register("_log_handler", handler)
-
-    def on_notification(self, handler: F | None = None) -> t.Any:
-        """Receive the other notifications (list changes, resource updates...): ``handler(method, params)``."""
-        return self._register("_notification_handler", handler)
-
-    def _register(self, attribute: str, handler: F | None) -> F | t.Callable[[F], F]:
-        if handler is None:
-            def decorator(function: F) -> F:
-                setattr(self, attribute, function)
-                return function
-
-            return decorator
-        setattr(self, attribute, handler)
-        return handler
-
-    def _handle_message(self, message: Message) -> Message | None:
-        """The transport's message handler: answer a server request, or route a notification."""
-        method = message.get("method")
-        params = message.get("params")
-        if not isinstance(params, dict):
-            params = {}
-        if "id" not in message:
-            self._handle_notification(str(method), params)
-            return None
-        request_id = message["id"]
-        try:
-            return json_rpc.result(request_id, self._answer(str(method), params))
-        except JSONRPCError as error:
-            return json_rpc.error(request_id, error.code, error.message, error.data)
-        except Exception:
-            logger.exception("handler for %s failed", method)
-            return json_rpc.error(request_id, error_codes.INTERNAL_ERROR)
-
-    def _answer(self, method: str, params: dict[str, t.Any]) -> t.Any:
-        if method == methods.PING:
-            return {}
-        if method == methods.SAMPLING_CREATE_MESSAGE and self._sampling_handler is not None:
-            return _object(self._sampling_handler(params), method)
-        if method == methods.ELICITATION_CREATE and self._elicitation_handler is not None:
-            result = _object(self._elicitation_handler(params), method)
-            if result.get("action") == "accept" and params.get("mode", "form") == "form":
-                result = {**result, "content": apply_defaults(params.get("requestedSchema"), result.get("content"))}
-            return result
-        if method == methods.ROOTS_LIST and self._roots_handler is not None:
-            roots = self._roots_handler(params)
-            return {"roots": list(roots)} if isinstance(roots, (list, tuple)) else _object(roots, method)
-        raise JSONRPCError(f"Method not found: {method}", error_codes.METHOD_NOT_FOUND)
-
-    def _handle_notification(self, method: str, params: dict[str, t.Any]) -> None:
-        if method == methods.NOTIFICATIONS_PROGRESS:
-            handler = self._progress_handler
-            if handler is not None:
-                handler(params)
-        elif method == methods.NOTIFICATIONS_MESSAGE:
-            log_handler = self._log_handler
-            if log_handler is not None:
-                log_handler(params)
-        else:
-            other = self._notification_handler
-            if other is not None:
-                other(method, params)
-
     # -- plumbing ------------------------------------------------------------
 
     def _request(
@@ -484,32 +476,79 @@ class Client:
         meta: dict[str, t.Any] | None = None,
         cancellation: Cancellation | None = None,
         timeout: float | None = None,
+        request_id: int | None = None,
+        raise_errors: bool = True,
+        retried: bool = False,
     ) -> dict[str, t.Any]:
-        """Send one request and return the response; raise :attr:`ServerError` for an error response."""
-        if meta:
+        """Send one request and return the response; raise :attr:`ServerError` for an error response.
+
+        On MCP 2026-07-28 the request carries the ``_meta`` envelope and the
+        standard headers, and a result's ``resultType`` is checked.
+        """
+        version = self._modern_version
+        headers: dict[str, str] | None = None
+        if version is not None:
+            params = dict(params or {})
+            envelope = modern.envelope(version, {**self.capabilities(), **self._extra_capabilities}, self._client_info,
+                                       self._log_level)
+            params["_meta"] = {**(params.get("_meta") or {}), **(meta or {}), **envelope}
+            headers = mcp_headers.standard_headers(method, params, version)
+            if method == methods.TOOLS_CALL and self._send_shape.headers:
+                headers.update(self._tool_headers.for_call(params))
+        elif meta:
             params = dict(params or {})
             params["_meta"] = {**(params.get("_meta") or {}), **meta}
-        request_id = next(self._ids)
+        if request_id is None:
+            request_id = next(self._ids)
         request = json_rpc.request(request_id, method, params)
         if cancellation is not None:
             cancellation.raise_if_cancelled()
         try:
-            response = self._send_shape.send(self.transport, request, self.timeout if timeout is None else timeout, cancellation)
+            response = self._send_shape.send(self.transport, request, self.timeout if timeout is None else timeout,
+                                             cancellation, headers)
         except (CancelledError, RequestTimeoutError) as error:
-            # The specification: initialize is never cancelled.
-            if method != methods.INITIALIZE:
+            # The specification: initialize is never cancelled; a probe is not a request the server knows;
+            # on 2026-07-28 HTTP the transport cancelled by closing the request's stream.
+            closed = headers is not None and self._send_shape.headers and self.transport.cancels_by_closing_stream
+            if method not in (methods.INITIALIZE, modern.SERVER_DISCOVER) and not closed:
                 reason = error.reason if isinstance(error, CancelledError) else "Request timed out"
                 self._cancel_quietly(request_id, reason)
             raise
         if type(response) is not dict or response.get("id") != request_id:
             raise ValidationError(f"Response validation failed: expected a response to request {request_id}, got {response!r:.200}")
-        if "error" in response:
+        if version is not None and not retried and modern.error_code(response) == error_codes.UNSUPPORTED_PROTOCOL_VERSION:
+            chosen = modern.pick_version(modern.supported_versions(response))
+            if chosen is not None and chosen != version:
+                self._modern_version = chosen
+                plain = {key: value for key, value in (params or {}).items() if key != "_meta"}
+                user_meta = {k: v for k, v in (params or {}).get("_meta", {}).items() if not k.startswith("io.modelcontextprotocol/")}
+                return self._request(method, plain, meta=user_meta, cancellation=cancellation, timeout=timeout,
+                                     raise_errors=raise_errors, retried=True)
+        if version is not None and isinstance(response.get("result"), dict):
+            modern.result_type(response["result"], method, input_allowed=method in mrtr.INPUT_METHODS)
+        if "error" in response and raise_errors:
             body = response["error"]
             if not isinstance(body, dict):
                 raise ValidationError(f"Response validation failed: malformed error {body!r:.200}")
             code = body.get("code")
             raise ServerError(str(body.get("message", "")), code if type(code) is int else error_codes.INTERNAL_ERROR, body.get("data"))
         return response
+
+    def _final(self, method: str, params: dict[str, t.Any], *, meta: dict[str, t.Any] | None,
+               cancellation: Cancellation | None, timeout: float | None) -> dict[str, t.Any]:
+        """:meth:`_request`, answering ``input_required`` results with the registered handlers until complete."""
+        if self._modern_version is None:
+            return self._request(method, params, meta=meta, cancellation=cancellation, timeout=timeout)
+
+        def send(round_params: dict[str, t.Any]) -> dict[str, t.Any]:
+            return self._request(method, round_params, meta=meta, cancellation=cancellation, timeout=timeout)
+
+        return mrtr.complete(send, self._answer, method, params, self.max_input_rounds)
+
+    def _store(self, method: str, params: dict[str, t.Any] | None, result: dict[str, t.Any]) -> dict[str, t.Any]:
+        if self._cache is not None:
+            self._cache.put(method, params, result)
+        return result
 
     def _cancel_quietly(self, request_id: int, reason: str | None) -> None:
         try:
@@ -527,7 +566,11 @@ class Client:
     def _list(self, method: str, cursor: str | None, meta: dict[str, t.Any] | None,
               cancellation: Cancellation | None, timeout: float | None) -> dict[str, t.Any]:
         params = {"cursor": cursor} if cursor is not None else None
-        return self._result(self._request(method, params, meta=meta, cancellation=cancellation, timeout=timeout))
+        cached = self._cache.get(method, params) if self._cache is not None else None
+        if cached is not None:
+            return cached
+        result = self._result(self._request(method, params, meta=meta, cancellation=cancellation, timeout=timeout))
+        return self._store(method, params, result)
 
     def _all_pages(self, list_page: t.Callable[..., t.Any], attribute: str,
                    cancellation: Cancellation | None, timeout: float | None) -> list[t.Any]:
@@ -563,12 +606,6 @@ def _cursor(result: dict[str, t.Any]) -> str | None:
     return cursor
 
 
-def _object(value: t.Any, method: str) -> dict[str, t.Any]:
-    if not isinstance(value, dict):
-        raise TypeError(f"the {method} handler must return a dict, not {type(value).__name__}")
-    return value
-
-
 def __getattr__(name: str) -> t.Any:
     # requests loads only with the HTTP transport.
     if name == "HTTP":
@@ -582,12 +619,14 @@ __all__ = [
     "Client",
     "HTTP",
     "InMemory",
+    "InputRequiredError",
     "ListPromptsResult",
     "ListResourceTemplatesResult",
     "ListResourcesResult",
     "ListToolsResult",
     "ServerError",
     "Stdio",
+    "Subscription",
     "Tool",
     "Transport",
     "ValidationError",

@@ -35,3 +35,19 @@ class ValidationError(errors.ValidationError):
     not JSON, or (when enabled) ``structuredContent`` that does not match the
     tool's output schema.
     """
+
+
+class InputRequiredError(errors.MCPError):
+    """A 2026-07-28 server asked for input this client cannot give.
+
+    Raised when an ``input_required`` result asks for something no registered
+    handler answers (``on_sampling``, ``on_elicitation``, ``on_roots``), or
+    when the server keeps asking past ``Client(max_input_rounds=...)``.
+
+    :param message: what was asked, and why it went unanswered.
+    :param method: the method of the input request (e.g. ``"elicitation/create"``), if one.
+    """
+
+    def __init__(self, message: str, method: str | None = None) -> None:
+        super().__init__(message)
+        self.method = method

@@ -5,6 +5,7 @@ https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#stream
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import threading
@@ -17,7 +18,7 @@ import urllib3.exceptions
 
 from .. import json_rpc, methods
 from ..cancellation import Cancellation
-from ..errors import MCPError, RequestTimeoutError, SessionExpiredError, TransportError
+from ..errors import CancelledError, MCPError, RequestTimeoutError, SessionExpiredError, TransportError
 from . import sse
 from .errors import ValidationError
 from .oauth.errors import InsecureURLError
@@ -115,6 +116,8 @@ class HTTP(Transport):
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._streams: set[requests.Response] = set()
+        #: The open POST of each 2026-07-28 request, so cancelling it can close its stream.
+        self._posts: dict[Waiter, requests.Response] = {}
         self._listener: threading.Thread | None = None
         self._listener_running = False
         self._listening = False
@@ -122,28 +125,46 @@ class HTTP(Transport):
 
     # -- the Transport interface ---------------------------------------------
 
+    cancels_by_closing_stream = True
+
+    def era_key(self) -> str:
+        """The MCP endpoint URL: the client remembers the server's protocol era under it."""
+        return f"http:{self.url}"
+
+    def auth_context(self) -> str | None:
+        """A digest of the credentials requests carry now (None without any): ``private`` cache entries stay per context."""
+        credentials = [self.headers.get("Authorization", "")]
+        if self.oauth is not None:
+            credentials.append(self.oauth.auth_headers().get("Authorization", ""))
+        joined = "\n".join(credentials)
+        return hashlib.sha256(joined.encode("utf-8")).hexdigest() if joined.strip() else None
+
     def send_request(
         self,
         request: Message,
         *,
         timeout: float | None = None,
         cancellation: Cancellation | None = None,
+        headers: t.Mapping[str, str] | None = None,
     ) -> Message:
         """``POST`` ``request`` and return its response (see :meth:`Transport.send_request`).
 
         :param timeout: seconds for each read; defaults to the transport's ``timeout``.
+        :param headers: extra headers for this request (the 2026-07-28 ``MCP-Protocol-Version``,
+            ``Mcp-Method``, ``Mcp-Name``, ``Mcp-Param-*``). With them, a cancelled request
+            is cancelled by closing its stream.
         :raises SessionExpiredError: the server answered 404 to this session.
         """
         waiter = self._pending.add(request)
         current = _Current()
         try:
             if cancellation is None:
-                self._exchange(request, waiter, timeout)
+                self._exchange(request, waiter, timeout, headers=headers)
             else:
                 # A blocking read cannot watch a token: post from a worker, wait here.
                 worker = threading.Thread(
                     target=self._exchange_quietly,
-                    args=(request, waiter, timeout, current),
+                    args=(request, waiter, timeout, current, headers),
                     name=f"mcp-client-http-request-{str(request.get('id'))[:100]}",
                     daemon=True,
                 )
@@ -151,9 +172,15 @@ class HTTP(Transport):
             # Either path settles the waiter: the exchange ends in a response or an
             # error within its read timeouts, or the cancellation fires first.
             response = waiter.wait(None, cancellation)
+        except CancelledError:
+            if headers is not None:
+                self._abort_post(waiter)
+            raise
         finally:
             self._pending.remove(waiter)
             current.abandon()  # a cancelled call's worker stops reading (and its thread ends) now
+            with self._lock:
+                self._posts.pop(waiter, None)
         if request.get("method") == methods.INITIALIZE:
             result = response.get("result")
             if isinstance(result, dict) and isinstance(result.get("protocolVersion"), str):
@@ -196,20 +223,44 @@ class HTTP(Transport):
 
     # -- one request ---------------------------------------------------------
 
-    def _exchange_quietly(self, request: Message, waiter: Waiter, timeout: float | None, current: _Current) -> None:
+    def _abort_post(self, waiter: Waiter) -> None:
+        """Close the stream of ``waiter``'s POST: the 2026-07-28 way to cancel a request."""
+        with self._lock:
+            response = self._posts.pop(waiter, None)
+        if response is not None:
+            _abort(response)
+
+    def _exchange_quietly(
+        self,
+        request: Message,
+        waiter: Waiter,
+        timeout: float | None,
+        current: _Current,
+        headers: t.Mapping[str, str] | None = None,
+    ) -> None:
         try:
-            self._exchange(request, waiter, timeout, current)
+            self._exchange(request, waiter, timeout, current, headers)
         except BaseException as error:  # handed to the waiting caller
             waiter.fail(error)
 
-    def _exchange(self, request: Message, waiter: Waiter, timeout: float | None, current: _Current | None = None) -> None:
+    def _exchange(
+        self,
+        request: Message,
+        waiter: Waiter,
+        timeout: float | None,
+        current: _Current | None = None,
+        headers: t.Mapping[str, str] | None = None,
+    ) -> None:
         """POST ``request`` and read until ``waiter`` has its response (resuming the stream if needed)."""
         last_id: str | None = None
         retry = 1.0
         # A caller's own timeout bounds the whole exchange (a stream of keep-alives
         # or of reconnections included); the transport's default bounds each read.
         deadline = None if timeout is None else time.monotonic() + timeout
-        response = self._http("POST", body=request, stream=True, timeout=timeout)
+        response = self._http("POST", body=request, headers=headers, stream=True, timeout=timeout)
+        if headers is not None:
+            with self._lock:
+                self._posts[waiter] = response
         with self._tracking(response, current):
             error_response = self._check_status(response, "POST", request)
             if error_response is not None:

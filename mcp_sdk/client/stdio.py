@@ -87,6 +87,10 @@ class Stdio(Transport):
         """The command line, for messages."""
         return shlex.join([self.command, *self.args])
 
+    def era_key(self) -> str:
+        """The server configuration (command line and directory): the client remembers its protocol era under it."""
+        return f"stdio:{self.cwd or ''}:{self.description}"
+
     # -- lifecycle -----------------------------------------------------------
 
     def start(self) -> None:

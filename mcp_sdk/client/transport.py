@@ -43,6 +43,14 @@ class Transport:
     #: the server gets an error answer at once rather than another thread.
     max_server_requests: int = 32
     _server_request_slots: threading.BoundedSemaphore | None = None
+    #: Whether a cancelled 2026-07-28 request is cancelled by closing its stream
+    #: (Streamable HTTP) rather than with ``notifications/cancelled``.
+    cancels_by_closing_stream = False
+
+    def era_key(self) -> str | None:
+        """A name for the server this transport reaches, under which the client remembers
+        its protocol era for the process (None: never remembered)."""
+        return None
 
     def send_request(
         self,
@@ -311,7 +319,7 @@ class SendShape:
     (``send_request(request)``, or keyword-only ``request``) gets only the request.
     """
 
-    __slots__ = ("request_keyword", "timeout", "cancellation")
+    __slots__ = ("request_keyword", "timeout", "cancellation", "headers")
 
     def __init__(self, transport: t.Any) -> None:
         send_request = getattr(transport, "send_request", None)
@@ -320,16 +328,21 @@ class SendShape:
         try:
             parameters = inspect.signature(send_request).parameters
         except (TypeError, ValueError):
-            self.request_keyword, self.timeout, self.cancellation = False, True, True
+            self.request_keyword, self.timeout, self.cancellation, self.headers = False, True, True, False
             return
         var_keyword = any(p.kind is p.VAR_KEYWORD for p in parameters.values())
         request = parameters.get("request")
         self.request_keyword = request is not None and request.kind is request.KEYWORD_ONLY
         self.timeout = var_keyword or "timeout" in parameters
         self.cancellation = var_keyword or "cancellation" in parameters
+        #: Only a transport that names ``headers`` gets the 2026-07-28 request headers.
+        self.headers = "headers" in parameters
 
-    def send(self, transport: t.Any, request: Message, timeout: float | None, cancellation: Cancellation | None) -> t.Any:
+    def send(self, transport: t.Any, request: Message, timeout: float | None, cancellation: Cancellation | None,
+             headers: t.Mapping[str, str] | None = None) -> t.Any:
         kwargs: dict[str, t.Any] = {}
+        if headers is not None and self.headers:
+            kwargs["headers"] = headers
         if self.timeout:
             kwargs["timeout"] = timeout
         if self.cancellation:

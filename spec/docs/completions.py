@@ -129,6 +129,11 @@ class CodeReviewPrompt(Prompt):
         "assert response['result']['content'] == [{'type': 'text', 'text': 'counted to 10'}]\n" + API_EXAMPLE_COM_END,
     ),
     "api-example-com-oauth": (API_EXAMPLE_COM + "\ndef wait_for_callback():\n    raise AssertionError('no 401 here')\n", "client.close()\n" + API_EXAMPLE_COM_END),
+    "client-listen": (
+        "from mcp_sdk import Client, Server\nfrom mcp_sdk.client import InMemory\n"
+        "server = Server(name='my_server')\nclient = Client(transport=InMemory(server))\nclient.connect()\n",
+        "client.close()\n",
+    ),
     "client-secret": ("import os\nos.environ.setdefault('MCP_CLIENT_SECRET', 'a-secret')\n", ""),
     "waitress-serve": (
         """

@@ -88,6 +88,7 @@ def fixture_http(**transport_options: t.Any) -> t.Iterator[tuple[str, Recorder]]
     from mcp_sdk.server.transports import StreamableHTTPTransport
     from spec.support.client_fixture_server import build_server
 
-    recorder = Recorder(StreamableHTTPTransport(build_server(), **transport_options))
+    # werkzeug's threaded server has a thread per connection: size the stream caps for plenty.
+    recorder = Recorder(StreamableHTTPTransport(build_server(), **{"wsgi_threads": 32, **transport_options}))
     with wsgi_server(recorder) as url:
         yield url, recorder

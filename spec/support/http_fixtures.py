@@ -52,7 +52,8 @@ def serve() -> t.Iterator[t.Callable[..., Served]]:
         reported: list[tuple[BaseException, dict[str, t.Any]]] = []
         configuration = Configuration(exception_reporter=lambda error, context: reported.append((error, context)))
         server, probe = build_server(configuration=configuration)
-        transport = StreamableHTTPTransport(server, **transport_options)
+        # werkzeug's threaded server has a thread per connection: size the stream caps for plenty.
+        transport = StreamableHTTPTransport(server, **{"wsgi_threads": 32, **transport_options})
         served = Served(server, probe, transport, LiveServer(transport, closeables=[transport]), reported)
         started.append(served)
         return served

@@ -92,6 +92,10 @@ class FixtureApp:
         #: When set, ``/token`` answers ``(status, body)`` instead of issuing tokens
         #: (``bytes`` are sent as they are, anything else as JSON).
         self.token_response: tuple[int, t.Any] | None = None
+        #: Answers ``/token`` gives first, one per request, before issuing tokens again.
+        self.token_responses: list[tuple[int, t.Any]] = []
+        #: ``expires_in`` of the access tokens issued.
+        self.expires_in = 3600
         #: When set, ``/register`` answers ``(status, body)``.
         self.registration_response: tuple[int, t.Any] | None = None
         #: Replace the ``state`` sent back by ``/authorize``.
@@ -315,6 +319,9 @@ class FixtureApp:
         return None
 
     def token(self, request: Request, form: dict[str, str]) -> Response:
+        if self.token_responses:
+            status, payload = self.token_responses.pop(0)
+            return _json(payload, status)
         if self.token_response is not None:
             status, payload = self.token_response
             if isinstance(payload, bytes):
@@ -375,7 +382,7 @@ class FixtureApp:
             record.scope = " ".join(s for s in record.scope.split() if s in self.grantable_scopes) or None
         access_token = "at-" + secrets.token_hex(12)
         self.registry.access_tokens[access_token] = record
-        body: dict[str, t.Any] = {"access_token": access_token, "token_type": "Bearer", "expires_in": 3600}
+        body: dict[str, t.Any] = {"access_token": access_token, "token_type": "Bearer", "expires_in": self.expires_in}
         if record.scope and self.echo_scope:
             body["scope"] = record.scope
         if refresh:

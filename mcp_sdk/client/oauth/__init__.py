@@ -13,6 +13,7 @@ from .cross_app_access_provider import CrossAppAccessProvider as CrossAppAccessP
 from .discovery import AuthorizationServer as AuthorizationServer
 from .errors import AuthorizationError as AuthorizationError
 from .errors import InsecureURLError as InsecureURLError
+from .errors import InvalidClientError as InvalidClientError
 from .errors import InvalidGrantError as InvalidGrantError
 from .oauth_client import OAuthClient as OAuthClient
 from .provider import Provider as Provider
@@ -27,6 +28,7 @@ __all__ = [
     "CrossAppAccessProvider",
     "InMemoryStorage",
     "InsecureURLError",
+    "InvalidClientError",
     "InvalidGrantError",
     "OAuthClient",
     "Provider",

@@ -13,6 +13,14 @@ class AuthorizationError(MCPError):
     """The OAuth flow failed: discovery, registration, authorization or token exchange."""
 
 
+class InvalidClientError(AuthorizationError):
+    """The token endpoint refused the client with ``invalid_client`` (RFC 6749 section 5.2).
+
+    A registration the authorization server has forgotten or revoked: the
+    client registers again and retries once.
+    """
+
+
 class InvalidGrantError(AuthorizationError):
     """The token endpoint refused the grant with ``invalid_grant`` (RFC 6749 section 5.2).
 

@@ -17,9 +17,9 @@ from .client_credentials_provider import ClientCredentialsProvider
 from .cross_app_access_provider import CrossAppAccessProvider
 from .cross_app_access_provider import authorize as authorize_cross_app_access
 from .discovery import AuthorizationServer, discover
-from .errors import AuthorizationError, InsecureURLError, InvalidGrantError
+from .errors import AuthorizationError, InsecureURLError, InvalidClientError, InvalidGrantError
 from .provider import Provider
-from .registration import ensure_client
+from .registration import ensure_client, registered_here
 from .token_endpoint import request_tokens
 from .urls import display_url, ensure_secure_url, same_endpoint
 from .www_authenticate import bearer_challenge
@@ -30,6 +30,8 @@ AnyProvider = t.Union[Provider, ClientCredentialsProvider, CrossAppAccessProvide
 
 #: Seconds during which a rejected, never-accepted new token counts as "just issued".
 FRESH_TOKEN_WINDOW = 30.0
+#: The most seconds before ``expires_in`` runs out that a token is refreshed.
+REFRESH_AHEAD_SECONDS = 60.0
 
 
 class _Issued(t.NamedTuple):
@@ -80,6 +82,8 @@ class OAuthClient:
         self._server: AuthorizationServer | None = None
         self._issued: _Issued | None = None
         self._accepted_token: str | None = None
+        #: When (time.monotonic) to refresh the token ahead of its expiry; None: never.
+        self._expires_at: float | None = None
 
     def check_url(self, url: str) -> None:
         """Raise :class:`InsecureURLError` unless ``url`` is secure and is the MCP server URL.
@@ -95,9 +99,29 @@ class OAuthClient:
             )
 
     def auth_headers(self) -> dict[str, str]:
-        """``{"Authorization": "Bearer <token>"}`` when a token is stored, else ``{}``."""
+        """``{"Authorization": "Bearer <token>"}`` when a token is stored, else ``{}``.
+
+        A token about to run out (``expires_in``) is refreshed first, when a refresh token is stored.
+        """
+        expires_at = self._expires_at
+        if expires_at is not None and time.monotonic() >= expires_at:
+            self._refresh_ahead()
         token = self.provider.access_token
         return {"Authorization": f"Bearer {token}"} if token else {}
+
+    def _refresh_ahead(self) -> None:
+        # Never wait for the lock: a flow holding it may be waiting for a user.
+        if not self._lock.acquire(blocking=False):
+            return
+        try:
+            self._expires_at = None
+            tokens = self.provider.tokens() or {}
+            if _string(tokens.get("refresh_token")):
+                self._refresh(tokens, None)
+        except AuthorizationError as error:  # the server's 401 will start a flow
+            logger.info("OAuth: refreshing ahead of expiry failed (%s)", error)
+        finally:
+            self._lock.release()
 
     def handle_response(self, response: requests.Response, *, wait: float | None = None) -> bool:
         """Run whatever flow ``response`` calls for; ``True`` means retry the request once.
@@ -217,7 +241,16 @@ class OAuthClient:
         else:
             scope = scopes.apply_offline_access(scope, server.scopes_supported(), provider.wants_refresh_token())
             client_info = ensure_client(self._http, provider, server)
-            tokens = authorize(self._http, provider, server, client_info, scope)
+            try:
+                tokens = authorize(self._http, provider, server, client_info, scope)
+            except InvalidClientError:
+                if not registered_here(client_info, server):
+                    raise
+                # The authorization server forgot our registration: register again, once.
+                logger.info("OAuth: the authorization server refused our registration; registering again")
+                provider.save_client_information(None)
+                client_info = ensure_client(self._http, provider, server)
+                tokens = authorize(self._http, provider, server, client_info, scope)
         self._store(tokens, scope, "flow")
 
     def _refresh(self, tokens: dict[str, t.Any], resource_metadata_url: str | None) -> None:
@@ -255,6 +288,12 @@ class OAuthClient:
             # Without this, a storage that drops tokens would restart the flow on every request.
             raise AuthorizationError("the provider's storage did not keep the new tokens")
         self._issued = _Issued(access_token, how, requested_scope, time.monotonic())
+        expires_in = tokens.get("expires_in")
+        if isinstance(expires_in, (int, float)) and not isinstance(expires_in, bool) and expires_in > 0:
+            # Refresh shortly before it runs out: a tenth of its life early, at most a minute.
+            self._expires_at = time.monotonic() + expires_in - min(expires_in * 0.1, REFRESH_AHEAD_SECONDS)
+        else:
+            self._expires_at = None
 
     def __repr__(self) -> str:
         return f"<OAuthClient server_url={display_url(self.server_url)!r} provider={self.provider!r}>"

@@ -8,7 +8,7 @@ from urllib.parse import quote_plus
 
 from ._http import OAuthHTTP, Response
 from .discovery import AuthorizationServer
-from .errors import AuthorizationError, InvalidGrantError
+from .errors import AuthorizationError, InvalidClientError, InvalidGrantError
 
 #: RFC 7523 section 2.2.
 JWT_BEARER_ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
@@ -100,6 +100,8 @@ def request_tokens(
         code = _error_code(response)
         if code == "invalid_grant":
             raise InvalidGrantError(f"token endpoint refused the {grant_type} grant: invalid_grant")
+        if code == "invalid_client":
+            raise InvalidClientError(f"token endpoint returned HTTP {response.status} for the {grant_type} grant (invalid_client)")
         detail = f" ({code})" if code else ""
         raise AuthorizationError(f"token endpoint returned HTTP {response.status} for the {grant_type} grant{detail}")
     tokens = response.json_object("token response")

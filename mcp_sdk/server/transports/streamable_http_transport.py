@@ -30,6 +30,10 @@ stream holds a WSGI thread while it is open. So a WSGI server needs, per client,
 one thread for its GET stream and one per request in flight, plus spares to
 receive the client's answers to server-to-client requests (examples/README.md,
 "Deploying the HTTP transport"). No lock is held while writing to a client.
+Open SSE connections are capped in total and per session (sized from
+``wsgi_threads``, see :mod:`.streamable_http.limits`), so one client never holds
+every thread; a client that vanishes frees its place within a second where the
+WSGI server shows the socket (:mod:`.streamable_http.connection`).
 
 **Event ids.** Each SSE event of a session has an id from the session's
 :class:`~.streamable_http.EventStore`, ``"<stream>-<n>"`` by default (stream
@@ -56,6 +60,7 @@ from ...server_session import ServerSession
 from .streamable_http import request_headers
 from ..auth import AuthRefusal, BearerAuth, Principal, RequestAuthenticator
 from ..auth.request_auth import Authenticate
+from .streamable_http.connection import BodyDeadlines, disconnect_probe
 from .streamable_http.deployment import ENDED, DeploymentCheck
 from .streamable_http.dispatch import internal_errors, is_initialize, may_send_first, request_ids
 from .streamable_http.event_store import EventStore, InMemoryEventStore
@@ -74,8 +79,9 @@ from .streamable_http.http_io import (
     require_accept,
     require_json_content,
 )
+from .streamable_http.limits import StreamLimits, streams_for_threads
 from .streamable_http.security import RebindingGuard
-from .streamable_http.sessions import HTTPSession, SessionRegistry, new_session_id
+from .streamable_http.sessions import DEFAULT_IDLE_TIMEOUT, UNUSED_TIMEOUT, HTTPSession, SessionRegistry, new_session_id
 from .streamable_http.sse import SSE_HEADERS, QueueItem, SSEBody, Stream, format_event
 from .streamable_http.workers import WorkerPool
 
@@ -101,6 +107,13 @@ GRACEFUL_CLOSE_WAIT = 1.0
 
 #: The longest ``Last-Event-ID`` looked up (event ids are short; a longer one is refused with 400).
 MAX_EVENT_ID_LENGTH = 256
+#: The WSGI server threads assumed by default (waitress's default), which size the stream caps.
+DEFAULT_WSGI_THREADS = 4
+#: Seconds a client gets to send a request body by default.
+DEFAULT_BODY_TIMEOUT = 10.0
+#: Requests of one session answered over SSE at once by default (queued or running).
+DEFAULT_MAX_REQUESTS_PER_SESSION = 8
+_RELEASE_KEY = "mcp_sdk.release_stream"
 
 _RESUMABLE_FROM = versions.SUPPORTED_VERSIONS.index(RESUMABLE_VERSION)
 _SESSION_KEY = "HTTP_MCP_SESSION_ID"
@@ -123,8 +136,11 @@ class StreamableHTTPTransport:
         request-scoped progress and log messages are dropped and server-to-client
         requests raise :class:`~mcp_sdk.errors.TransportError`; session-scoped
         messages still flow on the GET stream.
-    :param session_idle_timeout: seconds after which a session with no request and
-        no open stream expires (a ``mcp-http-session-reaper`` thread); None: never.
+    :param session_idle_timeout: seconds after which a session with no client activity and
+        no open stream expires, its running requests cancelled (a ``mcp-http-session-reaper``
+        thread); None: never. Default 30 minutes.
+    :param unused_session_timeout: seconds a session that sent nothing after ``initialize``
+        lives (default 30); None: as long as any other.
     :param event_store: makes each session's event store, called with the session
         id (default :class:`~.streamable_http.InMemoryEventStore`).
     :param allowed_hosts: ``Host`` values accepted beside the loopback names
@@ -134,8 +150,21 @@ class StreamableHTTPTransport:
     :param dns_rebinding_protection: check ``Host`` and ``Origin`` (403 otherwise);
         turn off only behind a proxy that checks them.
     :param max_body_bytes: larger POST bodies get 413.
-    :param max_sessions: more concurrent sessions get 503 on ``initialize``; None: no limit.
-    :param max_workers: threads running requests answered with SSE.
+    :param max_sessions: the most sessions at once; when full, one idle for a minute is
+        closed to make room, else ``initialize`` gets 503 with ``Retry-After``; None: no limit.
+    :param max_workers: threads running requests answered with SSE, shared in turn between sessions.
+    :param wsgi_threads: the WSGI server's thread count (waitress ``threads``, gunicorn
+        ``--threads``; default 4, waitress's): sizes the default ``max_streams``.
+    :param max_streams: SSE connections open at once in all; past it, 503 with ``Retry-After``.
+        Default: ``wsgi_threads`` less a quarter of them and at least two (4 -> 2, 32 -> 24),
+        so JSON requests and answers to server-to-client requests always find a thread.
+    :param max_streams_per_session: SSE connections of one session at once (its GET stream and
+        request streams); past it, 429 with ``Retry-After``. Default: half of ``max_streams``, at least 2.
+    :param max_requests_per_session: requests of one session answered over SSE and not yet
+        finished (queued or running); past it, 429 with ``Retry-After``.
+    :param body_timeout: seconds a client gets to send its request body; past it, 408 and the
+        connection's reading side is shut (gunicorn, werkzeug; waitress buffers bodies itself).
+        None: no deadline.
     :param keepalive_interval: seconds between keep-alive comments on an idle SSE connection.
     :param retry_interval: seconds a client should wait before reconnecting (the SSE
         ``retry`` field); None leaves it out.
@@ -154,7 +183,8 @@ class StreamableHTTPTransport:
         *,
         stateless: bool = False,
         enable_json_response: bool = False,
-        session_idle_timeout: float | None = None,
+        session_idle_timeout: float | None = DEFAULT_IDLE_TIMEOUT,
+        unused_session_timeout: float | None = UNUSED_TIMEOUT,
         event_store: t.Callable[[str], EventStore] | None = None,
         allowed_hosts: t.Iterable[str] | None = None,
         allowed_origins: t.Iterable[str] | None = None,
@@ -166,9 +196,25 @@ class StreamableHTTPTransport:
         retry_interval: float | None = 1.0,
         auth: BearerAuth | None = None,
         authenticate: Authenticate | None = None,
+        wsgi_threads: int = DEFAULT_WSGI_THREADS,
+        max_streams: int | None = None,
+        max_streams_per_session: int | None = None,
+        max_requests_per_session: int = DEFAULT_MAX_REQUESTS_PER_SESSION,
+        body_timeout: float | None = DEFAULT_BODY_TIMEOUT,
     ) -> None:
-        if session_idle_timeout is not None and (stateless or session_idle_timeout <= 0):
-            raise ValueError("session_idle_timeout must be a positive number, and needs sessions (stateless=False)")
+        for name, value in (("session_idle_timeout", session_idle_timeout), ("unused_session_timeout", unused_session_timeout)):
+            if value is not None and value <= 0:
+                raise ValueError(f"{name} must be a positive number or None")
+        for name, count in (
+            ("wsgi_threads", wsgi_threads),
+            ("max_streams", 1 if max_streams is None else max_streams),
+            ("max_streams_per_session", 1 if max_streams_per_session is None else max_streams_per_session),
+            ("max_requests_per_session", max_requests_per_session),
+        ):
+            if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+                raise ValueError(f"{name} must be a positive integer, not {count!r}")
+        if body_timeout is not None and body_timeout <= 0:
+            raise ValueError("body_timeout must be positive or None")
         if isinstance(max_body_bytes, bool) or not isinstance(max_body_bytes, int) or max_body_bytes < 1:
             raise ValueError(f"max_body_bytes must be a positive integer, not {max_body_bytes!r}")
         if max_sessions is not None and max_sessions < 1:
@@ -187,8 +233,14 @@ class StreamableHTTPTransport:
         self._event_store = event_store or InMemoryEventStore
         self._guard = RebindingGuard(allowed_hosts, allowed_origins) if dns_rebinding_protection else None
         self._deployment = DeploymentCheck()
-        self._sessions = None if stateless else SessionRegistry(session_idle_timeout, max_sessions)
+        self._sessions = None if stateless else SessionRegistry(session_idle_timeout, max_sessions, unused_session_timeout)
         self._pool = WorkerPool(max_workers)
+        self.max_requests_per_session = max_requests_per_session
+        total_streams = max_streams if max_streams is not None else streams_for_threads(wsgi_threads)
+        self._stream_limits = StreamLimits(
+            total_streams, max_streams_per_session if max_streams_per_session is not None else max(2, total_streams // 2)
+        )
+        self._body_deadlines = BodyDeadlines(body_timeout) if body_timeout is not None else None
         self._allow = "POST" if stateless else "GET, POST, DELETE"
         self._closed = False
         self._auth = RequestAuthenticator(auth, authenticate) if auth is not None or authenticate is not None else None
@@ -200,7 +252,7 @@ class StreamableHTTPTransport:
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> t.Iterable[bytes]:
         """The WSGI application."""
-        answer = self._answer(environ, None)
+        answer = self._watch(environ, self._answer(environ, None))
         start_response(answer.status_line, answer.headers)
         return answer.body
 
@@ -215,12 +267,55 @@ class StreamableHTTPTransport:
         def body(limit: int) -> bytes:
             return read_body(request.stream, request.content_length, limit, until_eof=True)
 
-        return self._answer(request.environ, body).to_response()
+        return self._watch(request.environ, self._answer(request.environ, body)).to_response()
 
-    @staticmethod
-    def _wsgi_body(environ: WSGIEnvironment, limit: int) -> bytes:
+    def _wsgi_body(self, environ: WSGIEnvironment, limit: int) -> bytes:
         until_eof = bool(environ.get("wsgi.input_terminated"))
-        return read_body(environ["wsgi.input"], content_length(environ), limit, until_eof)
+        length = content_length(environ)
+        if self._body_deadlines is None:
+            return read_body(environ["wsgi.input"], length, limit, until_eof)
+        watch = self._body_deadlines.watch(environ)
+        try:
+            body = read_body(environ["wsgi.input"], length, limit, until_eof)
+        except Exception:
+            if self._body_deadlines.done(watch):
+                raise self._too_slow() from None
+            raise
+        if self._body_deadlines.done(watch) or (length is not None and len(body) < length):
+            raise self._too_slow()
+        return body
+
+    def _too_slow(self) -> HTTPRequestError:
+        timeout = self._body_deadlines.timeout if self._body_deadlines is not None else 0
+        return HTTPRequestError(408, f"Request Timeout: the body must arrive within {timeout:g} seconds")
+
+    def _watch(self, environ: WSGIEnvironment, answer: Answer) -> Answer:
+        """Tie the stream place the request took (if any) to its SSE answer, and watch for the client leaving."""
+        release = environ.pop(_RELEASE_KEY, None)
+        if isinstance(answer.body, SSEBody):
+            answer.body.watch(disconnect_probe(environ), release or (lambda: None))
+        elif release is not None:
+            release()
+        return answer
+
+    def _hold_stream(self, environ: WSGIEnvironment, session: HTTPSession | None, request_id: t.Any = None) -> None:
+        """Take a place for one more SSE connection of ``session`` (None: stateless), kept until
+        :meth:`_watch` hands it on.
+
+        :raises HTTPRequestError: 429 or 503 with ``Retry-After`` past a cap.
+        """
+        if session is None:
+            environ[_RELEASE_KEY] = self._stream_limits.acquire(object(), request_id)
+            return
+        if request_id is not None and session.running_requests >= self.max_requests_per_session:
+            raise HTTPRequestError(
+                429,
+                f"Too Many Requests: this session has {session.running_requests} requests running "
+                f"(the most is {self.max_requests_per_session})",
+                headers={"Retry-After": "1"},
+                request_id=request_id,
+            )
+        environ[_RELEASE_KEY] = self._stream_limits.acquire(session.id, request_id)
 
     def _answer(self, environ: WSGIEnvironment, body: t.Callable[[int], bytes] | None) -> Answer:
         """The answer to one request; ``body(limit)`` reads its body (None: from ``wsgi.input``)."""
@@ -274,6 +369,7 @@ class StreamableHTTPTransport:
             return self._answer_inline(server_session, message)
         if self.enable_json_response or not may_send_first(self.server, message):
             return self._answer_json(server_session, message)
+        self._hold_stream(environ, session, ids[0])
         stream = session.open_request_stream(ids)
         consumer, _ = stream.attach()
         preamble = [stream.prime(self.retry_ms)] if _resumable(server_session.protocol_version) else []
@@ -319,6 +415,7 @@ class StreamableHTTPTransport:
             message.get("method") == methods.SUBSCRIPTIONS_LISTEN or may_send_first(self.server, message)
         ):
             return self._answer_modern(server_session, message)
+        self._hold_stream(environ, None, request_id)
         return self._stream_modern(server_session, message)
 
     def _request_channel(self, principal: Principal | None) -> _RequestChannel:
@@ -387,7 +484,9 @@ class StreamableHTTPTransport:
         self._deployment.limit_single_threaded(environ, session.server_session)
         if not self._sessions.add(session):
             session.close("Too many sessions")
-            raise HTTPRequestError(503, f"Service Unavailable: {self._sessions.max_sessions} sessions are open")
+            raise HTTPRequestError(
+                503, f"Service Unavailable: {self._sessions.max_sessions} sessions are open", headers={"Retry-After": "60"}
+            )
         response = self.server.handle_message(message, session.server_session)
         if response is None or "error" in response:  # no session came of it
             self._sessions.remove(session.id, "Initialization failed")
@@ -419,6 +518,7 @@ class StreamableHTTPTransport:
             return self._answer_inline(server_session, message)
         if self.enable_json_response or not may_send_first(self.server, message):
             return self._answer_json(server_session, message)
+        self._hold_stream(environ, None, ids[0])
         stream = Stream("0", None, ids)
         streams.append(stream)
         consumer, _ = stream.attach()
@@ -462,7 +562,7 @@ class StreamableHTTPTransport:
         request_id = message.get("id") if type(message) is dict else None
         cancellation = server_session.accept(request_id) if json_rpc.is_valid_id(request_id) else None
         try:
-            self._pool.submit(lambda: self._run(server_session, message, finish, cancellation))
+            self._pool.submit(lambda: self._run(server_session, message, finish, cancellation), owner=server_session)
         except TransportError:
             if cancellation is not None:
                 server_session.forget(request_id)
@@ -504,12 +604,18 @@ class StreamableHTTPTransport:
         self._protocol_version(environ)
         last_event_id = environ.get("HTTP_LAST_EVENT_ID")
         if last_event_id:
+            self._hold_stream(environ, session)
             return self._resume(session, last_event_id)
         self._deployment.refuse_standalone_stream(environ)
         stream = session.standalone_stream()
         consumer = stream.attach_if_free()  # two GETs at once: exactly one wins
         if consumer is None:
             raise HTTPRequestError(409, "Conflict: this session already has a GET stream open")
+        try:
+            self._hold_stream(environ, session)
+        except HTTPRequestError:
+            stream.detach(consumer)
+            raise
         preamble = [stream.prime(self.retry_ms)] if _resumable(session.server_session.protocol_version) else []
         body = SSEBody(
             stream, consumer, preamble, keepalive=self.keepalive_interval, retry_ms=self.retry_ms, on_end=session.stream_ended
@@ -534,7 +640,12 @@ class StreamableHTTPTransport:
         if stream is None:  # finished and gone: what the store still had is all there is
             stream, consumer, finished = Stream(stream_id, None), queue.SimpleQueue(), True
         else:
-            consumer, finished = stream.attach()
+            attached = stream.attach_if_free()  # a live connection keeps its stream
+            if attached is None:
+                raise HTTPRequestError(
+                    409, "Conflict: this stream is still being read on another connection", headers={"Retry-After": "1"}
+                )
+            consumer, finished = attached, stream.done
             # Events stored between the first replay and attach() were not queued: fetch them too.
             store.replay_events_after(replayed[-1][0] if replayed else last_event_id, collect)
         preamble = [format_event(json_rpc.encode(message), event_id) for event_id, message in replayed if message is not None]
@@ -573,7 +684,7 @@ class StreamableHTTPTransport:
             raise self._deployment.unknown_session(session_id)
         if not session.belongs_to(principal):  # another caller's session: never say more than "ended"
             raise HTTPRequestError(404, ENDED)
-        session.touch()
+        session.note_request()
         if principal is not None:
             session.server_session.auth = principal  # the same caller's latest token: its scopes may have grown
         return session
@@ -631,6 +742,8 @@ class StreamableHTTPTransport:
         for stream in stateless:
             self._stateless_ended(stream, False)
         self._pool.close()
+        if self._body_deadlines is not None:
+            self._body_deadlines.close()
 
     def __enter__(self) -> StreamableHTTPTransport:
         return self

@@ -48,7 +48,7 @@ class TestTalkingToAServerFile:
         called = mcp_sdk("call", WEATHER, "get_forecast", "latitude=47.6", "longitude=-122.3")
         assert (called.returncode, called.stdout, called.stderr) == (0, "Forecast for 47.6, -122.3: sunny, 22°C, light wind\n", "")
         result = json.loads(mcp_sdk("call", WEATHER, "get_alerts", "state=ca", "--json").stdout)
-        assert result == {"content": [{"type": "text", "text": "Heat advisory until 8 PM"}], "isError": False}
+        assert (result["content"], result["isError"]) == ([{"type": "text", "text": "Heat advisory until 8 PM"}], False)
 
     def test_a_tool_error_exits_non_zero(self):
         failed = mcp_sdk("call", WEATHER, "get_forecast", "latitude=north", "longitude=1")

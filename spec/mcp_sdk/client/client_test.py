@@ -17,7 +17,7 @@ from spec.support.client_fake_transport import INITIALIZE_RESULT, HangingTranspo
 def connected(results: dict[str, t.Any] | None = None, **options: t.Any) -> tuple[Client, RecordingTransport]:
     transport = RecordingTransport(results)
     client = Client(transport=transport, **options)
-    client.connect()
+    client.connect(mode="legacy")
     transport.sent.clear()
     return client, transport
 
@@ -33,7 +33,7 @@ class TestConnect:
     def test_sends_initialize_then_initialized(self) -> None:
         transport = RecordingTransport()
         client = Client(transport=transport)
-        result = client.connect()
+        result = client.connect(mode="legacy")
         assert transport.sent == [
             {
                 "jsonrpc": "2.0",
@@ -87,7 +87,7 @@ class TestConnect:
         client.on_sampling(lambda params: {})
         client.on_elicitation(lambda params: {}, url=True)
         client.on_roots(lambda params: [])
-        client.connect(capabilities={"sampling": {"tools": {}}})
+        client.connect(mode="legacy", capabilities={"sampling": {"tools": {}}})
         assert transport.sent[0]["params"]["capabilities"] == {
             "sampling": {"tools": {}},  # explicit capabilities win
             "elicitation": {"form": {}, "url": {}},
@@ -108,14 +108,14 @@ class TestConnect:
         transport = RecordingTransport({"initialize": {**INITIALIZE_RESULT, "protocolVersion": "1999-01-01"}})
         client = Client(transport=transport)
         with pytest.raises(ValidationError, match="1999-01-01"):
-            client.connect()
+            client.connect(mode="legacy")
         assert not client.connected
         assert [m["method"] for m in transport.sent] == ["initialize"]  # no initialized notification
 
     def test_server_error_on_initialize(self) -> None:
         transport = RecordingTransport({"initialize": lambda r: error_response(r, -32602, "Unsupported protocol version")})
         with pytest.raises(ServerError) as raised:
-            Client(transport=transport).connect()
+            Client(transport=transport).connect(mode="legacy")
         assert raised.value.code == -32602
 
     def test_close_closes_the_transport(self) -> None:
@@ -413,7 +413,7 @@ class TestCancellation:
     def test_cancellation_from_another_thread(self) -> None:
         transport = HangingTransport()
         client = Client(transport=transport)
-        client.connect()
+        client.connect(mode="legacy")
         cancellation = mcp_sdk.Cancellation()
         timer = threading.Timer(0.1, cancellation.cancel, kwargs={"reason": "user pressed stop"})
         timer.start()
@@ -437,7 +437,7 @@ class TestCancellation:
     def test_timeout_cancels_the_request(self) -> None:
         transport = HangingTransport()
         client = Client(transport=transport)
-        client.connect()
+        client.connect(mode="legacy")
         with pytest.raises(mcp_sdk.RequestTimeoutError, match="tools/call got no response within 0.05 seconds"):
             client.call_tool(name="slow", timeout=0.05)
         assert transport.sent[-1] == {

@@ -38,7 +38,9 @@ def connection(request: pytest.FixtureRequest) -> t.Iterator[Connection]:
         client.on_sampling(lambda p: {"role": "assistant", "content": {"type": "text", "text": "42"}, "model": "m"})
         client.on_elicitation(lambda p: {"action": "accept", "content": {"nickname": "jd"}})
         client.on_roots(lambda p: [{"uri": "file:///a", "name": "a"}])
-        client.connect(client_info={"name": "e2e", "version": "1.0"})
+        # These specs pin the 2025 session semantics (ping, initialize); the 2026-07-28 path
+        # of the same server is in test_modern_round_trips below.
+        client.connect(client_info={"name": "e2e", "version": "1.0"}, mode="legacy")
         yield Connection(client, recorder)
 
 
@@ -57,7 +59,8 @@ def test_handshake(connection: Connection) -> None:
         assert initialize["params"]["capabilities"] == {
             "sampling": {}, "elicitation": {"form": {}}, "roots": {"listChanged": True},
         }
-        later = [r for r in recorder.received if r.body is None or r.body.get("method") != "initialize"]
+        assert recorder.bodies("server/discover") == []  # mode="legacy": no probe
+        later = [r for r in recorder.received if r.body is None or r.body.get("method") not in ("initialize", "server/discover")]
         assert later and all(r.headers["mcp-protocol-version"] == "2025-11-25" for r in later)
         assert all(r.headers.get("mcp-session-id") for r in later)
 
@@ -178,3 +181,36 @@ def test_threads_share_a_client(connection: Connection) -> None:
     for thread in threads:
         thread.join(TIMEOUT * 3)
     assert not failures
+
+
+@pytest.mark.parametrize("kind", ["stdio", "http"])
+def test_modern_round_trips(kind: str) -> None:
+    """mode="auto" against this dual-era server speaks 2026-07-28: sampling, elicitation and roots
+    travel as MRTR input requests answered by the same handlers, with no initialize."""
+    with contextlib.ExitStack() as stack:
+        recorder = None
+        if kind == "stdio":
+            transport: t.Any = fixture_stdio()
+        else:
+            url, recorder = stack.enter_context(fixture_http())
+            transport = HTTP(url=url, timeout=TIMEOUT)
+        client = Client(transport=transport)
+        stack.callback(client.close)
+        client.on_sampling(lambda p: {"role": "assistant", "content": {"type": "text", "text": "42"}, "model": "m"})
+        client.on_elicitation(lambda p: {"action": "accept", "content": {"nickname": "jd"}})
+        client.on_roots(lambda p: [{"uri": "file:///a", "name": "a"}])
+        client.connect(client_info={"name": "e2e", "version": "1.0"})
+        assert (client.protocol_version, client.server_info) == (
+            "2026-07-28",
+            {"name": "client_fixture", "title": "Client Fixture", "version": "1.0.0"},
+        )
+        assert text(client, "sample", prompt="6*7") == "model said: 42"
+        assert json.loads(text(client, "elicit"))["content"]["nickname"] == "jd"
+        assert text(client, "roots") == "file:///a"
+        if recorder is not None:
+            assert recorder.bodies("initialize") == []
+            calls = recorder.bodies("tools/call")
+            assert calls and all("requestState" in body["params"] for body in calls[1::2])
+            for body in calls:
+                if body["params"]["name"] != "elicit":  # its answer carries the fixture's 95.5, a number 2026 ElicitResult lacks
+                    wire_schema.assert_valid("CallToolRequest", body, "2026-07-28")

@@ -21,7 +21,7 @@ def test_stdio_client() -> None:
     completed = run("examples/stdio_client.py")
     assert completed.returncode == 0, completed.stderr
     assert completed.stdout.splitlines() == [
-        "Connected to example_server 1.0.0 (protocol 2025-11-25)",
+        "Connected to example_server 1.0.0 (protocol 2026-07-28)",
         "Tool: example_tool - A simple example tool that echoes back its arguments",
         "Tool: count - Counts to a number, reporting progress (send _meta.progressToken to see it)",
         "Tool: shout_tool - Logs its message to the client (after logging/setLevel) and shouts it back",
@@ -47,7 +47,7 @@ def test_http_client() -> None:
         module.transport.close()
     assert completed.returncode == 0, completed.stderr
     lines = completed.stdout.splitlines()
-    assert lines[0] == "Connected to http_example (protocol 2025-11-25)"
+    assert lines[0] == "Connected to http_example (protocol 2026-07-28)"
     assert "Hello world" in lines
     assert lines[-8:] == [
         "  progress 1/3: 3...",

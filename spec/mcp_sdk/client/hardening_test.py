@@ -97,7 +97,7 @@ class TestHTTP:
     def connected(self, handler: t.Callable[[Request], Reply], server: ScriptedServer, **options: t.Any) -> Client:
         options.setdefault("timeout", TIMEOUT)
         client = Client(transport=HTTP(url=server.url, **options))
-        client.connect()
+        client.connect(mode="legacy")
         return client
 
     def test_a_json_response_with_an_unhashable_id_is_a_validation_error(self) -> None:

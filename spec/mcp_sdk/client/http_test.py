@@ -34,7 +34,7 @@ def is_call(request: Request, method: str) -> bool:
 def connected(server: ScriptedServer, **options: t.Any) -> Client:
     options.setdefault("timeout", TIMEOUT)
     client = Client(transport=HTTP(url=server.url, **options))
-    client.connect()
+    client.connect(mode="legacy")
     return client
 
 
@@ -42,7 +42,7 @@ class TestWire:
     def test_handshake_headers_and_delete(self) -> None:
         with ScriptedServer(basic_handler()) as server:
             client = Client(transport=HTTP(url=server.url, headers={"Authorization": "Bearer t0k"}, timeout=TIMEOUT))
-            client.connect(client_info={"name": "spec", "version": "1"})
+            client.connect(mode="legacy", client_info={"name": "spec", "version": "1"})
             assert client.ping() == {}
             client.close()
             initialize, initialized, get, ping, delete = server.requests
@@ -301,7 +301,7 @@ class TestSessions:
                 client.ping()
             assert transport.session_id is None
             expired.clear()
-            client.connect()  # a fresh initialize, without the dead session id
+            client.connect(mode="legacy")  # a fresh initialize, without the dead session id
             assert transport.session_id == "session-1"
             client.close()
         initializes = [r for r in server.requests if is_call(r, "initialize")]
@@ -314,7 +314,7 @@ class TestSessions:
         url = f"http://127.0.0.1:{port}/mcp"
         client = Client(transport=HTTP(url=url, timeout=2))
         with pytest.raises(mcp_sdk.TransportError, match=f"POST {url} failed"):
-            client.connect()
+            client.connect(mode="legacy")
         client.close()
 
 
@@ -343,7 +343,7 @@ class TestStandaloneStream:
             changes: list[str] = []
             client.on_notification(lambda method, params: changes.append(method))
             client.on_roots(lambda params: [{"uri": "file:///r"}])
-            client.connect()
+            client.connect(mode="legacy")
             assert posted.wait(TIMEOUT)
             listeners = [th for th in threading.enumerate() if th.name.startswith("mcp-client-http-listener")]
             assert len(listeners) == 1
@@ -456,7 +456,7 @@ class TestOAuthHook:
             provider = object()
             transport = HTTP(url=server.url, oauth=provider, timeout=TIMEOUT)
             client = Client(transport=transport)
-            client.connect()
+            client.connect(mode="legacy")
             client.close()
         (fake,) = FakeOAuthClient.instances
         assert fake.provider is provider and fake.server_url == server.url and fake.session is transport.session
@@ -476,6 +476,6 @@ class TestOAuthHook:
         with ScriptedServer(lambda r: Reply(401, {})) as server:
             client = Client(transport=HTTP(url=server.url, oauth=object(), timeout=TIMEOUT))
             with pytest.raises(mcp_sdk.TransportError, match="HTTP 401"):
-                client.connect()
+                client.connect(mode="legacy")
             client.close()
         assert server.methods() == ["POST initialize", "POST initialize"]

@@ -33,11 +33,12 @@ def weather_server() -> Server:
 
 def test_a_client_talks_to_a_server_in_process():
     with Client(transport=InMemory(weather_server())) as client:
-        result = client.connect()
-        assert result["serverInfo"]["name"] == "weather"
+        client.connect()
+        assert client.server_info is not None and client.server_info["name"] == "weather"
         assert [tool.name for tool in client.tools()] == ["get_alerts", "summarize"]
         response = client.call_tool(name="get_alerts", arguments={"state": "CA"})
-        assert response["result"] == {"content": [{"type": "text", "text": "No alerts for CA"}], "isError": False}
+        result = response["result"]
+        assert (result["content"], result["isError"]) == ([{"type": "text", "text": "No alerts for CA"}], False)
         invalid = client.call_tool(name="get_alerts", arguments={})
         assert invalid["result"]["isError"] is True
 
@@ -55,7 +56,9 @@ def test_progress_and_sampling_cross_the_in_memory_connection():
     client.connect()
     response = client.call_tool(name="summarize", arguments={"text": "hello"}, progress_token="p")
     assert response["result"]["content"] == [{"type": "text", "text": "HELLO"}]
-    assert progress == [{"progressToken": "p", "progress": 1, "total": 2, "message": "asking"}]
+    # On 2026-07-28 the sampling ask ends the first run and the retry runs the tool again
+    # (MRTR), so the progress before the ask is reported once per run.
+    assert progress and all(p == {"progressToken": "p", "progress": 1, "total": 2, "message": "asking"} for p in progress)
     client.close()
 
 

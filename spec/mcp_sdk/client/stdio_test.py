@@ -48,7 +48,7 @@ class TestWire:
         log = tmp_path / "stdin.log"
         transport = script_stdio("client_stdio_recorder.py", str(log))
         with Client(transport=transport) as client:
-            client.connect(client_info={"name": "spec", "version": "1"})
+            client.connect(mode="legacy", client_info={"name": "spec", "version": "1"})
             client.ping(meta={"traceparent": "00-ab-cd-01"})
             client.call_tool(name="echo", arguments={"text": "héllo"})
             lines = read_log(log, 4)
@@ -65,7 +65,7 @@ class TestWire:
         transport = script_stdio("client_stdio_recorder.py", str(log))
         with Client(transport=transport) as client:
             client.on_roots(lambda params: [{"uri": "file:///work", "name": "work"}])
-            client.connect()
+            client.connect(mode="legacy")
             said = [
                 {"jsonrpc": "2.0", "id": "srv-1", "method": "roots/list"},
                 {"jsonrpc": "2.0", "id": "srv-2", "method": "sampling/createMessage", "params": {}},
@@ -81,7 +81,7 @@ class TestWire:
     def test_env_and_cwd(self, tmp_path: pathlib.Path) -> None:
         transport = script_stdio("client_stdio_recorder.py", env={"MCP_SPEC_VALUE": "42"}, cwd=str(tmp_path))
         with Client(transport=transport) as client:
-            client.connect()
+            client.connect(mode="legacy")
             result = client.request("env", {"name": "MCP_SPEC_VALUE"})["result"]
             path = client.request("env", {"name": "PATH"})["result"]["value"]
         assert result == {"value": "42", "cwd": str(tmp_path)}
@@ -97,7 +97,7 @@ class TestAgainstTheServer:
             client.on_roots(lambda p: [{"uri": "file:///a"}])
             progress: list[t.Any] = []
             client.on_progress(progress.append)
-            result = client.connect()
+            result = client.connect(mode="legacy")
             assert result["serverInfo"]["name"] == "client_fixture"
             assert client.instructions == "Use the echo tool."
             assert len(client.tools()) == 12 and client.list_tools().next_cursor is not None
@@ -122,7 +122,7 @@ class TestAgainstTheServer:
     def test_many_threads_share_one_client(self) -> None:
         with Client(transport=fixture_stdio()) as client:
             client.on_sampling(lambda p: {"role": "assistant", "content": {"type": "text", "text": "ok"}, "model": "m"})
-            client.connect()
+            client.connect(mode="legacy")
             results: dict[int, list[str]] = {}
 
             def work(number: int) -> None:
@@ -150,13 +150,13 @@ class TestAgainstTheServer:
                 inner = client.call_tool(name="echo", arguments={"message": "inner"})["result"]["content"][0]["text"]
                 return {"role": "assistant", "content": {"type": "text", "text": inner}, "model": "m"}
 
-            client.connect()
+            client.connect(mode="legacy")
             assert client.call_tool(name="sample")["result"]["content"][0]["text"] == "model said: echo: inner"
 
     def test_cancellation_reaches_the_server(self) -> None:
         transport = fixture_stdio()
         with Client(transport=transport) as client:
-            client.connect()
+            client.connect(mode="legacy")
             cancellation = mcp_sdk.Cancellation()
             threading.Timer(0.2, cancellation.cancel, kwargs={"reason": "stop it"}).start()
             with pytest.raises(mcp_sdk.CancelledError):
@@ -170,7 +170,7 @@ class TestAgainstTheServer:
     def test_read_timeout(self) -> None:
         transport = script_stdio("client_stdio_recorder.py", read_timeout=0.2)
         with Client(transport=transport) as client:
-            client.connect()
+            client.connect(mode="legacy")
             with pytest.raises(mcp_sdk.RequestTimeoutError, match="silence got no response within 0.2 seconds"):
                 client.request("silence")
             assert client.ping(timeout=TIMEOUT) == {}
@@ -181,7 +181,7 @@ class TestStderr:
         caplog.set_level(logging.INFO, logger="mcp_sdk.client.stdio")
         transport = fixture_stdio(stderr_lines=50)
         with Client(transport=transport) as client:
-            client.connect()
+            client.connect(mode="legacy")
             # Far more than a pipe buffer holds: a server blocked on stderr would hang here.
             client.call_tool(name="stderr", arguments={"text": "x" * 99, "repeat": 3000})
             client.call_tool(name="stderr", arguments={"text": "last words"})
@@ -197,13 +197,13 @@ class TestFailures:
     def test_command_not_found(self) -> None:
         transport = Stdio(command="/nonexistent/mcp-server", args=["--flag"])
         with pytest.raises(mcp_sdk.TransportError, match="Failed to start MCP server /nonexistent/mcp-server --flag"):
-            Client(transport=transport).connect()
+            Client(transport=transport).connect(mode="legacy")
         transport.close()
 
     def test_server_dies_mid_call(self) -> None:
         transport = fixture_stdio()
         with Client(transport=transport) as client:
-            client.connect()
+            client.connect(mode="legacy")
             with pytest.raises(mcp_sdk.TransportError) as raised:
                 client.call_tool(name="crash")
             message = str(raised.value)
@@ -216,13 +216,13 @@ class TestFailures:
     def test_server_exits_at_once(self) -> None:
         transport = Stdio(command=sys.executable, args=["-c", "import sys; print('bad config', file=sys.stderr); sys.exit(2)"])
         with pytest.raises(mcp_sdk.TransportError, match="exited with code 2; its last stderr lines: bad config"):
-            Client(transport=transport).connect()
+            Client(transport=transport).connect(mode="legacy")
         transport.close()
 
     def test_closed_transport_refuses(self) -> None:
         transport = fixture_stdio()
         client = Client(transport=transport)
-        client.connect()
+        client.connect(mode="legacy")
         client.close()
         client.close()  # idempotent
         with pytest.raises(mcp_sdk.TransportError, match="is closed"):
@@ -233,7 +233,7 @@ class TestClose:
     def test_graceful(self) -> None:
         transport = fixture_stdio()
         client = Client(transport=transport)
-        client.connect()
+        client.connect(mode="legacy")
         names = {thread.name for thread in threading.enumerate()}
         assert {"mcp-client-stdio-reader-python", "mcp-client-stdio-writer-python", "mcp-client-stdio-stderr-python"} <= {
             name.replace(os.path.basename(sys.executable), "python") for name in names
@@ -289,7 +289,7 @@ class TestClose:
             thread.join(TIMEOUT)
         assert len(spawned) == 1 and transport.process is not None and transport.process.pid == spawned[0]
         with Client(transport=transport) as client:
-            assert client.connect()["serverInfo"]["name"] == "client_fixture"
+            assert client.connect(mode="legacy")["serverInfo"]["name"] == "client_fixture"
 
     def test_close_before_start_does_nothing(self) -> None:
         transport = Stdio(command="never-started")

@@ -175,8 +175,8 @@ class TestATransportWrittenToTheRubyInterface:
                 return t.cast("dict[str, t.Any]", server.handle(request))
 
         client = Client(transport=RubyShaped())
-        result = client.connect()
-        assert result["serverInfo"]["name"] == "ruby-shaped"
+        client.connect(mode="legacy")  # initialize is followed by a notification this transport cannot send
+        assert client.server_info is not None and client.server_info["name"] == "ruby-shaped"
         assert "has no send_notification" in caplog.text
         with pytest.raises(TransportError, match="cannot send notifications"):
             client.notify("notifications/roots/list_changed")

@@ -6,7 +6,9 @@
 - :mod:`.sessions`: per-session routing and the idle-session reaper.
 - :mod:`.security`: ``Host`` / ``Origin`` checks against DNS rebinding.
 - :mod:`.http_io`: header checks, bounded body reads, JSON-RPC shaped HTTP errors.
-- :mod:`.workers`: the pool of threads running requests answered with SSE.
+- :mod:`.workers`: the pool of threads running requests answered with SSE, shared in turn by sessions.
+- :mod:`.limits`: caps on open SSE connections, in total and per session.
+- :mod:`.connection`: what the WSGI server shows of the client's socket: disconnect probes, body deadlines.
 """
 
 from __future__ import annotations

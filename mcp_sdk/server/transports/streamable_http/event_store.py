@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import collections
 import threading
+import time
 import typing as t
+
+from .... import json_rpc
 
 #: ``send(event_id, message)``: one replayed event; ``message`` is None for a priming event.
 ReplaySend = t.Callable[[str, t.Optional[t.Dict[str, t.Any]]], None]
@@ -48,12 +51,28 @@ class EventStore:
     def forget_stream(self, stream_id: str) -> None:
         """The stream's response was delivered: its events may be dropped. The default keeps them."""
 
+    def expire(self) -> None:
+        """Drop what is past the store's retention; called now and then while the session lives. The default does nothing."""
+
     def close(self) -> None:
         """The session ended: drop everything. The default does nothing."""
 
 
+#: Bytes of events an :class:`InMemoryEventStore` keeps by default (one session).
+DEFAULT_MAX_BYTES = 4 * 1024 * 1024
+#: Seconds an :class:`InMemoryEventStore` keeps an event by default.
+DEFAULT_MAX_AGE = 300.0
+
+
+class _Event(t.NamedTuple):
+    number: int
+    message: dict[str, t.Any] | None
+    size: int
+    stored_at: float
+
+
 class InMemoryEventStore(EventStore):
-    """An :class:`EventStore` in this process's memory, bounded per stream and per session.
+    """An :class:`EventStore` in this process's memory, bounded per stream, per session, in bytes and in time.
 
     Event ids are ``"<stream id>-<n>"`` with ``n`` counting up across the session,
     so an id stays unique and names its stream even after older events were dropped.
@@ -61,29 +80,76 @@ class InMemoryEventStore(EventStore):
     :param session_id: the session the store belongs to (unused here).
     :param max_events_per_stream: events kept per stream; older ones are dropped first.
     :param max_streams: streams kept; the least recently written one is dropped first.
+    :param max_bytes: bytes of JSON kept in all; the oldest events of the least recently
+        written streams are dropped first.
+    :param max_age: seconds an event is kept.
     """
 
-    def __init__(self, session_id: str | None = None, *, max_events_per_stream: int = 100, max_streams: int = 32) -> None:
-        if max_events_per_stream < 1 or max_streams < 1:
-            raise ValueError("max_events_per_stream and max_streams must be positive")
+    def __init__(
+        self,
+        session_id: str | None = None,
+        *,
+        max_events_per_stream: int = 100,
+        max_streams: int = 32,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        max_age: float = DEFAULT_MAX_AGE,
+    ) -> None:
+        if max_events_per_stream < 1 or max_streams < 1 or max_bytes < 1 or max_age <= 0:
+            raise ValueError("max_events_per_stream, max_streams, max_bytes and max_age must be positive")
         self.max_events_per_stream = max_events_per_stream
         self.max_streams = max_streams
+        self.max_bytes = max_bytes
+        self.max_age = max_age
         self._lock = threading.Lock()
-        self._streams: dict[str, collections.deque[tuple[int, dict[str, t.Any] | None]]] = {}
+        self._streams: dict[str, collections.deque[_Event]] = {}
+        self._bytes = 0
         self._next = 0
 
+    @property
+    def size(self) -> int:
+        """Bytes of JSON held now."""
+        with self._lock:
+            return self._bytes
+
     def store_event(self, stream_id: str, message: dict[str, t.Any] | None) -> str:
+        size = 0 if message is None else len(json_rpc.encode(message))  # outside the lock
+        now = time.monotonic()
         with self._lock:
             events = self._streams.pop(stream_id, None)  # re-inserted below: dict order is recency
             if events is None:
-                events = collections.deque(maxlen=self.max_events_per_stream)
+                events = collections.deque()
                 while len(self._streams) >= self.max_streams:
-                    del self._streams[next(iter(self._streams))]
+                    self._drop_stream(next(iter(self._streams)))
             self._streams[stream_id] = events
             number = self._next
             self._next = number + 1
-            events.append((number, message))
+            if len(events) >= self.max_events_per_stream:
+                self._bytes -= events.popleft().size
+            events.append(_Event(number, message, size, now))
+            self._bytes += size
+            self._trim(now)
         return f"{stream_id}-{number}"
+
+    def _drop_stream(self, stream_id: str) -> None:
+        self._bytes -= sum(event.size for event in self._streams.pop(stream_id, ()))
+
+    def _trim(self, now: float) -> None:
+        """Drop events past ``max_age``, then the oldest until within ``max_bytes`` (under the lock)."""
+        oldest = now - self.max_age
+        for stream_id in list(self._streams):
+            events = self._streams[stream_id]
+            while events and events[0].stored_at < oldest:
+                self._bytes -= events.popleft().size
+            if not events:
+                del self._streams[stream_id]
+        for stream_id in list(self._streams):
+            events = self._streams[stream_id]
+            while events and self._bytes > self.max_bytes and (len(events) > 1 or stream_id != next(reversed(self._streams))):
+                self._bytes -= events.popleft().size
+            if not events:
+                del self._streams[stream_id]
+            if self._bytes <= self.max_bytes:
+                break
 
     def replay_events_after(self, last_event_id: str, send: ReplaySend) -> str | None:
         stream_id, separator, number_text = last_event_id.rpartition("-")
@@ -91,24 +157,30 @@ class InMemoryEventStore(EventStore):
             return None  # (longer than any count we issue; int() refuses over 4300 digits anyway)
         after = int(number_text)
         with self._lock:
+            self._trim(time.monotonic())
             events = self._streams.get(stream_id)
             if events is None:
                 return None
-            missed = [(number, message) for number, message in events if number > after]
+            missed = [(event.number, event.message) for event in events if event.number > after]
         for number, message in missed:  # outside the lock: send writes to a connection's queue
             send(f"{stream_id}-{number}", message)
         return stream_id
 
     def forget_stream(self, stream_id: str) -> None:
         with self._lock:
-            self._streams.pop(stream_id, None)
+            self._drop_stream(stream_id)
+
+    def expire(self) -> None:
+        with self._lock:
+            self._trim(time.monotonic())
 
     def close(self) -> None:
         with self._lock:
             self._streams.clear()
+            self._bytes = 0
 
     def __repr__(self) -> str:
-        return f"<InMemoryEventStore streams={len(self._streams)}>"
+        return f"<InMemoryEventStore streams={len(self._streams)} bytes={self._bytes}>"
 
 
-__all__ = ["EventStore", "InMemoryEventStore", "ReplaySend"]
+__all__ = ["DEFAULT_MAX_AGE", "DEFAULT_MAX_BYTES", "EventStore", "InMemoryEventStore", "ReplaySend"]

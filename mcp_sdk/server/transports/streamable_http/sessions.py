@@ -31,6 +31,15 @@ logger = logging.getLogger("mcp_sdk.server")
 STANDALONE = "0"
 #: Finished POST streams whose events stay replayable, per session.
 RETAINED_STREAMS = 8
+#: Seconds a session lives without activity by default (as the Ruby SDK).
+DEFAULT_IDLE_TIMEOUT = 30 * 60.0
+#: Seconds a session that sent nothing after ``initialize`` lives by default.
+UNUSED_TIMEOUT = 30.0
+#: Seconds without activity after which a session may be closed to make room when
+#: ``max_sessions`` are open: a full registry locks new clients out for no longer.
+EVICTABLE_AFTER = 60.0
+#: Sessions looked at, oldest first, for one to close to make room.
+EVICTION_SCAN = 256
 
 EventStoreFactory = t.Callable[[str], EventStore]
 
@@ -68,6 +77,10 @@ class HTTPSession:
         self._numbers = itertools.count(1)
         self._retained: collections.deque[str] = collections.deque()  # finished streams, oldest first
         self.last_active = time.monotonic()
+        #: Whether the client sent anything after ``initialize``.
+        self.engaged = False
+        #: Requests of this session answered over SSE and not finished (queued or running).
+        self.running_requests = 0
         self.closed = False
         self.server_session = server.create_session(self._send, session_id)
         self.server_session.can_send_requests = can_send_requests
@@ -100,13 +113,16 @@ class HTTPSession:
         with self._lock:
             stream = Stream(str(next(self._numbers)), store, request_ids)
             self._streams[stream.stream_id] = stream
+            self.running_requests += 1
             for request_id in request_ids:
-                self._by_request[request_id] = stream
+                # An id still in flight keeps its stream: the duplicate is refused and must change nothing.
+                self._by_request.setdefault(request_id, stream)
         return stream
 
     def finish_request_stream(self, stream: Stream, response: t.Any, text: str | None) -> None:
         """Put the POST's answer (None: none) as the stream's last event."""
         with self._lock:
+            self.running_requests -= 1
             for request_id in stream.request_ids:
                 if self._by_request.get(request_id) is stream:
                     del self._by_request[request_id]
@@ -133,6 +149,13 @@ class HTTPSession:
         self.touch()
         if stream.stream_id == STANDALONE:
             return
+        if not delivered and not stream.done and not stream.primed:
+            # The client cannot resume this stream (no priming event): nobody can get the answer.
+            for request_id in stream.request_ids:
+                with self._lock:
+                    mine = self._by_request.get(request_id) is stream
+                if mine:
+                    self.server_session.cancel_request(request_id, "The client disconnected")
         if delivered:
             with self._lock:
                 if self._streams.get(stream.stream_id) is stream:
@@ -205,11 +228,37 @@ class HTTPSession:
         """Note activity (a request, or a connection ending) for the idle timeout."""
         self.last_active = time.monotonic()
 
+    def note_request(self) -> None:
+        """Note a request of the client after ``initialize``."""
+        self.engaged = True
+        self.last_active = time.monotonic()
+
     def idle_for(self, now: float) -> float:
-        """Seconds without activity; 0 while a connection is open or a request runs."""
-        if self.has_connections() or self.server_session.in_flight_count:
+        """Seconds without client activity; 0 while an SSE connection is open.
+
+        Requests still running do not keep a session alive: its client may be gone.
+        """
+        if self.has_connections():
             return 0.0
         return now - self.last_active
+
+    def expired(self, now: float, idle_timeout: float | None, unused_timeout: float | None) -> bool:
+        """Whether the session outlived ``idle_timeout``, or ``unused_timeout`` without a request after ``initialize``."""
+        if idle_timeout is None and (unused_timeout is None or self.engaged):
+            return False
+        idle = self.idle_for(now)
+        if idle_timeout is not None and idle > idle_timeout:
+            return True
+        return not self.engaged and unused_timeout is not None and idle > unused_timeout
+
+    def expire_events(self) -> None:
+        """Let the event store drop what is past its retention (the reaper calls this)."""
+        store = self._store
+        if store is not None:
+            try:
+                store.expire()
+            except Exception:  # the user's store: one failing must not stop expiry for the others
+                logger.exception("MCP event store expire() failed")
 
     def close(self, reason: str = "Session terminated") -> None:
         """End the session: cancel its requests, end its connections, drop its events."""
@@ -232,33 +281,58 @@ class HTTPSession:
 
 
 class SessionRegistry:
-    """The open sessions by id, bounded in number, with an optional idle reaper thread.
+    """The open sessions by id, bounded in number, with a reaper thread expiring idle ones.
 
     :param idle_timeout: seconds without activity after which a session expires (None: never).
-    :param max_sessions: the most sessions open at once (None: no limit).
+    :param max_sessions: the most sessions open at once (None: no limit). When full, a
+        session idle for :data:`EVICTABLE_AFTER` seconds is closed to make room.
+    :param unused_timeout: seconds a session that sent nothing after ``initialize`` lives (None: no limit).
     """
 
-    def __init__(self, idle_timeout: float | None = None, max_sessions: int | None = None) -> None:
+    def __init__(
+        self, idle_timeout: float | None = None, max_sessions: int | None = None, unused_timeout: float | None = None
+    ) -> None:
         self.idle_timeout = idle_timeout
         self.max_sessions = max_sessions
+        self.unused_timeout = unused_timeout
         self._lock = threading.Lock()
-        self._sessions: dict[str, HTTPSession] = {}
+        self._sessions: dict[str, HTTPSession] = {}  # least recently used first
         self._stop = threading.Event()
-        self._reaper: threading.Thread | None = None
-        if idle_timeout is not None:
-            self._reaper = threading.Thread(target=self._reap_loop, name="mcp-http-session-reaper", daemon=True)
-            self._reaper.start()
+        self._reaper: threading.Thread | None = None  # runs while there are sessions to expire
+        timeouts = [timeout for timeout in (idle_timeout, unused_timeout) if timeout is not None]
+        self._interval = min(max(min(timeouts) / 4, 0.05), 30.0) if timeouts else None
 
     def __len__(self) -> int:
         return len(self._sessions)
 
+    def _expired(self, session: HTTPSession, now: float) -> bool:
+        return session.expired(now, self.idle_timeout, self.unused_timeout)
+
     def add(self, session: HTTPSession) -> bool:
-        """Register ``session``; False when ``max_sessions`` are open."""
-        with self._lock:
-            if self.max_sessions is not None and len(self._sessions) >= self.max_sessions:
-                return False
-            self._sessions[session.id] = session
-        return True
+        """Register ``session``; False when ``max_sessions`` are open and none can make room."""
+        while True:
+            with self._lock:
+                if self.max_sessions is None or len(self._sessions) < self.max_sessions:
+                    self._sessions[session.id] = session
+                    if self._reaper is None and self._interval is not None and not self._stop.is_set():
+                        self._reaper = threading.Thread(target=self._reap_loop, name="mcp-http-session-reaper", daemon=True)
+                        self._reaper.start()
+                    return True
+                victim = self._evictable()
+                if victim is None:
+                    return False
+                del self._sessions[victim.id]
+            victim.close("Session expired")  # outside the lock: cancels requests, ends connections
+
+    def _evictable(self) -> HTTPSession | None:
+        """The least recently used session that is expired or idle long enough to make room (under the lock)."""
+        now = time.monotonic()
+        for session in itertools.islice(self._sessions.values(), EVICTION_SCAN):
+            if self._expired(session, now) or session.idle_for(now) > EVICTABLE_AFTER:
+                return session
+            if now - session.last_active <= EVICTABLE_AFTER and not session.has_connections():
+                break  # the rest were used more recently still
+        return None
 
     def get(self, session_id: str) -> HTTPSession | None:
         """The open session with this id, marked active; an expired one is closed and not returned.
@@ -270,10 +344,10 @@ class SessionRegistry:
             session = self._sessions.get(session_id)
             if session is None:
                 return None
-            expired = self.idle_timeout is not None and session.idle_for(time.monotonic()) > self.idle_timeout
-            if expired:
-                del self._sessions[session_id]
-            else:
+            expired = self._expired(session, time.monotonic())
+            del self._sessions[session_id]
+            if not expired:
+                self._sessions[session_id] = session  # now the most recently used
                 session.touch()
         if expired:
             session.close("Session expired")
@@ -293,16 +367,19 @@ class SessionRegistry:
             return list(self._sessions.values())
 
     def reap(self) -> int:
-        """Close the sessions idle past the timeout; returns how many."""
-        if self.idle_timeout is None:
-            return 0
+        """Close the expired sessions, and let the others' event stores drop old events; returns how many closed."""
         now = time.monotonic()
-        candidates = [session for session in self.snapshot() if session.idle_for(now) > self.idle_timeout]
+        candidates = []
+        for session in self.snapshot():
+            if self._expired(session, now):
+                candidates.append(session)
+            else:
+                session.expire_events()
         reaped = 0
         for session in candidates:
             with self._lock:
                 # A request may have taken the session since the snapshot: look again.
-                if self._sessions.get(session.id) is not session or session.idle_for(time.monotonic()) <= self.idle_timeout:
+                if self._sessions.get(session.id) is not session or not self._expired(session, time.monotonic()):
                     continue
                 del self._sessions[session.id]
             session.close("Session expired")
@@ -310,18 +387,22 @@ class SessionRegistry:
         return reaped
 
     def _reap_loop(self) -> None:
-        assert self.idle_timeout is not None
-        interval = min(max(self.idle_timeout / 4, 0.05), 30.0)
-        while not self._stop.wait(interval):
+        assert self._interval is not None
+        while not self._stop.wait(self._interval):
             try:
                 self.reap()
             except Exception:  # keep reaping; one bad session must not stop expiry for all
                 logger.exception("MCP session reaper failed")
+            with self._lock:
+                if not self._sessions:  # nothing left to expire: the next session starts a new reaper
+                    self._reaper = None
+                    return
 
     def close(self, timeout: float = 5.0) -> None:
         """Stop the reaper and close every session."""
         self._stop.set()
-        reaper = self._reaper
+        with self._lock:
+            reaper = self._reaper
         if reaper is not None and reaper is not threading.current_thread():
             reaper.join(timeout)
         with self._lock:
@@ -331,4 +412,4 @@ class SessionRegistry:
             session.close("Server shutting down")
 
 
-__all__ = ["HTTPSession", "STANDALONE", "SessionRegistry", "new_session_id"]
+__all__ = ["DEFAULT_IDLE_TIMEOUT", "EVICTABLE_AFTER", "HTTPSession", "STANDALONE", "SessionRegistry", "UNUSED_TIMEOUT", "new_session_id"]

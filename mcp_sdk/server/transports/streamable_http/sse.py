@@ -14,6 +14,7 @@ from __future__ import annotations
 import enum
 import queue
 import threading
+import time
 import typing as t
 
 from .event_store import EventStore
@@ -28,6 +29,11 @@ OPENING = b": open\n\n"
 #: without end. Beyond it, a resumable stream's connection is ended (the client resumes from the
 #: event store); an unresumable one drops the live copies, never the final answer.
 MAX_QUEUED = 4096
+#: Bytes of event text queued for one connection at most, with the same consequences as :data:`MAX_QUEUED`.
+MAX_QUEUED_BYTES = 4 * 1024 * 1024
+#: Seconds between checks, on an idle SSE connection, that the client is still there (when the
+#: WSGI server lets the transport see its socket): a vanished client frees its thread this soon.
+PROBE_INTERVAL = 0.5
 
 #: Headers of every SSE response (``X-Accel-Buffering`` stops nginx from buffering the stream).
 SSE_HEADERS = [("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no"), ("Content-Type", "text/event-stream")]
@@ -74,7 +80,7 @@ class Stream:
     :param request_ids: the JSON-RPC ids whose answers the stream carries (empty for the GET stream).
     """
 
-    __slots__ = ("stream_id", "store", "request_ids", "primed", "done", "listen", "_lock", "_queue")
+    __slots__ = ("stream_id", "store", "request_ids", "primed", "done", "listen", "_lock", "_queue", "_queued_bytes")
 
     def __init__(self, stream_id: str, store: EventStore | None, request_ids: t.Sequence[t.Any] = ()) -> None:
         self.stream_id = stream_id
@@ -88,6 +94,7 @@ class Stream:
         self.listen = False
         self._lock = threading.Lock()
         self._queue: queue.SimpleQueue[QueueItem] | None = None
+        self._queued_bytes = 0  # text queued for the current connection and not yet taken
 
     @property
     def attached(self) -> bool:
@@ -106,14 +113,22 @@ class Stream:
         A connection that ends between the two misses it live; it is in the store for replay.
         """
         event_id = self.store.store_event(self.stream_id, message) if self.store is not None else None
-        consumer = self._queue
-        if consumer is None:
-            return
-        if consumer.qsize() >= MAX_QUEUED:  # the client is not reading
-            if self.store is not None:
-                self.close_connection()
-            return
-        consumer.put((event_id, text, False))
+        with self._lock:
+            consumer = self._queue
+            if consumer is None:
+                return
+            backlog = consumer.qsize() >= MAX_QUEUED or self._queued_bytes + len(text) > MAX_QUEUED_BYTES
+            if not backlog:
+                self._queued_bytes += len(text)
+                consumer.put((event_id, text, False))  # never blocks
+        if backlog and self.store is not None:  # the client is not reading: it resumes from the store
+            self.close_connection()
+
+    def taken(self, consumer: queue.SimpleQueue[QueueItem], size: int) -> None:
+        """The connection owning ``consumer`` took ``size`` bytes of event text off its queue."""
+        with self._lock:
+            if self._queue is consumer:
+                self._queued_bytes -= size
 
     def finish(self, message: t.Any, text: str | None) -> None:
         """Put the final answer (``message`` None: there is none, the stream just ends)."""
@@ -147,6 +162,7 @@ class Stream:
             if exclusive and self._queue is not None:
                 return None
             previous, self._queue = self._queue, consumer
+            self._queued_bytes = 0
             done = self.done
         if previous is not None:
             previous.put(_Signal.CLOSE)
@@ -211,7 +227,17 @@ class SSEBody:
         self._on_end = on_end
         self._delivered = False
         self._ended = False
+        self._gone: t.Callable[[], bool] | None = None
+        self._also_on_end: list[t.Callable[[], None]] = []
         self._events: t.Generator[bytes, None, None] = self._generate()
+
+    def watch(self, gone: t.Callable[[], bool] | None, on_end: t.Callable[[], None]) -> None:
+        """Before iteration: end the connection within :data:`PROBE_INTERVAL` once ``gone()``
+        says the client left (None: only a failed write tells), and call ``on_end()`` when it ends."""
+        self._gone = gone
+        self._also_on_end.append(on_end)
+        if self._ended:
+            on_end()
 
     def __iter__(self) -> t.Iterator[bytes]:
         return self._events
@@ -244,16 +270,24 @@ class SSEBody:
             yield b"".join(pending) if pending else OPENING  # something must go out to send the headers
             pending = []
             get = self._consumer.get
+            gone = self._gone
+            keepalive_at = time.monotonic() + self._keepalive
             while True:
+                wait = self._keepalive if gone is None else min(PROBE_INTERVAL, max(0.0, keepalive_at - time.monotonic()))
                 try:
-                    item = get(timeout=self._keepalive)
+                    item = get(timeout=wait)
                 except queue.Empty:
-                    yield KEEPALIVE
+                    if gone is not None and gone():
+                        return
+                    if time.monotonic() >= keepalive_at:
+                        yield KEEPALIVE
+                        keepalive_at = time.monotonic() + self._keepalive
                     continue
                 outcome = self._drain(item, pending)
                 if pending:
                     yield b"".join(pending)
                     pending = []
+                    keepalive_at = time.monotonic() + self._keepalive
                 if outcome is not None:
                     self._delivered = outcome is _Signal.FINAL
                     return
@@ -277,6 +311,8 @@ class SSEBody:
                 pending.append(format_retry(self._retry_ms))
             return item
         event_id, text, final = item
+        if text is not None and not final:
+            self.stream.taken(self._consumer, len(text))
         if text is not None and (event_id is None or event_id not in self._skip):
             pending.append(format_event(text, event_id))
         return _Signal.FINAL if final else None
@@ -291,8 +327,12 @@ class SSEBody:
             return
         self._ended = True
         self.stream.detach(self._consumer)
-        if self._on_end is not None:
-            self._on_end(self.stream, self._delivered)
+        try:
+            if self._on_end is not None:
+                self._on_end(self.stream, self._delivered)
+        finally:
+            for on_end in self._also_on_end:
+                on_end()
 
 
-__all__ = ["KEEPALIVE", "MAX_QUEUED", "OPENING", "SSE_HEADERS", "QueueItem", "SSEBody", "Stream", "format_event", "format_retry"]
+__all__ = ["KEEPALIVE", "MAX_QUEUED", "MAX_QUEUED_BYTES", "OPENING", "PROBE_INTERVAL", "SSE_HEADERS", "QueueItem", "SSEBody", "Stream", "format_event", "format_retry"]

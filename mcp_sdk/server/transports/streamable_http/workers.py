@@ -8,9 +8,9 @@ without work, so a transport built per request leaves nothing behind for long.
 
 from __future__ import annotations
 
+import collections
 import itertools
 import logging
-import queue
 import threading
 import time
 import typing as t
@@ -21,13 +21,13 @@ logger = logging.getLogger("mcp_sdk.server")
 
 Job = t.Callable[[], None]
 
-_STOP = None
-
 
 class WorkerPool:
     """Runs jobs on at most ``max_workers`` threads named ``<name>-<n>``.
 
-    Jobs beyond ``max_workers`` wait in a queue for a free thread.
+    Jobs beyond ``max_workers`` wait for a free thread, queued per owner (a
+    session): free threads take the owners' jobs in turn, so one session with a
+    long queue does not make every other session wait behind it.
     """
 
     def __init__(self, max_workers: int, name: str = "mcp-http-worker", idle_timeout: float = 30.0) -> None:
@@ -36,25 +36,27 @@ class WorkerPool:
         self.max_workers = max_workers
         self.name = name
         self.idle_timeout = idle_timeout
-        self._jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
-        self._idle = threading.Semaphore(0)  # about one token per thread waiting for work
-        self._lock = threading.Lock()
+        self._cond = threading.Condition()
+        self._pending: dict[t.Hashable, collections.deque[Job]] = {}  # owners in turn order
+        self._queued = 0
+        self._idle = 0  # threads waiting for work
         self._threads: set[threading.Thread] = set()
         self._numbers = itertools.count(1)
         self._closed = False
 
-    def submit(self, job: Job) -> None:
-        """Run ``job()`` on a pool thread.
+    def submit(self, job: Job, owner: t.Hashable = None) -> None:
+        """Run ``job()`` on a pool thread, in turn with other owners' jobs.
 
         :raises TransportError: the pool is closed.
         """
-        if self._closed:
-            raise TransportError("The transport is closed")
-        self._jobs.put(job)
-        if self._idle.acquire(blocking=False):
-            return  # a waiting thread takes it
-        with self._lock:
-            if len(self._threads) < self.max_workers and not self._closed:
+        with self._cond:
+            if self._closed:
+                raise TransportError("The transport is closed")
+            self._pending.setdefault(owner, collections.deque()).append(job)
+            self._queued += 1
+            if self._idle:
+                self._cond.notify()
+            if self._queued > self._idle and len(self._threads) < self.max_workers:
                 thread = threading.Thread(target=self._work, name=f"{self.name}-{next(self._numbers)}", daemon=True)
                 self._threads.add(thread)
                 thread.start()
@@ -62,38 +64,52 @@ class WorkerPool:
     @property
     def thread_count(self) -> int:
         """Threads alive now."""
-        with self._lock:
+        with self._cond:
             return len(self._threads)
+
+    def _next_job(self) -> Job | None:
+        """The next job in turn, or None after ``idle_timeout`` without work or once closed (under the lock)."""
+        deadline = time.monotonic() + self.idle_timeout
+        while not self._pending:
+            remaining = deadline - time.monotonic()
+            if self._closed or remaining <= 0:
+                return None
+            self._idle += 1
+            try:
+                self._cond.wait(remaining)
+            finally:
+                self._idle -= 1
+        owner = next(iter(self._pending))
+        jobs = self._pending.pop(owner)
+        job = jobs.popleft()
+        if jobs:
+            self._pending[owner] = jobs  # back in line, behind the other owners
+        self._queued -= 1
+        return job
 
     def _work(self) -> None:
         try:
             while True:
-                try:
-                    job = self._jobs.get(timeout=self.idle_timeout)
-                except queue.Empty:
-                    if self._idle.acquire(blocking=False):
-                        return  # an idle thread leaves, taking one idle token with it
-                    continue  # a submitter counts on an idle thread: stay
-                if job is _STOP:
-                    return
+                with self._cond:
+                    job = self._next_job()
+                    if job is None:
+                        return
                 try:
                     job()
                 except BaseException:  # jobs report their own errors; never lose the thread silently
                     logger.exception("MCP HTTP worker job failed")
-                self._idle.release()
         finally:
-            with self._lock:
+            with self._cond:
                 self._threads.discard(threading.current_thread())
 
     def close(self, timeout: float = 5.0) -> None:
-        """Stop the threads: each finishes its current job, then ends; waits up to ``timeout`` seconds in all."""
-        with self._lock:
+        """Stop the threads: each finishes the queued jobs, then ends; waits up to ``timeout`` seconds in all."""
+        with self._cond:
             if self._closed:
                 return
             self._closed = True
             threads = list(self._threads)
-        for _ in threads:
-            self._jobs.put(_STOP)
+            self._cond.notify_all()
         deadline = time.monotonic() + timeout
         for thread in threads:
             thread.join(max(0.0, deadline - time.monotonic()))

@@ -36,6 +36,8 @@ def test_full_flow_with_dynamic_client_registration(auth, mcp, session, make_pro
         "grant_types": ["authorization_code", "refresh_token"],
         "response_types": ["code"],
         "token_endpoint_auth_method": "none",
+        # SEP-837: a loopback redirect URI makes a native application.
+        "application_type": "native",
     }
     client_id = provider.client_information()["client_id"]
     authorize = auth.requests_to("/authorize")[0]

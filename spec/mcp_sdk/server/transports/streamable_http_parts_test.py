@@ -144,20 +144,26 @@ def test_worker_pool_bounds_its_threads_and_queues_the_rest() -> None:
 
     def job(name: str) -> t.Callable[[], None]:
         def run() -> None:
+            with lock:
+                started.append(threading.current_thread().name)
             gate.wait(5)
             with lock:
                 done.append(threading.current_thread().name)
 
         return run
 
+    started: list[str] = []
     for number in range(5):
         pool.submit(job(str(number)))
     assert pool.thread_count == 2
-    gate.set()
     deadline = time.monotonic() + 5
+    while len(started) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert sorted(started) == ["spec-pool-1", "spec-pool-2"]  # two at once, the rest queued
+    gate.set()
     while len(done) < 5 and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert sorted(set(done)) == ["spec-pool-1", "spec-pool-2"]
+    assert len(done) == 5 and set(done) <= {"spec-pool-1", "spec-pool-2"}
     pool.close()
     assert pool.thread_count == 0
     with pytest.raises(TransportError):
@@ -195,8 +201,13 @@ def test_a_failing_job_does_not_kill_its_worker(caplog: pytest.LogCaptureFixture
 def test_invalid_options_are_refused() -> None:
     server = Server(name="s")
     for options in [
-        {"stateless": True, "session_idle_timeout": 10},
         {"session_idle_timeout": 0},
+        {"unused_session_timeout": -1},
+        {"wsgi_threads": 0},
+        {"max_streams": 0},
+        {"max_streams_per_session": True},
+        {"max_requests_per_session": 0},
+        {"body_timeout": 0},
         {"max_body_bytes": 0},
         {"max_body_bytes": True},
         {"max_sessions": 0},

@@ -109,18 +109,29 @@ def test_events_of_another_session_cannot_be_replayed(serve: t.Callable[..., Ser
         assert response.status_code == 400  # ids name streams of the asking session only
 
 
-def test_a_reconnection_takes_over_a_connection_the_server_still_thinks_open(serve: t.Callable[..., Served]) -> None:
+def test_a_reconnection_takes_over_a_stream_only_once_its_old_connection_is_gone(serve: t.Callable[..., Served]) -> None:
     served = serve()
     client = served.client()
     client.initialize()
+    resume = client.headers(Accept="text/event-stream", **{"Last-Event-ID": "1-0"})
     with client.post(tool_call("wait", progress_token="w")) as original:
         first = read_events(original)
         assert next(first) == Event(id="1-0", data="", retry=1000)
         assert served.probe.started.wait(WAIT)
-        with client.get(client.headers(Accept="text/event-stream", **{"Last-Event-ID": "1-0"})) as resumed:
-            assert summary(first) == [(None, None, 1000)]  # the old connection is ended
-            served.probe.release.set()
-            assert summary(read_events(resumed)) == [("1-1", progress("w", 1, 1), None), ("1-2", text_result("released"), None)]
+        with client.get(resume) as refused:  # another connection may not take a live stream's events
+            assert (refused.status_code, refused.headers["Retry-After"]) == (409, "1")
+    # The old connection is gone: within a probe interval the server lets it go and the stream is free.
+    deadline = time.monotonic() + WAIT
+    while True:
+        resumed = client.get(resume)
+        if resumed.status_code == 200 or time.monotonic() > deadline:
+            break
+        resumed.close()
+        time.sleep(0.1)
+    with resumed:
+        assert resumed.status_code == 200
+        served.probe.release.set()
+        assert summary(read_events(resumed)) == [("1-1", progress("w", 1, 1), None), ("1-2", text_result("released"), None)]
 
 
 def test_a_client_vanishing_mid_stream_affects_no_one_else(serve: t.Callable[..., Served]) -> None:

@@ -1,0 +1,165 @@
+"""The client's TCP connection, as far as a WSGI application can see it.
+
+WSGI hides the socket, but the common servers put it in the environ (gunicorn's
+``gunicorn.socket``, werkzeug's ``werkzeug.socket``, waitress's channel behind
+``waitress.client_disconnected``). With it the transport can:
+
+- notice within a second that a client holding an SSE stream went away
+  (:func:`disconnect_probe`), instead of at the next keep-alive write;
+- stop a client that sends its request body too slowly (:class:`BodyDeadlines`):
+  past the deadline the socket's reading side is shut, the blocked read returns,
+  and the thread is free again.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import socket
+import threading
+import time
+import typing as t
+
+WSGIEnvironment = t.Dict[str, t.Any]
+
+_PEEK_FLAGS = socket.MSG_PEEK | getattr(socket, "MSG_DONTWAIT", 0)
+
+
+def client_socket(environ: WSGIEnvironment) -> socket.socket | None:
+    """The socket of the client's connection, when the WSGI server exposes it."""
+    sock = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
+    if sock is None:
+        check = environ.get("waitress.client_disconnected")
+        sock = getattr(getattr(check, "__self__", None), "socket", None)
+    return sock if isinstance(sock, socket.socket) else None
+
+
+def peer_closed(sock: socket.socket) -> bool:
+    """Whether the peer closed (or reset) the connection; False when unknown.
+
+    Peeks without consuming or blocking: EOF means the client is gone. A TLS
+    socket cannot be peeked at and reports False.
+    """
+    try:
+        return sock.recv(1, _PEEK_FLAGS) == b""
+    except (BlockingIOError, InterruptedError, ValueError, NotImplementedError):
+        return False  # nothing to read (alive), or a socket that cannot peek
+    except OSError:
+        return True  # reset, or closed under us
+
+
+def disconnect_probe(environ: WSGIEnvironment) -> t.Callable[[], bool] | None:
+    """A callable telling whether the client went away, or None when the server gives no way to know."""
+    server_knows = environ.get("waitress.client_disconnected")
+    sock = client_socket(environ)
+    if sock is None:
+        return server_knows if callable(server_knows) else None
+
+    def gone() -> bool:
+        if callable(server_knows) and server_knows():
+            return True
+        return peer_closed(sock)
+
+    return gone
+
+
+class BodyWatch:
+    """One body read under a deadline; ``expired`` once the deadline cut it."""
+
+    __slots__ = ("deadline", "sock", "expired", "done")
+
+    def __init__(self, deadline: float, sock: socket.socket | None) -> None:
+        self.deadline = deadline
+        self.sock = sock
+        self.expired = False
+        self.done = False
+
+    def __lt__(self, other: BodyWatch) -> bool:
+        return self.deadline < other.deadline
+
+
+#: Seconds the deadline thread waits for more reads once none is left, before it ends.
+_LINGER = 5.0
+
+
+class BodyDeadlines:
+    """Cuts request-body reads that outlast ``timeout`` seconds, from one ``mcp-http-body-deadline`` thread.
+
+    The thread starts with the first watched read and ends :data:`_LINGER` seconds
+    after the last (or at :meth:`close`).
+    """
+
+    def __init__(self, timeout: float) -> None:
+        self.timeout = timeout
+        self._cond = threading.Condition()
+        self._heap: list[tuple[float, int, BodyWatch]] = []
+        self._numbers = itertools.count()
+        self._thread: threading.Thread | None = None
+        self._closed = False
+
+    def watch(self, environ: WSGIEnvironment) -> BodyWatch:
+        """Start the deadline of one read; call :meth:`done` after it."""
+        sock = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")  # waitress buffers bodies itself
+        watch = BodyWatch(time.monotonic() + self.timeout, sock if isinstance(sock, socket.socket) else None)
+        if watch.sock is None:
+            return watch
+        with self._cond:
+            if self._closed:
+                return watch
+            heapq.heappush(self._heap, (watch.deadline, next(self._numbers), watch))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="mcp-http-body-deadline", daemon=True)
+                self._thread.start()
+            else:
+                self._cond.notify()
+        return watch
+
+    def done(self, watch: BodyWatch) -> bool:
+        """The read ended; returns whether it ran past the deadline."""
+        if watch.sock is not None:
+            with self._cond:
+                watch.done = True
+        return watch.expired or time.monotonic() > watch.deadline
+
+    def _run(self) -> None:
+        idle_since: float | None = None
+        while True:
+            with self._cond:
+                while self._heap and self._heap[0][2].done:
+                    heapq.heappop(self._heap)
+                if not self._heap:
+                    now = time.monotonic()
+                    idle_since = now if idle_since is None else idle_since
+                    if self._closed or now - idle_since >= _LINGER:
+                        self._thread = None
+                        return
+                    self._cond.wait(_LINGER - (now - idle_since))
+                    continue
+                idle_since = None
+                if self._closed:
+                    self._thread = None
+                    return
+                wait = self._heap[0][0] - time.monotonic()
+                if wait > 0:
+                    self._cond.wait(wait)
+                    continue
+                _, _, watch = heapq.heappop(self._heap)
+                watch.expired = True
+            if watch.sock is not None:
+                try:
+                    watch.sock.shutdown(socket.SHUT_RD)  # the blocked read returns; the answer can still be written
+                except OSError:
+                    pass
+
+    def close(self) -> None:
+        """Stop the thread (reads still running keep their sockets)."""
+        with self._cond:
+            self._closed = True
+            self._heap.clear()
+            thread = self._thread
+            self._cond.notify()
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(5.0)
+
+
+__all__ = ["BodyDeadlines", "BodyWatch", "client_socket", "disconnect_probe", "peer_closed"]

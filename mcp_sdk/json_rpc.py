@@ -6,6 +6,7 @@ https://www.jsonrpc.org/specification
 from __future__ import annotations
 
 import json
+import math
 import re
 import typing as t
 
@@ -29,8 +30,15 @@ def _refuse_constant(name: str) -> t.NoReturn:
     raise ValueError(f"{name} is not a JSON number")
 
 
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):  # 1e400: a JSON number, but one no double holds, and no encoder writes
+        raise ValueError("number too large")
+    return value
+
+
 # parse_constant: NaN, Infinity and -Infinity are Python's extensions, not JSON (RFC 8259 section 6).
-_decoder = json.JSONDecoder(parse_constant=_refuse_constant)
+_decoder = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
 # Undocumented but long-standing: what JSONDecoder.raw_decode and json.dumps call themselves.
 _scan_once: t.Callable[[str, int], tuple[t.Any, int]] = getattr(_decoder, "scan_once")  # noqa: B009
 _c_make_encoder: t.Any = getattr(json.encoder, "c_make_encoder", None)
@@ -126,15 +134,15 @@ def decode(text: str | bytes) -> t.Any:
         raise ValueError("JSON nested too deeply") from None
     except ValueError as error:
         message = str(error)
-        if message.endswith("is not a JSON number"):
+        if message.endswith("is not a JSON number") or message == "number too large":
             raise
         # int() refusing a very long number: its message names sys.set_int_max_str_digits().
         raise ValueError("number too long" if "digits" in message else "malformed JSON") from None
     # Cheap pre-checks: only text that could hold a deep value or a surrogate escape is walked.
-    deep = text.count("[") + text.count("{") > MAX_DEPTH
-    surrogates = "\\ud" in text or "\\uD" in text
-    if deep or surrogates:
-        _check_value(value, deep, surrogates)
+    if text.count("[") + text.count("{") > MAX_DEPTH and type(value) in (dict, list) and _too_deep(value):
+        raise ValueError("JSON nested too deeply")
+    if ("\\ud" in text or "\\uD" in text) and _has_lone_surrogate(value):
+        raise ValueError("a string holds a lone UTF-16 surrogate")
     return value
 
 
@@ -152,27 +160,35 @@ def _parse(text: str) -> t.Any:
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _check_value(value: t.Any, deep: bool, surrogates: bool) -> None:
-    """Walk ``value`` without recursion; ValueError past :data:`MAX_DEPTH` or at a lone surrogate
-    (json decodes a valid escaped pair into one character, so any surrogate left is alone)."""
-    stack: list[tuple[t.Any, int]] = [(value, 1)]
+def _too_deep(value: t.Any) -> bool:
+    """Whether ``value`` nests arrays and objects deeper than :data:`MAX_DEPTH`; a level at a time, no recursion."""
+    level = [value]
+    for _ in range(MAX_DEPTH):
+        children: list[t.Any] = []
+        for node in level:
+            children.extend(node.values() if type(node) is dict else node)
+        level = [child for child in children if type(child) is dict or type(child) is list]
+        if not level:
+            return False
+    return True
+
+
+def _has_lone_surrogate(value: t.Any) -> bool:
+    """Whether a string (or key) in ``value`` holds a surrogate: json decodes a valid escaped
+    pair into one character, so any surrogate left is alone."""
+    stack = [value]
     while stack:
-        node, depth = stack.pop()
-        if type(node) is dict:
-            items: t.Iterable[t.Any] = node.values()
-            if surrogates:
-                for key in node:
-                    if _SURROGATE.search(key):
-                        raise ValueError("a string holds a lone UTF-16 surrogate")
-        elif type(node) is list:
-            items = node
-        else:
-            if surrogates and type(node) is str and _SURROGATE.search(node):
-                raise ValueError("a string holds a lone UTF-16 surrogate")
-            continue
-        if deep and depth > MAX_DEPTH:
-            raise ValueError("JSON nested too deeply")
-        stack.extend((item, depth + 1) for item in items)
+        node = stack.pop()
+        kind = type(node)
+        if kind is str:
+            if _SURROGATE.search(node):
+                return True
+        elif kind is dict:
+            stack.extend(node)
+            stack.extend(node.values())
+        elif kind is list:
+            stack.extend(node)
+    return False
 
 
 def parse_error(detail: str | None = None) -> dict[str, t.Any]:

@@ -30,6 +30,10 @@ MAX_QUEUED_BYTES = 16 * 1024 * 1024
 _FULL_WAIT = 5.0
 
 
+class QueueFull(TransportError):
+    """The server stopped reading and the queue of unwritten bytes is full (the pipe still works)."""
+
+
 class PipeWriter:
     """Ordered, thread-safe writes to ``stream`` (a pipe's write end), which it closes at the end.
 
@@ -113,7 +117,7 @@ class PipeWriter:
             now = time.monotonic()
             deadline = deadline or now + _FULL_WAIT
             if now >= deadline:
-                raise TransportError(
+                raise QueueFull(
                     f"the server is not reading its stdin: {self._queued_bytes} bytes have been waiting "
                     f"for {_FULL_WAIT:g} seconds"
                 )

@@ -318,6 +318,8 @@ class HTTP(Transport):
         except sse.DeadlineExceeded:
             raise RequestTimeoutError(f"{self.url}: the JSON response did not arrive within {timeout:g} seconds") from None
         except (urllib3.exceptions.ReadTimeoutError, requests.Timeout) as error:
+            if deadline is not None:  # the call's own timeout: reads are cut to what is left of it
+                raise RequestTimeoutError(f"{self.url}: the JSON response did not arrive within {timeout:g} seconds") from None
             raise RequestTimeoutError(
                 f"{self.url}: no data on the JSON response within {self._read_timeout(timeout):g} seconds"
             ) from error

@@ -19,7 +19,7 @@ import typing as t
 from .. import json_rpc
 from ..cancellation import Cancellation
 from ..errors import TransportError
-from ._pipe_writer import PipeWriter
+from ._pipe_writer import PipeWriter, QueueFull
 from .transport import Message, PendingRequests, Transport
 
 logger = logging.getLogger("mcp_sdk.client.stdio")
@@ -245,6 +245,8 @@ class Stdio(Transport):
         # write (EPIPE) or, for waiting callers, the reader's end of file.
         try:
             writer.write(data)
+        except QueueFull:  # the server lives but does not read: that, not its exit, is the news
+            raise
         except TransportError as error:
             raise TransportError(f"{self._exit_message(process)} ({error})") from None
 

@@ -30,6 +30,10 @@ MessageHandler = t.Callable[[Message], t.Optional[Message]]
 Reply = t.Callable[[Message], None]
 
 
+#: Guards the one-time creation of each transport's server-request slots.
+_SLOTS_LOCK = threading.Lock()
+
+
 class Transport:
     """Base class of client transports. Methods a subclass must provide raise :class:`NotImplementedError`.
 
@@ -119,7 +123,10 @@ class Transport:
             return
         slots = self._server_request_slots
         if slots is None:  # set on first use: subclasses need not call an __init__
-            slots = self._server_request_slots = threading.BoundedSemaphore(self.max_server_requests)
+            with _SLOTS_LOCK:  # several reader threads may dispatch the first request at once
+                slots = self._server_request_slots
+                if slots is None:
+                    slots = self._server_request_slots = threading.BoundedSemaphore(self.max_server_requests)
         if not slots.acquire(blocking=False):
             _send_reply(
                 reply,

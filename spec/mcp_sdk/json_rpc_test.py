@@ -79,3 +79,32 @@ def test_error_codes():
         error_codes.INTERNAL_ERROR,
         error_codes.URL_ELICITATION_REQUIRED,
     ) == (-32700, -32600, -32601, -32602, -32603, -32042)
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("NaN", "NaN is not a JSON number"),
+        ('{"a":[-Infinity]}', "-Infinity is not a JSON number"),
+        ("1e400", "number too large"),
+        ("1" * 5000, "number too long"),
+        ('"\\ud800"', "a string holds a lone UTF-16 surrogate"),
+        ('{"\\uDC00":1}', "a string holds a lone UTF-16 surrogate"),
+        ("[" * 101 + "]" * 101, "JSON nested too deeply"),
+        ('{"a":' * 101 + "1" + "}" * 101, "JSON nested too deeply"),
+    ],
+)
+def test_decode_is_strict_in_its_own_words(text, message):
+    with pytest.raises(ValueError) as raised:
+        json_rpc.decode(text)
+    assert str(raised.value) == message
+
+
+@pytest.mark.parametrize("text", ['"\\ud83d\\ude00"', "[" * 100 + "]" * 100, '{"a":"\\\\ud800"}', "1e308"])
+def test_decode_accepts_pairs_depth_100_escaped_backslashes_and_big_doubles(text):
+    json_rpc.decode(text)
+
+
+def test_utf8_escapes_a_lone_surrogate_and_keeps_the_rest():
+    assert json_rpc.utf8(json_rpc.encode({"a": "x\ud800é"})) == '{"a":"x\\ud800é"}'.encode()
+    assert json_rpc.decode(json_rpc.utf8(json_rpc.encode({"a": "é"}))) == {"a": "é"}

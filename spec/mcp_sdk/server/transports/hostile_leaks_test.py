@@ -144,6 +144,11 @@ HOSTILE_BODIES = [
         "NaN is not a JSON number",
     ),
     (b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":[Infinity,-Infinity]}}', "Infinity is not a JSON number"),
+    (
+        b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"progress","arguments":{"steps":50},'
+        b'"_meta":{"progressToken":1e400}}}',
+        "number too large",
+    ),
     # A lone surrogate echoed back: before, HTTP 500 and a traceback.
     (b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"\\ud800"}}}',
      "a string holds a lone UTF-16 surrogate"),

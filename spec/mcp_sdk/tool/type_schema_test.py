@@ -213,6 +213,16 @@ class TestExplicitSchemaChecked:
                 def call(cls, **arguments):
                     return "x"
 
+    def test_an_output_schema_requiring_a_missing_property(self):
+        with pytest.raises(SchemaError, match=r"^Tool report: output_schema 'required' names 'total', which is not in 'properties'"):
+
+            class Report(Tool):
+                output_schema = {"properties": {"count": {"type": "integer"}}, "required": ["total"]}
+
+                @classmethod
+                def call(cls):
+                    return {"count": 1}
+
     def test_a_schema_that_does_not_compile_names_the_tool_and_the_field(self):
         with pytest.raises(ValidationError, match=r"^Tool echo: invalid input_schema at property 'message': "):
 

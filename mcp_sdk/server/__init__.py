@@ -210,7 +210,7 @@ class Server(RequestDispatch, ProtocolMethods, DecoratorMethods):
         return tool
 
     def define_tool(self, name: str | None = None, **metadata: t.Any) -> t.Callable[[F], F]:
-        """Decorator: register ``fn(args, server_context=None)`` as a tool; returns ``fn`` unchanged.
+        """Decorator: register a function as a tool (the forms :meth:`Tool.define` takes); returns it unchanged.
 
         Takes :meth:`Tool.define`'s keywords; ``handler=fn`` registers without decorating.
         """

@@ -12,7 +12,7 @@ import typing as t
 from .. import methods
 from .. import protocol_version as versions
 from .._converter import to_wire
-from ..errors import CancelledError, InvalidParamsError, RequestHandlerError, ResourceNotFoundError
+from ..errors import CancelledError, CapabilityError, InvalidParamsError, RequestHandlerError, ResourceNotFoundError
 from ..tool import Tool
 from ..tool.result import tool_result
 from .auth.scopes import completion_scopes, require_scopes, resource_scopes, visible
@@ -156,6 +156,10 @@ class ProtocolMethods:
             result = tool_result(tool.tool_name, returned)
         except (RequestHandlerError, CancelledError):
             raise
+        except CapabilityError as error:  # the client's lack, not a bug: say which capability (no secrets in it)
+            data["error"] = "missing_client_capability"
+            self.report_exception(error, {"request": request.message})
+            return _tool_error(f"{error}: this tool needs a capability the client did not declare")
         except Exception as error:  # the tool's own failure: report it, tell the client nothing internal
             data["error"] = "internal_error"
             self.report_exception(error, {"request": request.message})

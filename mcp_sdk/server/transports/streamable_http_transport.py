@@ -60,6 +60,7 @@ from .streamable_http.modern_post import ModernPost, no_session_means_modern
 from ..auth import AuthRefusal, BearerAuth, Principal
 from ..auth.request_auth import Authenticate, RequestAuthenticator
 from .streamable_http.connection import BodyDeadlines, disconnect_probe
+from .streamable_http.deployment import ENDED, DeploymentCheck
 from .streamable_http.dispatch import internal_errors, is_initialize, may_send_first, request_ids
 from .streamable_http.event_store import EventStore, InMemoryEventStore
 from .streamable_http.http_io import (
@@ -230,6 +231,7 @@ class StreamableHTTPTransport(ModernPost):
         self.first_event_wait = FIRST_EVENT_WAIT
         self._event_store = event_store or InMemoryEventStore
         self._guard = RebindingGuard(allowed_hosts, allowed_origins) if dns_rebinding_protection else None
+        self._deployment = DeploymentCheck()
         self._sessions = None if stateless else SessionRegistry(session_idle_timeout, max_sessions, unused_session_timeout)
         self._pool = WorkerPool(max_workers)
         self.max_requests_per_session = max_requests_per_session
@@ -383,10 +385,12 @@ class StreamableHTTPTransport(ModernPost):
             found = self._sessions.get(existing)
             if found is not None and found.belongs_to(principal):
                 raise HTTPRequestError(400, "Invalid Request: this session is already initialized", request_id=message.get("id"))
-            raise HTTPRequestError(404, "Not Found: unknown or expired session")
+            raise self._deployment.unknown_session(existing) if found is None else HTTPRequestError(404, ENDED)
         session = HTTPSession(
             self.server, new_session_id(), self._event_store, can_send_requests=not self.enable_json_response, principal=principal
         )
+        self._deployment.issued(session.id)
+        self._deployment.limit_single_threaded(environ, session.server_session)
         if not self._sessions.add(session):
             session.close("Too many sessions")
             raise HTTPRequestError(
@@ -494,6 +498,7 @@ class StreamableHTTPTransport(ModernPost):
         if last_event_id:
             self._hold_stream(environ, session)
             return self._resume(session, last_event_id)
+        self._deployment.refuse_standalone_stream(environ)
         stream = session.standalone_stream()
         consumer = stream.attach_if_free()  # two GETs at once: exactly one wins
         if consumer is None:
@@ -567,8 +572,10 @@ class StreamableHTTPTransport(ModernPost):
         if not session_id:
             raise HTTPRequestError(400, f"Bad Request: the {SESSION_HEADER} header is required")
         session = self._sessions.get(session_id)
-        if session is None or not session.belongs_to(principal):
-            raise HTTPRequestError(404, "Not Found: unknown or expired session")
+        if session is None:
+            raise self._deployment.unknown_session(session_id)
+        if not session.belongs_to(principal):  # another caller's session: never say more than "ended"
+            raise HTTPRequestError(404, ENDED)
         session.note_request()
         if principal is not None:
             session.server_session.auth = principal  # the same caller's latest token: its scopes may have grown

@@ -8,6 +8,7 @@ import pytest
 import requests
 
 from mcp_sdk.server.auth import Principal
+from mcp_sdk.server.transports.streamable_http.deployment import ENDED
 from spec.support.http_client import messages_of, request, tool_call
 from spec.support.protected_server import ADMIN_URI, PUBLIC_URI
 
@@ -35,7 +36,7 @@ def test_a_session_belongs_to_its_principal(issuer, protect, clients):
 
     with bob.post(tool_call("whoami")) as response:
         assert response.status_code == 404
-        assert response.json()["error"]["message"] == "Not Found: unknown or expired session"
+        assert response.json()["error"]["message"] == ENDED  # nothing said of whose session it is
     with bob.get(bob.headers(Accept="text/event-stream", **{"Last-Event-ID": "1-1"})) as response:
         assert response.status_code == 404
     with bob.get() as response:

@@ -198,9 +198,11 @@ def no_session_means_modern(environ: WSGIEnvironment, method: str) -> None:
 def _require_envelope(params: t.Any) -> None:
     """-32602 (HTTP 400) when a modern request lacks its envelope: checked before the headers."""
     meta = params.get("_meta") if type(params) is dict else None
-    if type(meta) is not dict:
+    if type(meta) is not dict or not (PROTOCOL_VERSION_KEY in meta or CLIENT_CAPABILITIES_KEY in meta):
+        # Neither era: a 2025 client that lost its session reads this too.
         raise InvalidParamsError(
-            f"Invalid params: params._meta must be an object carrying {PROTOCOL_VERSION_KEY!r} and {CLIENT_CAPABILITIES_KEY!r}"
+            f"Invalid params: no {SESSION_HEADER} header (send initialize first, MCP 2025) and no "
+            f"params._meta carrying {PROTOCOL_VERSION_KEY!r} and {CLIENT_CAPABILITIES_KEY!r} (MCP 2026-07-28)"
         )
     missing = [key for key in (PROTOCOL_VERSION_KEY, CLIENT_CAPABILITIES_KEY) if key not in meta]
     if missing:

@@ -31,7 +31,7 @@ def standard_headers(message: dict[str, t.Any]) -> dict[str, str]:
     headers = {
         "Content-Type": "application/json",
         "Accept": "application/json, text/event-stream",
-        "MCP-Protocol-Version": message["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+        "MCP-Protocol-Version": message["params"].get("_meta", {}).get("io.modelcontextprotocol/protocolVersion", MODERN),
         "Mcp-Method": message["method"],
     }
     params = message["params"]
@@ -162,6 +162,19 @@ class TestEnvelopeAndVersion:
             "jsonrpc": "2.0",
             "id": 3,
             "error": {"code": -32602, "message": "Invalid params: params._meta is missing 'io.modelcontextprotocol/clientCapabilities'"},
+        }
+
+    def test_a_request_of_neither_era_says_both_ways_in(self, modern: Modern) -> None:
+        message = modern_request("tools/list", id=5)
+        del message["params"]["_meta"]
+        assert modern.refused(message, 400) == {
+            "jsonrpc": "2.0",
+            "id": 5,
+            "error": {
+                "code": -32602,
+                "message": "Invalid params: no Mcp-Session-Id header (send initialize first, MCP 2025) and no params._meta "
+                "carrying 'io.modelcontextprotocol/protocolVersion' and 'io.modelcontextprotocol/clientCapabilities' (MCP 2026-07-28)",
+            },
         }
 
     def test_an_unsupported_version_is_400_minus_32022(self, modern: Modern) -> None:

@@ -178,8 +178,9 @@ def _binding(method: str, params: dict[str, t.Any], channel: ServerSession) -> d
         digest = arguments_digest(arguments)
     except (TypeError, ValueError):
         digest = None
-    auth = getattr(channel, "auth", None)
-    principal = getattr(auth, "subject", None) if auth is not None else None
+    auth = channel.auth
+    # The same caller as session binding means: issuer, subject and client (a list: the payload is JSON).
+    principal = list(auth.key) if auth is not None else None
     return {"m": method, "t": target if type(target) is str else None, "a": digest, "p": principal}
 
 

@@ -15,8 +15,8 @@ import argparse
 import sys
 import typing as t
 
-from mcp_sdk import Prompt, Resource, Server
-from mcp_sdk.server.input_required import InputRequiredResult, form_elicitation
+from mcp_sdk import InputRequiredResult, Prompt, Resource, Server
+from mcp_sdk.server.input_required import form_elicitation
 from mcp_sdk.server.transports import StdioTransport, StreamableHTTPTransport
 
 NAME_SCHEMA = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}

@@ -116,3 +116,33 @@ class TestListen:
         assert {"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {"_meta": {TAG: 9}, "uri": "example://readme"}} in seen
         # End of input cancels what is in flight, listen requests included: no result, a prompt exit.
         assert peer.finish() == []
+
+
+def test_closing_the_transport_ends_listen_requests_with_their_result() -> None:
+    """In-process: ``StdioTransport.close()`` (the server shutting down) answers open listen
+    requests with their result before the loop ends (every time: close() waits for it)."""
+    import io
+    import json
+    import threading
+
+    from spec.support.modern import asking_server
+    from spec.support.stdio_serving import Serving
+
+    stdout = io.BytesIO()
+    serving = Serving(asking_server(), stdout)
+    try:
+        serving.write(json.dumps(modern_request("subscriptions/listen", {"notifications": {"toolsListChanged": True}}, id="S")).encode() + b"\n")
+        deadline = time.monotonic() + 10
+        while b"acknowledged" not in stdout.getvalue():
+            assert time.monotonic() < deadline, "no acknowledgement"
+            time.sleep(0.02)
+        closer = threading.Thread(target=serving.transport.close, name="spec-close")
+        closer.start()
+        closer.join(10)
+        serving.join()
+    finally:
+        serving.cleanup()
+    written = [json.loads(line) for line in stdout.getvalue().splitlines()]
+    assert written[-1] == {"jsonrpc": "2.0", "id": "S", "result": {"_meta": {TAG: "S", "io.modelcontextprotocol/serverInfo": {"name": "asking_example", "version": "1.0.0"}}, "resultType": "complete"}}
+    for message in written:
+        assert_valid_modern("subscriptions/listen", message)

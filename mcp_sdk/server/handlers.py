@@ -12,6 +12,7 @@ import typing as t
 from .. import methods
 from .. import protocol_version as versions
 from .._converter import to_wire
+from ..apps import UIResource
 from ..errors import CancelledError, InvalidParamsError, RequestHandlerError, ResourceNotFoundError
 from ..tool import Tool
 from ..tool.result import tool_result
@@ -232,7 +233,10 @@ class ProtocolMethods:
         params = _params(request)
         uri = _string_param(params, "uri")
         request.data["resource_uri"] = uri
-        require_scopes(request.session.auth, next((r.required_scopes for r in self.resources if r.uri == uri), ()))
+        listed = next((r for r in self.resources if r.uri == uri), None)
+        require_scopes(request.session.auth, listed.required_scopes if listed is not None else ())
+        if isinstance(listed, UIResource):  # an MCP Apps view carries its own contents
+            return {"contents": [item.to_dict() for item in listed.contents()]}
         handler = self.handlers.get("resources_read")
         if handler is None:
             if uri in self._resource_uris():

@@ -9,15 +9,13 @@ Signed by PyJWT with ``cryptography`` (the ``mcp_sdk[auth]`` extra).
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import json
 import secrets
 import threading
 import time
 import typing as t
 from urllib.parse import urlsplit, urlunsplit
 
+from ..._jwk import access_token_hash, b64url, jwk_thumbprint
 from ..._pyjwt import import_jwt
 from .jwt_assertion import InvalidKeyError
 
@@ -29,32 +27,9 @@ PROOF_TYPE = "dpop+jwt"
 MAX_NONCES = 64
 
 
-def _b64url(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
-
-
 def _int_bytes(value: int, length: int | None = None) -> bytes:
     size = length if length is not None else max(1, (value.bit_length() + 7) // 8)
     return value.to_bytes(size, "big")
-
-
-def access_token_hash(access_token: str) -> str:
-    """The ``ath`` claim: base64url of the SHA-256 of the token's ASCII bytes."""
-    return _b64url(hashlib.sha256(access_token.encode("ascii", "replace")).digest())
-
-
-def jwk_thumbprint(jwk: t.Mapping[str, t.Any]) -> str:
-    """The RFC 7638 SHA-256 thumbprint of a public JWK (the ``cnf.jkt`` value).
-
-    :raises ValueError: for a key type other than ``EC``, ``RSA`` or ``OKP``, or missing members.
-    """
-    members = {"EC": ("crv", "kty", "x", "y"), "RSA": ("e", "kty", "n"), "OKP": ("crv", "kty", "x")}.get(
-        str(jwk.get("kty"))
-    )
-    if members is None or not all(isinstance(jwk.get(name), str) for name in members):
-        raise ValueError("not a public EC, RSA or OKP JWK")
-    canonical = json.dumps({name: jwk[name] for name in members}, separators=(",", ":"), sort_keys=True)
-    return _b64url(hashlib.sha256(canonical.encode("utf-8")).digest())
 
 
 def proof_target(url: str) -> str:
@@ -120,10 +95,10 @@ class DPoPKey:
             return {
                 "kty": "EC",
                 "crv": crv,
-                "x": _b64url(_int_bytes(numbers.x, size)),
-                "y": _b64url(_int_bytes(numbers.y, size)),
+                "x": b64url(_int_bytes(numbers.x, size)),
+                "y": b64url(_int_bytes(numbers.y, size)),
             }
-        return {"kty": "RSA", "e": _b64url(_int_bytes(numbers.e)), "n": _b64url(_int_bytes(numbers.n))}
+        return {"kty": "RSA", "e": b64url(_int_bytes(numbers.e)), "n": b64url(_int_bytes(numbers.n))}
 
     def proof(self, method: str, url: str, access_token: str | None = None, nonce: str | None = None) -> str:
         """A fresh proof for one request: ``htm``, ``htu``, ``iat``, a random ``jti``.

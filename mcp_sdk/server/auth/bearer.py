@@ -11,6 +11,9 @@ import typing as t
 from urllib.parse import urlsplit, urlunsplit
 
 from .errors import AuthorizationServerUnavailable, AuthRefusal
+
+if t.TYPE_CHECKING:
+    from .dpop import DPoPVerifier
 from .principal import AccessToken, Principal
 
 Verifier = t.Callable[[str], t.Optional[AccessToken]]
@@ -50,6 +53,10 @@ class BearerAuth:
         A token naming only other audiences is refused. One naming none passes: a
         :class:`JWTVerifier` requires ``aud``; an introspection answer or a callable may not know it.
     :param resource_name: a human-readable name for the metadata.
+    :param dpop: a :class:`~mcp_sdk.server.auth.dpop.DPoPVerifier` to accept
+        DPoP-bound tokens (``Authorization: DPoP``, RFC 9449): the proof must be
+        fresh, unused, for this method and ``resource``, and signed by the key the
+        token's ``cnf.jkt`` names; a bound token sent as ``Bearer`` is refused.
     """
 
     def __init__(
@@ -62,6 +69,7 @@ class BearerAuth:
         scopes_supported: t.Sequence[str] | None = None,
         audience: str | t.Sequence[str] | None = None,
         resource_name: str | None = None,
+        dpop: DPoPVerifier | None = None,
     ) -> None:
         if not callable(verifier):
             raise TypeError("verifier must be callable: verifier(token) -> AccessToken | None")
@@ -76,6 +84,7 @@ class BearerAuth:
         accepted = [resource] if audience is None else [audience] if isinstance(audience, str) else list(audience)
         self.audience = frozenset(accepted)
         self.resource_name = resource_name
+        self.dpop = dpop
         #: The URL of this resource's Protected Resource Metadata, as sent in ``WWW-Authenticate``.
         self.metadata_url = metadata_url_for(resource)
         #: The path to mount :func:`protected_resource_metadata` at, on the host's root.
@@ -91,6 +100,9 @@ class BearerAuth:
         if self.scopes_supported:
             document["scopes_supported"] = self.scopes_supported
         document["bearer_methods_supported"] = ["header"]
+        if self.dpop is not None:
+            document["dpop_signing_alg_values_supported"] = list(self.dpop.algorithms)
+            document["dpop_bound_access_tokens_required"] = self.dpop.required
         if self.resource_name is not None:
             document["resource_name"] = self.resource_name
         return document
@@ -107,7 +119,11 @@ class BearerAuth:
         if scopes:
             params.append(f"scope={quote(' '.join(scopes))}")
         params.append(f"resource_metadata={quote(self.metadata_url)}")
-        return "Bearer " + ", ".join(params)
+        if self.dpop is None:
+            return "Bearer " + ", ".join(params)
+        # RFC 9449 section 7.1: a DPoP challenge names the proof algorithms accepted.
+        dpop = "DPoP " + ", ".join([f"algs={quote(' '.join(self.dpop.algorithms))}", *params])
+        return dpop if self.dpop.required else "Bearer " + ", ".join(params) + ", " + dpop
 
     def unauthorized(self, error: str | None = None, description: str | None = None, status: int = 401) -> AuthRefusal:
         """The 401 (or 400) refusal, asking for the required scopes."""
@@ -135,7 +151,9 @@ class BearerAuth:
         if not header:
             raise self.unauthorized()
         scheme, _, token = header.strip().partition(" ")
-        if scheme.lower() != "bearer":
+        scheme = scheme.lower()
+        dpop = self.dpop
+        if not (scheme == "bearer" and (dpop is None or not dpop.required) or scheme == "dpop" and dpop is not None):
             raise self.unauthorized()
         token = token.strip()
         if len(token) > MAX_TOKEN_LENGTH or not _B64TOKEN.fullmatch(token):
@@ -152,10 +170,26 @@ class BearerAuth:
             raise self.unauthorized("invalid_token", "the access token is invalid or expired")
         if access.audience and self.audience.isdisjoint(access.audience):
             raise self.unauthorized("invalid_token", "the access token is for another resource")
+        if dpop is not None:
+            self._check_binding(environ, dpop, scheme, token, access)
         missing = access.missing_scopes(self.required_scopes)
         if missing:
             raise self.forbidden([])
         return access
+
+    def _check_binding(self, environ: WSGIEnvironment, dpop: DPoPVerifier, scheme: str, token: str, access: Principal) -> None:
+        from .dpop import InvalidDPoPProofError
+
+        cnf = access.claims.get("cnf")
+        jkt = cnf.get("jkt") if isinstance(cnf, t.Mapping) else None
+        if scheme == "bearer":
+            if jkt is not None:  # RFC 9449 section 7.1: a bound token is no bearer token
+                raise self.unauthorized("invalid_token", "a DPoP-bound access token needs the DPoP scheme and a proof")
+            return
+        try:
+            dpop.verify(environ.get("HTTP_DPOP"), str(environ.get("REQUEST_METHOD", "")), self.resource, token, jkt)
+        except InvalidDPoPProofError as error:
+            raise self.unauthorized("invalid_dpop_proof", str(error)) from None
 
     def __repr__(self) -> str:
         return f"<BearerAuth resource={self.resource!r}>"

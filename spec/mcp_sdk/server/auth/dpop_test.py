@@ -15,8 +15,7 @@ import requests
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from mcp_sdk.client.oauth import DPoPKey
-from mcp_sdk.server.auth import BearerAuth, DPoPVerifier, JWTVerifier
-from spec.support.auth_server import JWTAuthorizationServer
+from mcp_sdk.server.auth import DPoPVerifier
 from spec.support.http_client import initialize_message
 from spec.support.protected_server import ProtectedServer
 
@@ -48,36 +47,6 @@ class ProofKey:
         return jwt.encode(claims, self.private, algorithm="ES256", headers=header)
 
 
-@pytest.fixture
-def issuer() -> t.Iterator[JWTAuthorizationServer]:
-    from spec.support.oauth_fixture import Served
-
-    app = JWTAuthorizationServer("ES256")
-    served = Served(app)
-    yield app
-    served.close()
-
-
-@pytest.fixture
-def protect(issuer: JWTAuthorizationServer) -> t.Iterator[t.Callable[..., ProtectedServer]]:
-    started: list[ProtectedServer] = []
-
-    def start(**dpop_options: t.Any) -> ProtectedServer:
-        def make_auth(resource: str) -> BearerAuth:
-            verifier = JWTVerifier(jwks_uri=issuer.jwks_uri, issuer=issuer.issuer, refetch_interval=0)
-            return BearerAuth(
-                verifier, resource=resource, authorization_servers=[issuer.issuer], dpop=DPoPVerifier(**dpop_options)
-            )
-
-        protected = ProtectedServer(make_auth)
-        started.append(protected)
-        return protected
-
-    yield start
-    for protected in started:
-        protected.close()
-
-
 def post(url: str, authorization: str | None, proof: str | None = None) -> requests.Response:
     headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
     if authorization is not None:
@@ -98,7 +67,7 @@ def refusal(protected: ProtectedServer, error: str, description: str) -> str:
 
 
 def test_a_bound_token_with_a_good_proof_gets_in(issuer, protect) -> None:
-    protected = protect()
+    protected = protect(dpop=DPoPVerifier(), required_scopes=())
     key = ProofKey()
     token = issuer.mint(aud=protected.url, cnf={"jkt": key.jkt})
 
@@ -108,7 +77,7 @@ def test_a_bound_token_with_a_good_proof_gets_in(issuer, protect) -> None:
 
 
 def test_the_sdk_client_key_works_end_to_end(issuer, protect) -> None:
-    protected = protect()
+    protected = protect(dpop=DPoPVerifier(), required_scopes=())
     key = DPoPKey()
     token = issuer.mint(aud=protected.url, cnf={"jkt": key.thumbprint})
     assert post(protected.url, f"DPoP {token}", key.proof("POST", protected.url, access_token=token)).status_code == 200
@@ -135,7 +104,7 @@ def test_the_sdk_client_key_works_end_to_end(issuer, protect) -> None:
     ids=["missing", "two", "typ", "private-jwk", "other-key", "htm", "htu", "htu-query", "ath", "no-ath", "old", "future", "no-jti", "signature"],
 )
 def test_bad_proofs_are_refused(issuer, protect, make_proof, description) -> None:
-    protected = protect()
+    protected = protect(dpop=DPoPVerifier(), required_scopes=())
     key = ProofKey()
     token = issuer.mint(aud=protected.url, cnf={"jkt": key.jkt})
 
@@ -147,7 +116,7 @@ def test_bad_proofs_are_refused(issuer, protect, make_proof, description) -> Non
 
 
 def test_a_replayed_proof_is_refused(issuer, protect) -> None:
-    protected = protect()
+    protected = protect(dpop=DPoPVerifier(), required_scopes=())
     key = ProofKey()
     token = issuer.mint(aud=protected.url, cnf={"jkt": key.jkt})
     proof = key.proof(protected.url, token)
@@ -160,7 +129,7 @@ def test_a_replayed_proof_is_refused(issuer, protect) -> None:
 
 
 def test_a_bound_token_sent_as_bearer_is_refused_and_a_plain_one_is_not(issuer, protect) -> None:
-    protected = protect()
+    protected = protect(dpop=DPoPVerifier(), required_scopes=())
     key = ProofKey()
     bound = issuer.mint(aud=protected.url, cnf={"jkt": key.jkt})
 
@@ -177,7 +146,7 @@ def test_a_bound_token_sent_as_bearer_is_refused_and_a_plain_one_is_not(issuer, 
 
 
 def test_required_dpop_refuses_bearer_and_says_so_in_the_metadata(issuer, protect) -> None:
-    protected = protect(required=True, algorithms=["ES256"])
+    protected = protect(dpop=DPoPVerifier(required=True, algorithms=["ES256"]), required_scopes=())
 
     response = post(protected.url, "Bearer " + issuer.mint(aud=protected.url))
 

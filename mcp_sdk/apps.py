@@ -187,6 +187,11 @@ def client_supports_apps(server_context: t.Any) -> bool:
     return mime_types is None or (isinstance(mime_types, list) and MIME_TYPE in mime_types)
 
 
+def client_capabilities() -> dict[str, t.Any]:
+    """The capabilities a host that renders views declares: ``client.connect(capabilities=client_capabilities())``."""
+    return {"extensions": {EXTENSION_ID: {"mimeTypes": [MIME_TYPE]}}}
+
+
 def server_uses_apps(tools: t.Iterable[t.Any], resources: t.Iterable[Resource]) -> bool:
     """Whether a server with these tools and resources offers Apps (a view, or a tool linked to one)."""
     if any(isinstance(resource, UIResource) for resource in resources):
@@ -206,6 +211,7 @@ __all__ = [
     "PERMISSIONS",
     "UIResource",
     "VISIBILITIES",
+    "client_capabilities",
     "client_supports_apps",
     "resource_ui_meta",
     "server_uses_apps",

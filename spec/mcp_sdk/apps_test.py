@@ -15,6 +15,7 @@ from mcp_sdk.apps import (
     MIME_TYPE,
     InvalidUIMetadataError,
     UIResource,
+    client_capabilities,
     resource_ui_meta,
     server_uses_apps,
     tool_meta,
@@ -24,7 +25,7 @@ from spec.support.http_client import Client, request, tool_call
 from spec.support.http_server import LiveServer
 
 APPS_SCHEMA = json.loads((wire_schema.SCHEMA_DIR / "ext-apps-ui.json").read_text())
-APPS_CLIENT = {"extensions": {EXTENSION_ID: {"mimeTypes": [MIME_TYPE]}}}
+APPS_CLIENT = client_capabilities()
 
 
 def assert_apps_valid(definition: str, value: t.Any) -> None:
@@ -119,7 +120,23 @@ def test_server_discover_on_2026_carries_the_extension(server: LiveServer) -> No
         assert called["result"]["structuredContent"] == {"color": "#123456"}
 
 
+@pytest.mark.parametrize("mode", ["legacy", "modern"])
+def test_the_sdk_client_as_a_host(server: LiveServer, mode: str) -> None:
+    from mcp_sdk import Client
+    from mcp_sdk.client import HTTP
+
+    with Client(transport=HTTP(url=server.url, timeout=10, standalone_stream=False)) as client:
+        client.connect(mode=mode, capabilities=client_capabilities())
+        tools = {tool.name: tool for tool in client.tools()}
+        assert tools["color_swatch"].meta == {"ui": {"resourceUri": VIEW_URI}}
+        answer = client.call_tool(name="color_swatch", arguments={"color": "#abcdef"})
+        assert answer["result"]["structuredContent"] == {"color": "#abcdef"}
+
+
 class TestHelpers:
+    def test_client_capabilities(self) -> None:
+        assert client_capabilities() == {"extensions": {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}}
+
     def test_resource_ui_meta_validates(self) -> None:
         assert resource_ui_meta(
             csp={"connect_domains": ["https://api.example.com"], "resourceDomains": ["https://cdn.example.com"]},

@@ -15,7 +15,8 @@ import typing as t
 import jwt
 from werkzeug.wrappers import Request, Response
 
-from .oauth_fixture import FixtureApp, FixtureServer, TokenRecord, _json
+from .auth_server import JWTAuthorizationServer
+from .oauth_fixture import FixtureServer, TokenRecord, _json
 
 AS_NONCE = "as-nonce-1"
 RS_NONCE = "rs-nonce-1"
@@ -111,3 +112,36 @@ class DPoPFixture(FixtureServer):
             return _json({"error": "use_dpop_nonce"}, 401, headers)
         record = self.registry.access_tokens[token]
         return _json({"jsonrpc": "2.0", "id": 1, "result": {"ok": True, "scope": record.scope}})
+
+
+class DPoPJWTAuthorizationServer(JWTAuthorizationServer):
+    """The JWT authorization server, binding a token to the key of the DPoP proof its request carried (``cnf.jkt``)."""
+
+    def __init__(self) -> None:
+        super().__init__("ES256")
+        self.metadata_overrides["dpop_signing_alg_values_supported"] = ["ES256"]
+        self._binding: str | None = None
+
+    def token(self, request: Request, form: dict[str, str]) -> Response:
+        proof = request.headers.get("DPoP")
+        self._binding = None
+        if proof is not None:
+            try:
+                header, _ = check_proof(proof, "POST", self.base_url + "/token")
+            except (ValueError, KeyError, jwt.PyJWTError) as error:
+                return _json({"error": "invalid_dpop_proof", "error_description": str(error)}, 400)
+            self._binding = thumbprint(header["jwk"])
+        return super().token(request, form)
+
+    def mint(self, key: t.Any = None, headers: dict[str, t.Any] | None = None, **claims: t.Any) -> str:
+        if self._binding is not None:
+            claims.setdefault("cnf", {"jkt": self._binding})
+        return super().mint(key, headers, **claims)
+
+    def _issue(self, record: TokenRecord, refresh: bool) -> Response:
+        response = super()._issue(record, refresh)
+        if self._binding is None:
+            return response
+        body = json.loads(response.get_data())
+        body["token_type"] = "DPoP"
+        return _json(body)

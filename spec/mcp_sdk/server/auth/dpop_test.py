@@ -176,3 +176,36 @@ def test_the_replay_memory_is_bounded() -> None:
     for _ in range(5):
         verifier.verify(key.proof("POST", "https://a.example/mcp", access_token="t"), "POST", "https://a.example/mcp", "t", key.thumbprint)
     assert len(verifier._seen) == 3
+
+
+def test_the_sdk_client_and_server_end_to_end() -> None:
+    """ClientCredentialsProvider(dpop=True) -> a DPoP-binding AS -> BearerAuth(dpop=DPoPVerifier())."""
+    from mcp_sdk import Client
+    from mcp_sdk.client import HTTP
+    from mcp_sdk.client.oauth import ClientCredentialsProvider
+    from mcp_sdk.server.auth import BearerAuth, JWTVerifier
+    from spec.support.dpop_fixture import DPoPJWTAuthorizationServer
+    from spec.support.oauth_fixture import Served
+
+    issuer = DPoPJWTAuthorizationServer()
+    served = Served(issuer)
+    issuer.clients["svc"] = {"client_id": "svc", "client_secret": "s", "token_endpoint_auth_method": "client_secret_basic"}
+
+    def make_auth(resource: str) -> BearerAuth:
+        verifier = JWTVerifier(jwks_uri=issuer.jwks_uri, issuer=issuer.issuer, refetch_interval=0)
+        return BearerAuth(verifier, resource=resource, authorization_servers=[issuer.issuer], dpop=DPoPVerifier(required=True))
+
+    protected = ProtectedServer(make_auth)
+    provider = ClientCredentialsProvider(client_id="svc", client_secret="s", dpop=True)
+    try:
+        with Client(transport=HTTP(url=protected.url, oauth=provider, timeout=10, standalone_stream=False)) as client:
+            client.connect()
+            for _ in range(2):
+                answer = client.call_tool(name="whoami", arguments={})
+                assert answer["result"]["structuredContent"]["client_id"] == "svc"
+    finally:
+        protected.close()
+        served.close()
+    assert provider.tokens()["token_type"] == "DPoP"
+    claims = jwt.decode(provider.access_token, options={"verify_signature": False})
+    assert claims["cnf"] == {"jkt": provider.dpop.thumbprint}

@@ -52,47 +52,56 @@ def check_proof(proof: str | None, method: str, url: str) -> tuple[dict[str, t.A
     return header, claims
 
 
-class DPoPFixture(FixtureServer):
-    """An authorization server + resource server in one app, issuing and demanding DPoP-bound tokens."""
+class DPoPBinding:
+    """Mixed into an authorization server: checks a token request's DPoP proof and binds the token to its key."""
 
-    def __init__(self, **kwargs: t.Any) -> None:
-        super().__init__(authorization_server=True, resource_server=True, **kwargs)
-        self.authorization_server_url = None
-        self.metadata_overrides["dpop_signing_alg_values_supported"] = ["ES256", "RS256"]
-        #: Demand a nonce at the token endpoint / the resource.
+    base_url: str
+
+    def _init_binding(self) -> None:
+        #: Demand a nonce at the token endpoint.
         self.as_nonce = False
-        self.rs_nonce = False
         #: Every proof received: (path, claims).
         self.proofs: list[tuple[str, dict[str, t.Any]]] = []
         #: access token -> the key thumbprint it is bound to.
         self.bound: dict[str, str] = {}
         self._binding: str | None = None
-        #: The nonce the resource accepts (it always hands out ``RS_NONCE``).
-        self.accepted_rs_nonce = RS_NONCE
 
     def token(self, request: Request, form: dict[str, str]) -> Response:
         proof = request.headers.get("DPoP")
-        if proof is None:
-            self._binding = None
-            return super().token(request, form)
-        try:
-            header, claims = check_proof(proof, "POST", self.base_url + "/token")
-        except (ValueError, KeyError, jwt.PyJWTError) as error:
-            return _json({"error": "invalid_dpop_proof", "error_description": str(error)}, 400)
-        self.proofs.append(("/token", claims))
-        if self.as_nonce and claims.get("nonce") != AS_NONCE:
-            return _json({"error": "use_dpop_nonce"}, 400, {"DPoP-Nonce": AS_NONCE})
-        self._binding = thumbprint(header["jwk"])
+        self._binding = None
+        if proof is not None:
+            try:
+                header, claims = check_proof(proof, "POST", self.base_url + "/token")
+            except (ValueError, KeyError, jwt.PyJWTError) as error:
+                return _json({"error": "invalid_dpop_proof", "error_description": str(error)}, 400)
+            self.proofs.append(("/token", claims))
+            if self.as_nonce and claims.get("nonce") != AS_NONCE:
+                return _json({"error": "use_dpop_nonce"}, 400, {"DPoP-Nonce": AS_NONCE})
+            self._binding = thumbprint(header["jwk"])
         return super().token(request, form)
 
     def _issue(self, record: TokenRecord, refresh: bool) -> Response:
-        response = super()._issue(record, refresh)
+        response: Response = super()._issue(record, refresh)
         if self._binding is None:
             return response
         body = json.loads(response.get_data())
         body["token_type"] = "DPoP"
         self.bound[body["access_token"]] = self._binding
         return _json(body)
+
+
+class DPoPFixture(DPoPBinding, FixtureServer):
+    """An authorization server + resource server in one app, issuing and demanding DPoP-bound tokens."""
+
+    def __init__(self, **kwargs: t.Any) -> None:
+        super().__init__(authorization_server=True, resource_server=True, **kwargs)
+        self.authorization_server_url = None
+        self.metadata_overrides["dpop_signing_alg_values_supported"] = ["ES256", "RS256"]
+        self._init_binding()
+        #: Demand a nonce at the resource.
+        self.rs_nonce = False
+        #: The nonce the resource accepts (it always hands out ``RS_NONCE``).
+        self.accepted_rs_nonce = RS_NONCE
 
     def mcp(self, request: Request) -> Response:
         scheme, _, token = request.headers.get("Authorization", "").partition(" ")
@@ -114,34 +123,15 @@ class DPoPFixture(FixtureServer):
         return _json({"jsonrpc": "2.0", "id": 1, "result": {"ok": True, "scope": record.scope}})
 
 
-class DPoPJWTAuthorizationServer(JWTAuthorizationServer):
+class DPoPJWTAuthorizationServer(DPoPBinding, JWTAuthorizationServer):
     """The JWT authorization server, binding a token to the key of the DPoP proof its request carried (``cnf.jkt``)."""
 
     def __init__(self) -> None:
         super().__init__("ES256")
+        self._init_binding()
         self.metadata_overrides["dpop_signing_alg_values_supported"] = ["ES256"]
-        self._binding: str | None = None
-
-    def token(self, request: Request, form: dict[str, str]) -> Response:
-        proof = request.headers.get("DPoP")
-        self._binding = None
-        if proof is not None:
-            try:
-                header, _ = check_proof(proof, "POST", self.base_url + "/token")
-            except (ValueError, KeyError, jwt.PyJWTError) as error:
-                return _json({"error": "invalid_dpop_proof", "error_description": str(error)}, 400)
-            self._binding = thumbprint(header["jwk"])
-        return super().token(request, form)
 
     def mint(self, key: t.Any = None, headers: dict[str, t.Any] | None = None, **claims: t.Any) -> str:
         if self._binding is not None:
             claims.setdefault("cnf", {"jkt": self._binding})
         return super().mint(key, headers, **claims)
-
-    def _issue(self, record: TokenRecord, refresh: bool) -> Response:
-        response = super()._issue(record, refresh)
-        if self._binding is None:
-            return response
-        body = json.loads(response.get_data())
-        body["token_type"] = "DPoP"
-        return _json(body)

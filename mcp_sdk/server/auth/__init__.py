@@ -15,7 +15,7 @@ JWT verification needs the ``mcp_sdk[auth]`` extra (PyJWT and cryptography).
 from __future__ import annotations
 
 from .bearer import BearerAuth, metadata_url_for
-from .dpop import DPoPVerifier, InvalidDPoPProofError
+from .dpop import DPoPNonceRequiredError, DPoPVerifier, InvalidDPoPProofError
 from .errors import AuthorizationServerUnavailable, AuthRefusal, InsufficientScopeError
 from .introspection import IntrospectionVerifier
 from .jwt_verifier import JWTVerifier
@@ -28,6 +28,7 @@ __all__ = [
     "AuthRefusal",
     "AuthorizationServerUnavailable",
     "BearerAuth",
+    "DPoPNonceRequiredError",
     "DPoPVerifier",
     "InsufficientScopeError",
     "InvalidDPoPProofError",

@@ -178,7 +178,7 @@ class BearerAuth:
         return access
 
     def _check_binding(self, environ: WSGIEnvironment, dpop: DPoPVerifier, scheme: str, token: str, access: Principal) -> None:
-        from .dpop import InvalidDPoPProofError
+        from .dpop import DPoPNonceRequiredError, InvalidDPoPProofError
 
         cnf = access.claims.get("cnf")
         jkt = cnf.get("jkt") if isinstance(cnf, t.Mapping) else None
@@ -188,6 +188,10 @@ class BearerAuth:
             return
         try:
             dpop.verify(environ.get("HTTP_DPOP"), str(environ.get("REQUEST_METHOD", "")), self.resource, token, jkt)
+        except DPoPNonceRequiredError as error:
+            refusal = self.unauthorized("use_dpop_nonce", str(error))
+            refusal.headers["DPoP-Nonce"] = error.nonce
+            raise refusal from None
         except InvalidDPoPProofError as error:
             raise self.unauthorized("invalid_dpop_proof", str(error)) from None
 

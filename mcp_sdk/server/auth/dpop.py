@@ -8,13 +8,16 @@ signed JWTs checked by PyJWT with ``cryptography`` (the ``mcp_sdk[auth]`` extra)
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import secrets
 import threading
 import time
 import typing as t
 from collections import OrderedDict
 from urllib.parse import urlsplit, urlunsplit
 
-from ..._jwk import access_token_hash, jwk_thumbprint
+from ..._jwk import access_token_hash, b64url, jwk_thumbprint
 from ..._pyjwt import import_jwt
 from ...errors import MCPError
 
@@ -26,6 +29,15 @@ MAX_PROOF_LENGTH = 8 * 1024
 
 class InvalidDPoPProofError(MCPError):
     """A request's DPoP proof is missing, malformed, stale, replayed or for another key, method or URL."""
+
+
+class DPoPNonceRequiredError(InvalidDPoPProofError):
+    """The proof lacks the server's current nonce: the client should retry with ``nonce`` (RFC 9449 section 9)."""
+
+    def __init__(self, message: str, nonce: str) -> None:
+        super().__init__(message)
+        #: The nonce to send in the ``DPoP-Nonce`` header.
+        self.nonce = nonce
 
 
 def _target(url: str) -> str:
@@ -43,6 +55,11 @@ class DPoPVerifier:
     :param max_remembered: the most ``jti`` values kept; the oldest go first. One
         process remembers its own proofs: behind several workers a proof can be
         replayed once per worker within ``max_age``.
+    :param require_nonce: demand a server nonce in every proof (RFC 9449 section
+        9): a proof without the current one is answered ``401 use_dpop_nonce``
+        with a ``DPoP-Nonce`` header. Nonces change every ``nonce_lifetime``
+        seconds (the previous one stays good); they are HMACs of the time, so
+        workers sharing ``nonce_secret`` (bytes) accept each other's.
     :raises ~mcp_sdk.MissingExtraError: without PyJWT and cryptography installed.
     """
 
@@ -54,6 +71,9 @@ class DPoPVerifier:
         max_age: float = 300.0,
         leeway: float = 5.0,
         max_remembered: int = 100_000,
+        require_nonce: bool = False,
+        nonce_lifetime: float = 300.0,
+        nonce_secret: bytes | None = None,
     ) -> None:
         self._jwt = import_jwt()
         refused = [name for name in algorithms if name == "none" or name.startswith("HS")]
@@ -64,6 +84,9 @@ class DPoPVerifier:
         self.max_age = max_age
         self.leeway = leeway
         self.max_remembered = max_remembered
+        self.require_nonce = require_nonce
+        self.nonce_lifetime = nonce_lifetime
+        self._nonce_secret = nonce_secret if nonce_secret is not None else secrets.token_bytes(32)
         self._seen: OrderedDict[str, float] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -86,7 +109,23 @@ class DPoPVerifier:
             raise InvalidDPoPProofError("the DPoP proof htu does not match the request URL")
         if claims.get("ath") != access_token_hash(access_token):
             raise InvalidDPoPProofError("the DPoP proof ath does not match the access token")
+        if self.require_nonce:
+            self._check_nonce(claims.get("nonce"))
         self._check_fresh(claims)
+
+    def current_nonce(self) -> str:
+        """The nonce proofs must carry now (with ``require_nonce``)."""
+        return self._nonce_at(int(time.time() // self.nonce_lifetime))
+
+    def _nonce_at(self, window: int) -> str:
+        mac = hmac.new(self._nonce_secret, str(window).encode("ascii"), hashlib.sha256).digest()
+        return f"{window}.{b64url(mac[:18])}"
+
+    def _check_nonce(self, nonce: t.Any) -> None:
+        window = int(time.time() // self.nonce_lifetime)
+        valid = (self._nonce_at(window), self._nonce_at(window - 1))
+        if not isinstance(nonce, str) or not any(hmac.compare_digest(nonce, good) for good in valid):
+            raise DPoPNonceRequiredError("the DPoP proof needs the server's current nonce", self._nonce_at(window))
 
     def _decode(self, proof: str | None) -> tuple[dict[str, t.Any], dict[str, t.Any]]:
         jwt = self._jwt
@@ -138,4 +177,4 @@ class DPoPVerifier:
         return f"<DPoPVerifier required={self.required!r} max_age={self.max_age!r}>"
 
 
-__all__ = ["DEFAULT_ALGORITHMS", "DPoPVerifier", "InvalidDPoPProofError", "jwk_thumbprint"]
+__all__ = ["DEFAULT_ALGORITHMS", "DPoPNonceRequiredError", "DPoPVerifier", "InvalidDPoPProofError", "jwk_thumbprint"]

@@ -15,7 +15,7 @@ import requests
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from mcp_sdk.client.oauth import DPoPKey
-from mcp_sdk.server.auth import DPoPVerifier
+from mcp_sdk.server.auth import DPoPNonceRequiredError, DPoPVerifier
 from spec.support.http_client import initialize_message
 from spec.support.protected_server import ProtectedServer
 
@@ -178,7 +178,38 @@ def test_the_replay_memory_is_bounded() -> None:
     assert len(verifier._seen) == 3
 
 
-def test_the_sdk_client_and_server_end_to_end() -> None:
+def test_a_required_nonce_is_handed_out_and_then_accepted(issuer, protect) -> None:
+    verifier = DPoPVerifier(require_nonce=True)
+    protected = protect(dpop=verifier, required_scopes=())
+    key = ProofKey()
+    token = issuer.mint(aud=protected.url, cnf={"jkt": key.jkt})
+
+    challenged = post(protected.url, f"DPoP {token}", key.proof(protected.url, token))
+    assert challenged.status_code == 401
+    assert challenged.headers["WWW-Authenticate"] == refusal(protected, "use_dpop_nonce", "the DPoP proof needs the server's current nonce")
+    nonce = challenged.headers["DPoP-Nonce"]
+    assert nonce == verifier.current_nonce()
+
+    assert post(protected.url, f"DPoP {token}", key.proof(protected.url, token, nonce=nonce)).status_code == 200
+    wrong = post(protected.url, f"DPoP {token}", key.proof(protected.url, token, nonce=nonce + "x"))
+    assert wrong.status_code == 401 and wrong.headers["DPoP-Nonce"] == nonce
+
+
+def test_nonces_from_a_shared_secret_pass_at_every_worker_and_expire() -> None:
+    first, second = DPoPVerifier(require_nonce=True, nonce_secret=b"k" * 32), DPoPVerifier(require_nonce=True, nonce_secret=b"k" * 32)
+    assert first.current_nonce() == second.current_nonce()
+    assert DPoPVerifier(require_nonce=True).current_nonce() != first.current_nonce()
+    key = DPoPKey()
+    url = "https://a.example/mcp"
+    stale = first._nonce_at(int(time.time() // first.nonce_lifetime) - 2)
+    with pytest.raises(DPoPNonceRequiredError) as raised:
+        second.verify(key.proof("POST", url, access_token="t", nonce=stale), "POST", url, "t", key.thumbprint)
+    assert raised.value.nonce == first.current_nonce()
+    second.verify(key.proof("POST", url, access_token="t", nonce=first.current_nonce()), "POST", url, "t", key.thumbprint)
+
+
+@pytest.mark.parametrize("require_nonce", [False, True], ids=["no-nonce", "nonce"])
+def test_the_sdk_client_and_server_end_to_end(require_nonce: bool) -> None:
     """ClientCredentialsProvider(dpop=True) -> a DPoP-binding AS -> BearerAuth(dpop=DPoPVerifier())."""
     from mcp_sdk import Client
     from mcp_sdk.client import HTTP
@@ -193,7 +224,7 @@ def test_the_sdk_client_and_server_end_to_end() -> None:
 
     def make_auth(resource: str) -> BearerAuth:
         verifier = JWTVerifier(jwks_uri=issuer.jwks_uri, issuer=issuer.issuer, refetch_interval=0)
-        return BearerAuth(verifier, resource=resource, authorization_servers=[issuer.issuer], dpop=DPoPVerifier(required=True))
+        return BearerAuth(verifier, resource=resource, authorization_servers=[issuer.issuer], dpop=DPoPVerifier(required=True, require_nonce=require_nonce))
 
     protected = ProtectedServer(make_auth)
     provider = ClientCredentialsProvider(client_id="svc", client_secret="s", dpop=True)
@@ -209,3 +240,5 @@ def test_the_sdk_client_and_server_end_to_end() -> None:
     assert provider.tokens()["token_type"] == "DPoP"
     claims = jwt.decode(provider.access_token, options={"verify_signature": False})
     assert claims["cnf"] == {"jkt": provider.dpop.thumbprint}
+    # With nonces, the client learned the server's from the challenge and kept using it.
+    assert (provider.dpop.nonce_for(protected.url) is not None) is require_nonce

@@ -67,7 +67,7 @@ def refusal(protected: ProtectedServer, error: str, description: str) -> str:
 
 
 def test_a_bound_token_with_a_good_proof_gets_in(issuer, protect) -> None:
-    protected = protect(dpop=DPoPVerifier(), required_scopes=())
+    protected = protect(required_scopes=(), auth_options={"dpop": DPoPVerifier()})
     key = ProofKey()
     token = issuer.mint(aud=protected.url, cnf={"jkt": key.jkt})
 
@@ -77,7 +77,7 @@ def test_a_bound_token_with_a_good_proof_gets_in(issuer, protect) -> None:
 
 
 def test_the_sdk_client_key_works_end_to_end(issuer, protect) -> None:
-    protected = protect(dpop=DPoPVerifier(), required_scopes=())
+    protected = protect(required_scopes=(), auth_options={"dpop": DPoPVerifier()})
     key = DPoPKey()
     token = issuer.mint(aud=protected.url, cnf={"jkt": key.thumbprint})
     assert post(protected.url, f"DPoP {token}", key.proof("POST", protected.url, access_token=token)).status_code == 200
@@ -104,7 +104,7 @@ def test_the_sdk_client_key_works_end_to_end(issuer, protect) -> None:
     ids=["missing", "two", "typ", "private-jwk", "other-key", "htm", "htu", "htu-query", "ath", "no-ath", "old", "future", "no-jti", "signature"],
 )
 def test_bad_proofs_are_refused(issuer, protect, make_proof, description) -> None:
-    protected = protect(dpop=DPoPVerifier(), required_scopes=())
+    protected = protect(required_scopes=(), auth_options={"dpop": DPoPVerifier()})
     key = ProofKey()
     token = issuer.mint(aud=protected.url, cnf={"jkt": key.jkt})
 
@@ -116,7 +116,7 @@ def test_bad_proofs_are_refused(issuer, protect, make_proof, description) -> Non
 
 
 def test_a_replayed_proof_is_refused(issuer, protect) -> None:
-    protected = protect(dpop=DPoPVerifier(), required_scopes=())
+    protected = protect(required_scopes=(), auth_options={"dpop": DPoPVerifier()})
     key = ProofKey()
     token = issuer.mint(aud=protected.url, cnf={"jkt": key.jkt})
     proof = key.proof(protected.url, token)
@@ -129,7 +129,7 @@ def test_a_replayed_proof_is_refused(issuer, protect) -> None:
 
 
 def test_a_bound_token_sent_as_bearer_is_refused_and_a_plain_one_is_not(issuer, protect) -> None:
-    protected = protect(dpop=DPoPVerifier(), required_scopes=())
+    protected = protect(required_scopes=(), auth_options={"dpop": DPoPVerifier()})
     key = ProofKey()
     bound = issuer.mint(aud=protected.url, cnf={"jkt": key.jkt})
 
@@ -146,7 +146,7 @@ def test_a_bound_token_sent_as_bearer_is_refused_and_a_plain_one_is_not(issuer, 
 
 
 def test_required_dpop_refuses_bearer_and_says_so_in_the_metadata(issuer, protect) -> None:
-    protected = protect(dpop=DPoPVerifier(required=True, algorithms=["ES256"]), required_scopes=())
+    protected = protect(required_scopes=(), auth_options={"dpop": DPoPVerifier(required=True, algorithms=["ES256"])})
 
     response = post(protected.url, "Bearer " + issuer.mint(aud=protected.url))
 
@@ -180,7 +180,7 @@ def test_the_replay_memory_is_bounded() -> None:
 
 def test_a_required_nonce_is_handed_out_and_then_accepted(issuer, protect) -> None:
     verifier = DPoPVerifier(require_nonce=True)
-    protected = protect(dpop=verifier, required_scopes=())
+    protected = protect(required_scopes=(), auth_options={"dpop": verifier})
     key = ProofKey()
     token = issuer.mint(aud=protected.url, cnf={"jkt": key.jkt})
 

@@ -24,6 +24,7 @@ from urllib.parse import parse_qs, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import auth_extensions  # noqa: E402
 import requests  # noqa: E402
 
 from mcp_sdk import Client, MCPError  # noqa: E402
@@ -347,9 +348,6 @@ def use_protected_server(url: str, provider: t.Any) -> None:
     "auth/iss-unexpected",
     "auth/iss-normalized",
     "auth/metadata-issuer-mismatch",
-    # DPoP (SEP-1932) is not implemented yet (issue 14): these run the plain flow and fail.
-    "auth/dpop",
-    "auth/dpop-nonce",
 )
 def authorization_code(url: str, context: dict[str, t.Any]) -> None:
     """The authorization code flow with PKCE, driven entirely by the SDK on 401/403."""
@@ -392,10 +390,7 @@ def cross_app_access(url: str, context: dict[str, t.Any]) -> None:
     use_protected_server(url, provider)
 
 
-@scenario("auth/wif-jwt-bearer")
-def workload_identity(url: str, context: dict[str, t.Any]) -> None:
-    """Workload identity federation (SEP-1933) is not implemented yet (issue 14)."""
-    raise SystemExit("auth/wif-jwt-bearer: workload identity federation is not implemented yet")
+auth_extensions.register(scenario, authorization_code_provider, use_protected_server)
 
 
 def main(argv: list[str]) -> int:

@@ -504,7 +504,7 @@ class HTTP(Transport):
         listen: bool = False,
         closing: bool = False,
     ) -> requests.Response:
-        """Send one HTTP request with the session headers, auth, and one OAuth retry."""
+        """Send one HTTP request with the session headers, auth, one OAuth retry and one DPoP nonce retry."""
         if self._closed and not closing:
             raise TransportError(f"HTTP transport for {self.url} is closed")
         all_headers = dict(self.headers)
@@ -521,9 +521,11 @@ class HTTP(Transport):
         # An idle standalone stream is normal; reconnect after a long silence instead of failing.
         read_timeout = 300.0 if listen else self._read_timeout(timeout)
         oauth = self.oauth
-        for attempt in (1, 2):
+        flow_retried = nonce_retried = False
+        while True:
             if oauth is not None:
-                all_headers.update(oauth.auth_headers())
+                all_headers.pop("DPoP", None)
+                all_headers.update(oauth.auth_headers(method, self.url))
             try:
                 response = self._send(method, data, all_headers, stream, (self.timeout, read_timeout))
             except requests.RequestException as error:
@@ -533,16 +535,21 @@ class HTTP(Transport):
                     raise RequestTimeoutError(f"{method} {self.url} timed out: {error}") from error
                 raise TransportError(f"{method} {self.url} failed: {error}") from error
             if oauth is not None:
+                # A DPoP nonce challenge (RFC 9449 section 9) is retried once, apart from the one OAuth flow retry.
+                if oauth.wants_nonce_retry(response) and not nonce_retried:
+                    nonce_retried = True
+                    response.close()
+                    continue
                 try:
                     retry = oauth.handle_response(response, wait=read_timeout)
                 except BaseException:
                     response.close()
                     raise
-                if retry and attempt == 1:
+                if retry and not flow_retried:
+                    flow_retried = True
                     response.close()
                     continue
             return response
-        raise AssertionError("unreachable")
 
     def _send(
         self,

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import typing as t
 
+from .. import apps
+
 if t.TYPE_CHECKING:
     from . import Server
 
 
 def derive(server: Server) -> dict[str, t.Any]:
-    """The ``capabilities`` of ``initialize``: tools, prompts, resources, completions and logging as registered."""
+    """The ``capabilities`` of ``initialize``: tools, prompts, resources, completions, logging and extensions as registered."""
     capabilities: dict[str, t.Any] = {}
     if server.tools:
         capabilities["tools"] = {"listChanged": True}
@@ -23,4 +25,7 @@ def derive(server: Server) -> dict[str, t.Any]:
     if server.handlers.get("completion"):
         capabilities["completions"] = {}
     capabilities["logging"] = {}
+    if apps.server_uses_apps(server.tools.values(), server.resources):
+        # SEP-1724 extensions; MCP Apps (SEP-1865) declares it in every protocol version.
+        capabilities.setdefault("extensions", {})[apps.EXTENSION_ID] = {}
     return capabilities

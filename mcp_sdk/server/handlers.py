@@ -12,6 +12,7 @@ import typing as t
 from .. import methods
 from .. import protocol_version as versions
 from .._converter import to_wire
+from ..apps import UIResource
 from ..errors import CancelledError, CapabilityError, InvalidParamsError, RequestHandlerError, ResourceNotFoundError
 from ..tool import Tool
 from ..tool.result import tool_result
@@ -237,6 +238,9 @@ class ProtocolMethods:
         uri = _string_param(params, "uri")
         request.data["resource_uri"] = uri
         require_scopes(request.session.auth, resource_scopes(self, uri))
+        listed = next((r for r in self.resources if r.uri == uri), None)
+        if isinstance(listed, UIResource):  # an MCP Apps view carries its own contents
+            return {"contents": [item.to_dict() for item in listed.contents()]}
         handler = self.handlers.get("resources_read")
         if handler is None:
             if uri in self._resource_uris():

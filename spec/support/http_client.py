@@ -122,6 +122,11 @@ class Client:
         with self.post(message) as response:
             return messages_of(response)
 
+    def call_with(self, message: dict[str, t.Any], headers: dict[str, str]) -> list[t.Any]:
+        """POST a request with exactly ``headers`` and return every message of its answer."""
+        with self.post(message, headers=headers) as response:
+            return messages_of(response)
+
     def close(self) -> None:
         self.http.close()
 

@@ -2,7 +2,8 @@
 
 Pass a :class:`Provider` (authorization code + PKCE, interactive), a
 :class:`ClientCredentialsProvider` (machine to machine) or a
-:class:`CrossAppAccessProvider` (enterprise IdP, SEP-990) to the HTTP transport as
+:class:`CrossAppAccessProvider` (enterprise IdP, SEP-990) or a
+:class:`WorkloadIdentityProvider` (a platform-issued JWT, RFC 7523) to the HTTP transport as
 ``HTTP(url=..., oauth=provider)``; the transport drives an :class:`OAuthClient`.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 from .client_credentials_provider import ClientCredentialsProvider as ClientCredentialsProvider
 from .cross_app_access_provider import CrossAppAccessProvider as CrossAppAccessProvider
 from .discovery import AuthorizationServer as AuthorizationServer
+from .dpop import DPoPKey as DPoPKey
 from .errors import AuthorizationError as AuthorizationError
 from .errors import InsecureURLError as InsecureURLError
 from .errors import InvalidClientError as InvalidClientError
@@ -19,6 +21,7 @@ from .oauth_client import OAuthClient as OAuthClient
 from .provider import Provider as Provider
 from .storage import InMemoryStorage as InMemoryStorage
 from .storage import Storage as Storage
+from .workload_identity_provider import WorkloadIdentityProvider as WorkloadIdentityProvider
 from .www_authenticate import parse_www_authenticate as parse_www_authenticate
 
 __all__ = [
@@ -26,6 +29,7 @@ __all__ = [
     "AuthorizationServer",
     "ClientCredentialsProvider",
     "CrossAppAccessProvider",
+    "DPoPKey",
     "InMemoryStorage",
     "InsecureURLError",
     "InvalidClientError",
@@ -33,5 +37,6 @@ __all__ = [
     "OAuthClient",
     "Provider",
     "Storage",
+    "WorkloadIdentityProvider",
     "parse_www_authenticate",
 ]

@@ -13,6 +13,9 @@ from requests.auth import AuthBase
 from .errors import AuthorizationError
 from .urls import display_url, ensure_secure_url
 
+if t.TYPE_CHECKING:
+    from .dpop import DPoPKey
+
 logger = logging.getLogger("mcp_sdk.client.oauth")
 
 #: Largest body read from an authorization server or metadata endpoint.
@@ -64,6 +67,8 @@ class OAuthHTTP:
     def __init__(self, session: requests.Session, timeout: float | None = 30.0) -> None:
         self.session = session
         self.timeout = timeout
+        #: The DPoP key whose proofs go with token requests (RFC 9449 section 5), or ``None``.
+        self.dpop: DPoPKey | None = None
 
     def get(self, url: str, label: str) -> Response:
         """GET ``url``, following at most a few redirects, each to a secure URL."""

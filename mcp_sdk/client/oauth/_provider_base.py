@@ -6,6 +6,9 @@ import typing as t
 
 from .storage import InMemoryStorage, Storage
 
+if t.TYPE_CHECKING:
+    from .dpop import DPoPKey
+
 
 class StorageBackedProvider:
     """Token and client-information access through the provider's ``storage``."""
@@ -13,7 +16,7 @@ class StorageBackedProvider:
     #: ``"authorization_code"`` or ``"client_credentials"``: the grant the flow runs.
     grant_type: t.ClassVar[str]
 
-    def __init__(self, scope: str | None, storage: Storage | None) -> None:
+    def __init__(self, scope: str | None, storage: Storage | None, dpop: "bool | DPoPKey | None" = None) -> None:
         if scope is not None and not isinstance(scope, str):
             raise TypeError("scope must be a space-separated string")
         if storage is not None and not isinstance(storage, Storage):
@@ -24,6 +27,12 @@ class StorageBackedProvider:
         self.scope = (scope.strip() or None) if scope else None
         #: Where tokens (and, for :class:`Provider`, the client registration) are kept.
         self.storage: Storage = storage if storage is not None else InMemoryStorage()
+        #: The DPoP key proving possession of the tokens (RFC 9449), or ``None`` for bearer tokens.
+        self.dpop: DPoPKey | None = None
+        if dpop is not None and dpop is not False:
+            from .dpop import resolve_dpop  # lazily: DPoP needs the [auth] extra
+
+            self.dpop = resolve_dpop(dpop)
 
     def tokens(self) -> dict[str, t.Any] | None:
         """The stored tokens (OAuth wire form), or ``None``."""

@@ -8,6 +8,9 @@ from ...errors import MCPError
 from ._provider_base import StorageBackedProvider
 from .storage import Storage
 
+if t.TYPE_CHECKING:
+    from .dpop import DPoPKey
+
 
 class InvalidCredentialsError(MCPError, ValueError):
     """The credentials cannot authenticate a ``client_credentials`` request."""
@@ -26,6 +29,8 @@ class ClientCredentialsProvider(StorageBackedProvider):
         ``"client_secret_post"`` or ``"private_key_jwt"`` (RFC 7523, SEP-1046);
         ``"none"`` is refused.
     :param scope: space-separated scopes used when the server names none.
+    :param dpop: ``True`` (a fresh ES256 key) or a :class:`~mcp_sdk.client.oauth.DPoPKey`:
+        ask for DPoP-bound tokens (RFC 9449) and prove possession on every request.
     :param storage: where tokens are kept; defaults to an
         :class:`~mcp_sdk.client.oauth.InMemoryStorage`. The credentials stay on
         the provider and are never written to it.
@@ -52,10 +57,11 @@ class ClientCredentialsProvider(StorageBackedProvider):
         token_endpoint_auth_method: str = "client_secret_basic",
         scope: str | None = None,
         storage: Storage | None = None,
+        dpop: bool | DPoPKey | None = None,
         private_key: str | bytes | None = None,
         signing_algorithm: str | None = None,
     ) -> None:
-        super().__init__(scope, storage)
+        super().__init__(scope, storage, dpop)
         if not isinstance(client_id, str) or not client_id.strip():
             raise InvalidCredentialsError("client_id is required for the client_credentials grant")
         if token_endpoint_auth_method not in self.SUPPORTED_AUTH_METHODS:

@@ -23,6 +23,9 @@ from ._provider_base import StorageBackedProvider
 from .discovery import AuthorizationServer
 from .errors import AuthorizationError
 from .storage import Storage
+
+if t.TYPE_CHECKING:
+    from .dpop import DPoPKey
 from .token_endpoint import _error_code, client_authentication, request_tokens
 from .urls import display_url, ensure_secure_url
 
@@ -60,6 +63,8 @@ class CrossAppAccessProvider(StorageBackedProvider):
     :param token_endpoint_auth_method: ``"client_secret_basic"`` (default) or
         ``"client_secret_post"`` at the MCP server's authorization server.
     :param scope: space-separated scopes used when the server names none.
+    :param dpop: ``True`` (a fresh ES256 key) or a :class:`~mcp_sdk.client.oauth.DPoPKey`:
+        ask for DPoP-bound tokens (RFC 9449) and prove possession on every request.
     :param storage: where tokens are kept; defaults to an
         :class:`~mcp_sdk.client.oauth.InMemoryStorage`. Credentials and the ID
         token stay on the provider and are never written to it.
@@ -83,8 +88,9 @@ class CrossAppAccessProvider(StorageBackedProvider):
         token_endpoint_auth_method: str = "client_secret_basic",
         scope: str | None = None,
         storage: Storage | None = None,
+        dpop: bool | DPoPKey | None = None,
     ) -> None:
-        super().__init__(scope, storage)
+        super().__init__(scope, storage, dpop)
         for name, value in (("client_id", client_id), ("client_secret", client_secret), ("idp_client_id", idp_client_id)):
             if not isinstance(value, str) or not value.strip():
                 raise InvalidCrossAppAccessConfigurationError(f"{name} is required for Cross App Access")

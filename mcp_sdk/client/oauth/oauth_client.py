@@ -22,11 +22,12 @@ from .provider import Provider
 from .registration import ensure_client, registered_here
 from .token_endpoint import request_tokens
 from .urls import display_url, ensure_secure_url, same_endpoint
-from .www_authenticate import bearer_challenge
+from .workload_identity_provider import JWT_BEARER_GRANT, WorkloadIdentityProvider
+from .www_authenticate import parse_www_authenticate, token_challenge
 
 logger = logging.getLogger("mcp_sdk.client.oauth")
 
-AnyProvider = t.Union[Provider, ClientCredentialsProvider, CrossAppAccessProvider]
+AnyProvider = t.Union[Provider, ClientCredentialsProvider, CrossAppAccessProvider, WorkloadIdentityProvider]
 
 #: Seconds during which a rejected, never-accepted new token counts as "just issued".
 FRESH_TOKEN_WINDOW = 30.0
@@ -53,8 +54,8 @@ class OAuthClient:
     returns ``True``. OAuth requests go through ``session`` and never carry the
     bearer token.
 
-    :param provider: a :class:`Provider`, :class:`ClientCredentialsProvider` or
-        :class:`CrossAppAccessProvider`.
+    :param provider: a :class:`Provider`, :class:`ClientCredentialsProvider`,
+        :class:`CrossAppAccessProvider` or :class:`WorkloadIdentityProvider`.
     :param server_url: the MCP endpoint URL; HTTPS or loopback, else
         :class:`InsecureURLError`.
     :param session: the ``requests.Session`` used for OAuth calls.
@@ -69,13 +70,17 @@ class OAuthClient:
         *,
         timeout: float | None = 30.0,
     ) -> None:
-        if not isinstance(provider, (Provider, ClientCredentialsProvider, CrossAppAccessProvider)):
-            raise TypeError("provider must be a Provider, a ClientCredentialsProvider or a CrossAppAccessProvider")
+        if not isinstance(provider, (Provider, ClientCredentialsProvider, CrossAppAccessProvider, WorkloadIdentityProvider)):
+            raise TypeError(
+                "provider must be a Provider, a ClientCredentialsProvider, a CrossAppAccessProvider "
+                "or a WorkloadIdentityProvider"
+            )
         ensure_secure_url(server_url, "MCP server URL")
         self.provider = provider
         self.server_url = server_url
         self.session = session
         self._http = OAuthHTTP(session, timeout)
+        self._http.dpop = provider.dpop
         # Held for a whole flow, user callbacks included, so concurrent 401s
         # produce one flow; auth_headers() never takes it.
         self._lock = threading.Lock()
@@ -98,16 +103,45 @@ class OAuthClient:
                 "refusing to send the bearer token"
             )
 
-    def auth_headers(self) -> dict[str, str]:
+    def auth_headers(self, method: str | None = None, url: str | None = None) -> dict[str, str]:
         """``{"Authorization": "Bearer <token>"}`` when a token is stored, else ``{}``.
 
-        A token about to run out (``expires_in``) is refreshed first, when a refresh token is stored.
+        A DPoP-bound token (``token_type`` ``DPoP``) goes as ``Authorization: DPoP
+        <token>``, with a fresh ``DPoP`` proof for ``method`` and ``url`` when both
+        are given. A token about to run out (``expires_in``) is refreshed first,
+        when a refresh token is stored.
         """
         expires_at = self._expires_at
         if expires_at is not None and time.monotonic() >= expires_at:
             self._refresh_ahead()
+        tokens = self.provider.tokens() or {}
         token = self.provider.access_token
-        return {"Authorization": f"Bearer {token}"} if token else {}
+        if not token:
+            return {}
+        dpop = self.provider.dpop
+        token_type = tokens.get("token_type")
+        if dpop is None or not isinstance(token_type, str) or token_type.lower() != "dpop":
+            return {"Authorization": f"Bearer {token}"}
+        headers = {"Authorization": f"DPoP {token}"}
+        if method is not None and url is not None:
+            headers["DPoP"] = dpop.proof(method, url, access_token=token)
+        return headers
+
+    def wants_nonce_retry(self, response: requests.Response) -> bool:
+        """Whether ``response`` is a DPoP ``use_dpop_nonce`` challenge with a new nonce (RFC 9449 section 9).
+
+        Any ``DPoP-Nonce`` the MCP server sends is kept for the next proofs.
+        """
+        dpop = self.provider.dpop
+        if dpop is None:
+            return False
+        fresh = dpop.remember_nonce(self.server_url, response.headers)
+        if not fresh or response.status_code != 401:
+            return False
+        for challenge in parse_www_authenticate(response.headers.get("WWW-Authenticate")):
+            if challenge.scheme.lower() == "dpop" and challenge.params.get("error") == "use_dpop_nonce":
+                return True
+        return False
 
     def _refresh_ahead(self) -> None:
         # Never wait for the lock: a flow holding it may be waiting for a user.
@@ -141,7 +175,7 @@ class OAuthClient:
         if status not in (401, 403):
             self._accepted(_sent_token(response))
             return False
-        challenge = bearer_challenge(response.headers.get("WWW-Authenticate")) or {}
+        challenge = token_challenge(response.headers.get("WWW-Authenticate")) or {}
         if status == 403 and challenge.get("error") != "insufficient_scope":
             return False
         sent = _sent_token(response)
@@ -235,6 +269,12 @@ class OAuthClient:
             if scope:
                 form["scope"] = scope
             tokens = request_tokens(self._http, server, provider.client_information(), form, self._assertion())
+        elif isinstance(provider, WorkloadIdentityProvider):
+            scope = scopes.apply_offline_access(scope, server.scopes_supported(), False)
+            form = {"grant_type": JWT_BEARER_GRANT, "assertion": provider.assertion(), "resource": server.resource}
+            if scope:
+                form["scope"] = scope
+            tokens = request_tokens(self._http, server, provider.client_information(), form)
         elif isinstance(provider, CrossAppAccessProvider):
             scope = scopes.apply_offline_access(scope, server.scopes_supported(), False)
             tokens = authorize_cross_app_access(self._http, provider, server, scope)
@@ -302,8 +342,10 @@ class OAuthClient:
 def _sent_token(response: requests.Response) -> str | None:
     request = getattr(response, "request", None)
     header = request.headers.get("Authorization") if request is not None else None
-    if isinstance(header, str) and header[:7].lower() == "bearer ":
-        return header[7:].strip() or None
+    if isinstance(header, str):
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() in ("bearer", "dpop"):
+            return token.strip() or None
     return None
 
 

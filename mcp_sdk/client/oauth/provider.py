@@ -8,6 +8,9 @@ from ...errors import MCPError
 from ._provider_base import StorageBackedProvider
 from .errors import InsecureURLError
 from .storage import Storage
+
+if t.TYPE_CHECKING:
+    from .dpop import DPoPKey
 from .urls import display_url, is_secure_url, validate_client_id_metadata_document_url
 
 
@@ -43,6 +46,8 @@ class Provider(StorageBackedProvider):
         ``(code, state)``, or ``(code, state, iss)`` when it read the RFC 9207
         ``iss`` parameter.
     :param scope: space-separated scopes used when the server names none.
+    :param dpop: ``True`` (a fresh ES256 key) or a :class:`~mcp_sdk.client.oauth.DPoPKey`:
+        ask for DPoP-bound tokens (RFC 9449) and prove possession on every request.
     :param storage: a :class:`~mcp_sdk.client.oauth.Storage`; defaults to
         :class:`~mcp_sdk.client.oauth.InMemoryStorage`.
     :param client_id_metadata_document_url: the HTTPS URL of this client's Client
@@ -65,9 +70,10 @@ class Provider(StorageBackedProvider):
         callback_handler: t.Callable[[], t.Sequence[t.Any]],
         scope: str | None = None,
         storage: Storage | None = None,
+        dpop: bool | DPoPKey | None = None,
         client_id_metadata_document_url: str | None = None,
     ) -> None:
-        super().__init__(scope, storage)
+        super().__init__(scope, storage, dpop)
         if not isinstance(client_metadata, t.Mapping):
             raise TypeError("client_metadata must be a mapping of RFC 7591 client metadata")
         if not callable(redirect_handler) or not callable(callback_handler):

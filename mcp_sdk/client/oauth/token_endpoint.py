@@ -10,6 +10,9 @@ from ._http import OAuthHTTP, Response
 from .discovery import AuthorizationServer
 from .errors import AuthorizationError, InvalidClientError, InvalidGrantError
 
+if t.TYPE_CHECKING:
+    from .dpop import DPoPKey
+
 #: RFC 7523 section 2.2.
 JWT_BEARER_ASSERTION_TYPE = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
 
@@ -58,6 +61,8 @@ def client_authentication(
     ``none``: just ``client_id``.
     """
     client_id = _required_string(client_info, "client_id")
+    if client_id is None and client_info.get("token_endpoint_auth_method") == "none":
+        return {}, {}  # e.g. a workload whose assertion alone identifies it
     if client_id is None:
         raise AuthorizationError("client information has no client_id")
     secret = _required_string(client_info, "client_secret")
@@ -95,7 +100,12 @@ def request_tokens(
         raise AuthorizationError("authorization server metadata has no token_endpoint")
     fields, headers = client_authentication(client_info, server.issuer, client_assertion)
     grant_type = form.get("grant_type", "")
-    response = http.post_form(token_endpoint, {**form, **fields}, f"token request ({grant_type})", headers=headers)
+    label = f"token request ({grant_type})"
+    dpop = http.dpop
+    if dpop is None:
+        response = http.post_form(token_endpoint, {**form, **fields}, label, headers=headers)
+    else:
+        response = _post_with_proof(http, dpop, token_endpoint, {**form, **fields}, label, headers)
     if not response.ok:
         code = _error_code(response)
         if code == "invalid_grant":
@@ -109,8 +119,11 @@ def request_tokens(
     if not isinstance(access_token, str) or not access_token:
         raise AuthorizationError("token response has no access_token")
     token_type = tokens.get("token_type", "Bearer")
-    if not isinstance(token_type, str) or token_type.lower() != "bearer":
-        raise AuthorizationError("token response token_type is not Bearer")
+    accepted = ("bearer", "dpop") if dpop is not None else ("bearer",)
+    if not isinstance(token_type, str) or token_type.lower() not in accepted:
+        raise AuthorizationError(
+            "token response token_type is not Bearer" + (" or DPoP" if dpop is not None else "")
+        )
     refresh_token = tokens.get("refresh_token")
     if refresh_token is not None and not isinstance(refresh_token, str):
         raise AuthorizationError("token response refresh_token is not a string")
@@ -118,6 +131,23 @@ def request_tokens(
     if scope is not None and not isinstance(scope, str):
         raise AuthorizationError("token response scope is not a string")
     return tokens
+
+
+def _post_with_proof(
+    http: OAuthHTTP,
+    dpop: DPoPKey,
+    url: str,
+    form: t.Mapping[str, str],
+    label: str,
+    headers: t.Mapping[str, str],
+) -> Response:
+    """POST with a DPoP proof; on a ``use_dpop_nonce`` challenge, once more with the server's nonce (RFC 9449 section 8)."""
+    response = http.post_form(url, form, label, headers={**headers, "DPoP": dpop.proof("POST", url)})
+    fresh_nonce = dpop.remember_nonce(url, response.headers)
+    if response.status in (400, 401) and fresh_nonce and _error_code(response) == "use_dpop_nonce":
+        response = http.post_form(url, form, label, headers={**headers, "DPoP": dpop.proof("POST", url)})
+        dpop.remember_nonce(url, response.headers)
+    return response
 
 
 def _error_code(response: Response) -> str | None:

@@ -84,3 +84,15 @@ def bearer_challenge(header: str | None) -> dict[str, str] | None:
         if challenge.scheme.lower() == "bearer":
             return challenge.params
     return None
+
+
+def token_challenge(header: str | None) -> dict[str, str] | None:
+    """The parameters of the first ``Bearer`` or ``DPoP`` challenge in ``header``, or ``None``.
+
+    A DPoP-protected resource (RFC 9449 section 7.1) challenges with the ``DPoP``
+    scheme and the same parameters (``error``, ``scope``, ``resource_metadata``).
+    """
+    for challenge in parse_www_authenticate(header):
+        if challenge.scheme.lower() in ("bearer", "dpop"):
+            return challenge.params
+    return None

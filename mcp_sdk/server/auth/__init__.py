@@ -3,6 +3,7 @@
 - :class:`BearerAuth` requires an OAuth access token, checked by a verifier:
   :class:`JWTVerifier` (JWKS), :class:`IntrospectionVerifier` (RFC 7662) or any
   callable ``verify(token) -> AccessToken | None``.
+- ``BearerAuth(..., dpop=DPoPVerifier())`` also accepts DPoP-bound tokens (RFC 9449) and checks their proofs.
 - :func:`protected_resource_metadata` serves RFC 9728 metadata telling clients where to get a token.
 - ``StreamableHTTPTransport(server, authenticate=fn)`` with ``fn(environ) -> Principal | None``
   reuses the host application's own login instead (or as well).
@@ -14,6 +15,7 @@ JWT verification needs the ``mcp_sdk[auth]`` extra (PyJWT and cryptography).
 from __future__ import annotations
 
 from .bearer import BearerAuth, canonical_uri, metadata_url_for
+from .dpop import DPoPNonceRequiredError, DPoPVerifier, InvalidDPoPProofError
 from .errors import AuthorizationServerUnavailable, AuthRefusal, InsufficientScopeError
 from .introspection import IntrospectionVerifier
 from .jwt_verifier import JWTVerifier
@@ -25,7 +27,10 @@ __all__ = [
     "AuthRefusal",
     "AuthorizationServerUnavailable",
     "BearerAuth",
+    "DPoPNonceRequiredError",
+    "DPoPVerifier",
     "InsufficientScopeError",
+    "InvalidDPoPProofError",
     "IntrospectionVerifier",
     "JWTVerifier",
     "Principal",

@@ -13,6 +13,9 @@ from urllib.parse import urlsplit, urlunsplit
 import attrs
 
 from .errors import AuthorizationServerUnavailable, AuthRefusal
+
+if t.TYPE_CHECKING:
+    from .dpop import DPoPVerifier
 from .principal import AccessToken, Principal
 
 Verifier = t.Callable[[str], t.Optional[AccessToken]]
@@ -64,6 +67,10 @@ class BearerAuth:
     :param resource_name: a human-readable name for the metadata.
     :param implied_scopes: scope hierarchies: ``{"admin": ["notes:read", "notes:write"]}``
         grants the listed scopes to whoever holds the key (transitively), wherever scopes are checked.
+    :param dpop: a :class:`~mcp_sdk.server.auth.dpop.DPoPVerifier` to accept
+        DPoP-bound tokens (``Authorization: DPoP``, RFC 9449): the proof must be
+        fresh, unused, for this method and ``resource``, and signed by the key the
+        token's ``cnf.jkt`` names; a bound token sent as ``Bearer`` is refused.
     """
 
     def __init__(
@@ -77,6 +84,7 @@ class BearerAuth:
         audience: str | t.Sequence[str] | None = None,
         resource_name: str | None = None,
         implied_scopes: t.Mapping[str, t.Iterable[str]] | None = None,
+        dpop: DPoPVerifier | None = None,
     ) -> None:
         if not callable(verifier):
             raise TypeError("verifier must be callable: verifier(token) -> AccessToken | None")
@@ -92,6 +100,7 @@ class BearerAuth:
         self.audience = frozenset(canonical_uri(value) for value in accepted)
         self.implied_scopes = {scope: tuple(implied) for scope, implied in (implied_scopes or {}).items()}
         self.resource_name = resource_name
+        self.dpop = dpop
         #: The URL of this resource's Protected Resource Metadata, as sent in ``WWW-Authenticate``.
         self.metadata_url = metadata_url_for(resource)
         #: The path to mount :func:`protected_resource_metadata` at, on the host's root.
@@ -107,6 +116,9 @@ class BearerAuth:
         if self.scopes_supported:
             document["scopes_supported"] = self.scopes_supported
         document["bearer_methods_supported"] = ["header"]
+        if self.dpop is not None:
+            document["dpop_signing_alg_values_supported"] = list(self.dpop.algorithms)
+            document["dpop_bound_access_tokens_required"] = self.dpop.required
         if self.resource_name is not None:
             document["resource_name"] = self.resource_name
         return document
@@ -123,7 +135,11 @@ class BearerAuth:
         if scopes:
             params.append(f"scope={quote(' '.join(scopes))}")
         params.append(f"resource_metadata={quote(self.metadata_url)}")
-        return "Bearer " + ", ".join(params)
+        if self.dpop is None:
+            return "Bearer " + ", ".join(params)
+        # RFC 9449 section 7.1: a DPoP challenge names the proof algorithms accepted.
+        dpop = "DPoP " + ", ".join([f"algs={quote(' '.join(self.dpop.algorithms))}", *params])
+        return dpop if self.dpop.required else "Bearer " + ", ".join(params) + ", " + dpop
 
     def unauthorized(self, error: str | None = None, description: str | None = None, status: int = 401) -> AuthRefusal:
         """The 401 (or 400) refusal, asking for the required scopes."""
@@ -164,7 +180,9 @@ class BearerAuth:
         if not header:
             raise self.unauthorized()
         scheme, _, token = header.strip().partition(" ")
-        if scheme.lower() != "bearer":
+        scheme = scheme.lower()
+        dpop = self.dpop
+        if not (scheme == "bearer" and (dpop is None or not dpop.required) or scheme == "dpop" and dpop is not None):
             raise self.unauthorized()
         token = token.strip()
         if len(token) > MAX_TOKEN_LENGTH or not _B64TOKEN.fullmatch(token):
@@ -182,10 +200,30 @@ class BearerAuth:
         if access.audience and self.audience.isdisjoint(canonical_uri(value) for value in access.audience):
             raise self.unauthorized("invalid_token", "the access token is for another resource")
         access = self.expand(access)
+        if dpop is not None:
+            self._check_binding(environ, dpop, scheme, token, access)
         missing = access.missing_scopes(self.required_scopes)
         if missing:
             raise self.forbidden([])
         return access
+
+    def _check_binding(self, environ: WSGIEnvironment, dpop: DPoPVerifier, scheme: str, token: str, access: Principal) -> None:
+        from .dpop import DPoPNonceRequiredError, InvalidDPoPProofError
+
+        cnf = access.claims.get("cnf")
+        jkt = cnf.get("jkt") if isinstance(cnf, t.Mapping) else None
+        if scheme == "bearer":
+            if jkt is not None:  # RFC 9449 section 7.1: a bound token is no bearer token
+                raise self.unauthorized("invalid_token", "a DPoP-bound access token needs the DPoP scheme and a proof")
+            return
+        try:
+            dpop.verify(environ.get("HTTP_DPOP"), str(environ.get("REQUEST_METHOD", "")), self.resource, token, jkt)
+        except DPoPNonceRequiredError as error:
+            refusal = self.unauthorized("use_dpop_nonce", str(error))
+            refusal.headers["DPoP-Nonce"] = error.nonce
+            raise refusal from None
+        except InvalidDPoPProofError as error:
+            raise self.unauthorized("invalid_dpop_proof", str(error)) from None
 
     def __repr__(self) -> str:
         return f"<BearerAuth resource={self.resource!r}>"

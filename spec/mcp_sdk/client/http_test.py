@@ -428,8 +428,11 @@ class FakeOAuthClient:
     def check_url(self, url: str) -> None:
         self.checked.append(url)
 
-    def auth_headers(self) -> dict[str, str]:
+    def auth_headers(self, method: str | None = None, url: str | None = None) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.token}"}
+
+    def wants_nonce_retry(self, response: t.Any) -> bool:
+        return False
 
     def handle_response(self, response: t.Any, *, wait: float | None = None) -> bool:
         self.seen.append(response.status_code)

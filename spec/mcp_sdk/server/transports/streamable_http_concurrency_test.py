@@ -21,18 +21,20 @@ def one_session(served: Served, number: int, start: threading.Barrier) -> list[t
     client = served.client()
     client.initialize()
     client.call({"jsonrpc": "2.0", "id": 1, "method": "logging/setLevel", "params": {"level": "info"}})
-    start.wait(10)  # every session calls its tool at the same moment
+    start.wait(60)  # every session calls its tool at the same moment (generous: CI machines are busy)
     with client.post(tool_call("progress", {"steps": STEPS}, id=2, progress_token=f"session-{number}")) as response:
         return [event.message for event in read_events(response) if event.data]
 
 
 @pytest.mark.parametrize("max_workers", [64, 4], ids=["pool-64", "pool-4-queueing"])
 def test_fifty_concurrent_sessions_each_see_only_their_own_progress(serve: t.Callable[..., Served], max_workers: int) -> None:
-    served = serve(max_workers=max_workers)
+    # werkzeug's server has a thread per connection: room for all fifty streams at once (this is
+    # about isolation, not the stream caps, which streamable_http_hostile_test.py covers).
+    served = serve(max_workers=max_workers, wsgi_threads=4 * SESSIONS)
     start = threading.Barrier(SESSIONS)
     with concurrent.futures.ThreadPoolExecutor(SESSIONS, thread_name_prefix="spec-client") as pool:
         futures = [pool.submit(one_session, served, number, start) for number in range(SESSIONS)]
-        results = [future.result(timeout=30) for future in futures]
+        results = [future.result(timeout=120) for future in futures]
     for number, messages in enumerate(results):
         token = f"session-{number}"
         expected: list[t.Any] = []

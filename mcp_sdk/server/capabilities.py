@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import typing as t
 
+from .tasks import TASKS_EXTENSION
+
 if t.TYPE_CHECKING:
     from . import Server
 
 
 def derive(server: Server) -> dict[str, t.Any]:
-    """The ``capabilities`` of ``initialize``: tools, prompts, resources, completions and logging as registered."""
+    """The ``capabilities`` of ``initialize``: tools, prompts, resources, completions, logging and
+    the tasks extension (when a tool supports tasks) as registered."""
     capabilities: dict[str, t.Any] = {}
     if server.tools:
         capabilities["tools"] = {"listChanged": True}
@@ -23,4 +26,6 @@ def derive(server: Server) -> dict[str, t.Any]:
     if server.handlers.get("completion"):
         capabilities["completions"] = {}
     capabilities["logging"] = {}
+    if any(tool.task is not None for tool in server.tools.values()):
+        capabilities["extensions"] = {TASKS_EXTENSION: {}}
     return capabilities

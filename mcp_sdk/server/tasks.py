@@ -29,7 +29,6 @@ import secrets
 import threading
 import typing as t
 
-from .. import methods
 from ..cancellation import Cancellation
 from ..errors import (
     CancelledError,
@@ -41,7 +40,7 @@ from ..errors import (
 )
 from ..server_context import ServerContext
 from .input_required import InputRequiredResult
-from .modern_exchange import ModernExchange
+from .modern_exchange import _KEY_PREFIXES, ModernExchange
 from .request import RoundTripInputs
 from .task_store import InMemoryTaskStore, TaskRecord, TaskStore
 
@@ -66,12 +65,6 @@ MAX_INPUT_ROUNDS = 32
 WAIT_SLICE = 1.0
 
 Work = t.Callable[[ServerContext], t.Any]
-
-_KEY_PREFIXES = {
-    methods.ELICITATION_CREATE: "elicitation",
-    methods.SAMPLING_CREATE_MESSAGE: "sampling",
-    methods.ROOTS_LIST: "roots",
-}
 
 
 def required_extension() -> dict[str, t.Any]:

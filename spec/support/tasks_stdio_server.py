@@ -2,25 +2,14 @@
 
 from __future__ import annotations
 
-import typing as t
+import os
+import sys
 
-from mcp_sdk import Server, Tool
-from mcp_sdk.server.transports import StdioTransport
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-NAME_SCHEMA = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
-
-
-class AskName(Tool):
-    tool_name = "ask_name"
-    input_schema = {"type": "object", "properties": {}}
-    task = True
-
-    @classmethod
-    def call(cls, server_context: t.Any) -> str:
-        server_context.report_progress(1, 2)  # a task's progress goes nowhere (the extension defines none)
-        answer = server_context.create_form_elicitation("Your name?", NAME_SCHEMA)
-        return f"Hello, {answer['content']['name']}!"
-
+from mcp_sdk import Server  # noqa: E402
+from mcp_sdk.server.transports import StdioTransport  # noqa: E402
+from spec.support.task_tools import AskName  # noqa: E402
 
 if __name__ == "__main__":
     StdioTransport(Server("tasks-stdio", tools=[AskName])).open()

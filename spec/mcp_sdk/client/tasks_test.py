@@ -2,44 +2,20 @@
 
 from __future__ import annotations
 
-import threading
+import sys
 import typing as t
 
 import pytest
 
 import mcp_sdk
 from mcp_sdk import Client, Server, Tool
-from mcp_sdk.client import HTTP, TaskHandle
+from mcp_sdk.client import HTTP, Stdio, TaskHandle
 from mcp_sdk.server.transports import StreamableHTTPTransport
 from spec.support.http_server import LiveServer
+from spec.support.stdio_peer import SUPPORT
+from spec.support.task_tools import AskName, Gated, release
 
 TIMEOUT = 20.0
-NAME_SCHEMA = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
-release = threading.Event()
-
-
-class Gated(Tool):
-    tool_name = "gated"
-    input_schema = {"type": "object", "properties": {}}
-    task = True
-
-    @classmethod
-    def call(cls, server_context: t.Any) -> str:
-        while not release.is_set():
-            if server_context.cancellation.wait(0.05):
-                server_context.raise_if_cancelled()
-        return "released"
-
-
-class AskName(Tool):
-    tool_name = "ask_name"
-    input_schema = {"type": "object", "properties": {}}
-    task = True
-
-    @classmethod
-    def call(cls, server_context: t.Any) -> str:
-        answer = server_context.create_form_elicitation("Your name?", NAME_SCHEMA)
-        return f"Hello, {answer['content']['name']}!"
 
 
 class Broken(Tool):
@@ -149,3 +125,15 @@ def test_a_task_id_survives_a_reconnect(url: str) -> None:
         assert raised.value.code == -32602
     finally:
         second.close()
+
+
+def test_call_tool_follows_a_task_over_stdio() -> None:
+    client = Client(Stdio(sys.executable, [str(SUPPORT / "tasks_stdio_server.py")], read_timeout=TIMEOUT))
+    try:
+        client.connect(mode="modern")
+        client.on_elicitation(lambda params: {"action": "accept", "content": {"name": "Pipe"}})
+        handle = client.call_tool_task("ask_name", {})
+        assert handle.result(timeout=TIMEOUT)["content"] == [{"type": "text", "text": "Hello, Pipe!"}]
+        assert client.call_tool("ask_name", arguments={})["result"]["content"][0]["text"] == "Hello, Pipe!"
+    finally:
+        client.close()

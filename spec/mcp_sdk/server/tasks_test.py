@@ -6,7 +6,6 @@ Every task message is checked against the extension's own schema
 
 from __future__ import annotations
 
-import threading
 import time
 import typing as t
 
@@ -21,28 +20,11 @@ from mcp_sdk.server.tasks import RunAsTask
 from mcp_sdk.server.transports import StreamableHTTPTransport
 from spec.support.http_server import LiveServer
 from spec.support.modern_http import TASKS, WITH_TASKS, ModernHTTP
+from spec.support.task_tools import NAME_SCHEMA, AskName, Gated, release
 from spec.support.wire_schema import assert_valid
 
 #: Seconds a test waits for a task to reach a status before it fails (generous: no timing assertions).
 WAIT = 20.0
-NAME_SCHEMA = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
-
-release = threading.Event()
-
-
-class Gated(Tool):
-    """Runs until the test releases it (or the task is cancelled)."""
-
-    tool_name = "gated"
-    input_schema = {"type": "object", "properties": {}}
-    task = True
-
-    @classmethod
-    def call(cls, server_context: t.Any) -> str:
-        while not release.is_set():
-            if server_context.cancellation.wait(0.05):
-                server_context.raise_if_cancelled()
-        return "released"
 
 
 class Required(Tool):
@@ -53,19 +35,6 @@ class Required(Tool):
     @classmethod
     def call(cls) -> Tool.Response:
         return Tool.Response("oops", error=True)
-
-
-class AskName(Tool):
-    """Asks the era-portable way; inside a task the ask waits for tasks/update."""
-
-    tool_name = "ask_name"
-    input_schema = {"type": "object", "properties": {}}
-    task = "optional"
-
-    @classmethod
-    def call(cls, server_context: t.Any) -> str:
-        answer = server_context.create_form_elicitation("Your name?", NAME_SCHEMA)
-        return f"Hello, {answer['content']['name']}!"
 
 
 class TwoQuestions(Tool):

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+import time
 import typing as t
 
 from ..cancellation import Cancellation
@@ -205,6 +206,8 @@ class TaskManager:
         self.max_running = max_running
         self._lock = threading.Lock()
         self._running: dict[str, Cancellation] = {}
+        self._deadlines: dict[str, float] = {}  # task id -> monotonic time its ttlMs ends
+        self._watcher: threading.Thread | None = None
 
     # -- negotiation ---------------------------------------------------------
 
@@ -244,6 +247,11 @@ class TaskManager:
             if len(self._running) >= self.max_running:
                 raise InternalError("Internal error: too many tasks are running; try again later")
             self._running[task_id] = cancellation
+            if self.ttl_ms is not None:
+                self._deadlines[task_id] = time.monotonic() + self.ttl_ms / 1000
+                if self._watcher is None:
+                    self._watcher = threading.Thread(target=self._expire, name="mcp-task-expiry", daemon=True)
+                    self._watcher.start()
         record = TaskRecord(task_id, ttl_ms=self.ttl_ms, poll_interval_ms=self.poll_interval_ms, owner=_principal(origin))
         try:
             self.store.create(record)
@@ -255,6 +263,7 @@ class TaskManager:
         except BaseException:
             with self._lock:
                 self._running.pop(task_id, None)
+                self._deadlines.pop(task_id, None)
             raise
         return {"resultType": "task", **record.task()}
 
@@ -295,6 +304,27 @@ class TaskManager:
         finally:
             with self._lock:
                 self._running.pop(runner.task_id, None)
+                self._deadlines.pop(runner.task_id, None)
+
+    def _expire(self) -> None:
+        """Cancel the work of tasks past their ``ttlMs`` (the store forgets them then), so a tool
+        that never ends cannot hold a running slot forever; ends when no task has a deadline."""
+        while True:
+            with self._lock:
+                if not self._deadlines:
+                    self._watcher = None
+                    return
+                now = time.monotonic()
+                expired = [self._running[key] for key, end in self._deadlines.items() if end <= now and key in self._running]
+            for token in expired:
+                token.cancel("the task expired (ttlMs)")
+            time.sleep(WAIT_SLICE)
+
+    @property
+    def running(self) -> int:
+        """How many tasks are running in this process now."""
+        with self._lock:
+            return len(self._running)
 
     def _ask(self, runner: _Runner, requests: dict[str, dict[str, t.Any]]) -> dict[str, t.Any]:
         """Park the task as ``input_required`` with ``requests``; return their answers, by key, once all came.

@@ -316,3 +316,12 @@ def test_a_2025_session_never_sees_the_extension() -> None:
     )
     assert "extensions" not in response["result"]["capabilities"]
     assert mcp_sdk.RunAsTask is RunAsTask
+
+
+def test_an_expired_task_stops_its_work(server: Server, client: ModernHTTP) -> None:
+    server.tasks.ttl_ms = 1
+    create(client, "gated")  # never released: only the expiry ends it
+    deadline = time.monotonic() + WAIT
+    while server.tasks.running:
+        assert time.monotonic() < deadline, "the expired task's tool kept running"
+        time.sleep(0.02)

@@ -32,6 +32,7 @@ class TaskRecord:
     :ivar input_requests: outstanding asks, key -> request (``{"method": ..., "params": ...}``).
     :ivar answers: answers received for asks not yet consumed by the task, key -> response.
     :ivar owner: the principal that created the task (None without authorization); only it may see it.
+    :ivar heartbeat_at: when the worker running it last said it lives (a shared store tells dead ones by it).
     """
 
     __slots__ = (
@@ -47,6 +48,7 @@ class TaskRecord:
         "input_requests",
         "answers",
         "owner",
+        "heartbeat_at",
     )
 
     def __init__(
@@ -71,6 +73,8 @@ class TaskRecord:
         self.input_requests: dict[str, dict[str, t.Any]] = {}
         self.answers: dict[str, t.Any] = {}
         self.owner = owner
+        #: When the process running the task last said it lives (epoch seconds).
+        self.heartbeat_at = now
 
     @property
     def terminal(self) -> bool:
@@ -126,8 +130,9 @@ class TaskStore(t.Protocol):
         """A snapshot of the task, or None (unknown or expired)."""
 
     def update(self, task_id: str, change: t.Callable[[TaskRecord], bool]) -> TaskRecord | None:
-        """Apply ``change`` atomically; it returns whether it changed anything. Returns the snapshot
-        after it, or None when the task is unknown."""
+        """Apply ``change`` atomically and keep what it did; it returns whether a client would see the
+        change (then ``lastUpdatedAt`` moves and :meth:`wait` wakes). Returns the snapshot after it,
+        or None when the task is unknown."""
 
     def wait(self, task_id: str, timeout: float) -> None:
         """Block until the task may have changed, or ``timeout`` seconds pass."""

@@ -62,6 +62,8 @@ DEFAULT_POLL_INTERVAL_MS = 500
 DEFAULT_MAX_RUNNING = 64
 #: The most times one task may ask for input through ``InputRequiredResult``.
 MAX_INPUT_ROUNDS = 32
+#: Seconds without a heartbeat after which a running task's worker counts as dead.
+DEFAULT_WORKER_TIMEOUT = 30.0
 #: Seconds between checks of a waiting task's record (a shared store may not wake waiters).
 WAIT_SLICE = 1.0
 
@@ -188,6 +190,8 @@ class TaskManager:
     :param ttl_ms: ``ttlMs`` of new tasks (None: unlimited).
     :param poll_interval_ms: ``pollIntervalMs`` of new tasks.
     :param max_running: how many tasks may run at once; a call beyond it gets -32603.
+    :param worker_timeout: seconds without a heartbeat after which an unfinished task counts as
+        lost with its process (a shared store) and ends ``failed``.
     """
 
     def __init__(
@@ -198,12 +202,14 @@ class TaskManager:
         ttl_ms: int | None = DEFAULT_TASK_TTL_MS,
         poll_interval_ms: int | None = DEFAULT_POLL_INTERVAL_MS,
         max_running: int = DEFAULT_MAX_RUNNING,
+        worker_timeout: float = DEFAULT_WORKER_TIMEOUT,
     ) -> None:
         self.server = server
         self.store: TaskStore = store if store is not None else InMemoryTaskStore()
         self.ttl_ms = ttl_ms
         self.poll_interval_ms = poll_interval_ms
         self.max_running = max_running
+        self.worker_timeout = worker_timeout
         self._lock = threading.Lock()
         self._running: dict[str, Cancellation] = {}
         self._deadlines: dict[str, float] = {}  # task id -> monotonic time its ttlMs ends
@@ -247,11 +253,10 @@ class TaskManager:
             if len(self._running) >= self.max_running:
                 raise InternalError("Internal error: too many tasks are running; try again later")
             self._running[task_id] = cancellation
-            if self.ttl_ms is not None:
-                self._deadlines[task_id] = time.monotonic() + self.ttl_ms / 1000
-                if self._watcher is None:
-                    self._watcher = threading.Thread(target=self._expire, name="mcp-task-expiry", daemon=True)
-                    self._watcher.start()
+            self._deadlines[task_id] = time.monotonic() + self.ttl_ms / 1000 if self.ttl_ms is not None else float("inf")
+            if self._watcher is None:
+                self._watcher = threading.Thread(target=self._watch, name="mcp-task-watch", daemon=True)
+                self._watcher.start()
         record = TaskRecord(task_id, ttl_ms=self.ttl_ms, poll_interval_ms=self.poll_interval_ms, owner=_principal(origin))
         try:
             self.store.create(record)
@@ -306,9 +311,10 @@ class TaskManager:
                 self._running.pop(runner.task_id, None)
                 self._deadlines.pop(runner.task_id, None)
 
-    def _expire(self) -> None:
-        """Cancel the work of tasks past their ``ttlMs`` (the store forgets them then), so a tool
-        that never ends cannot hold a running slot forever; ends when no task has a deadline."""
+    def _watch(self) -> None:
+        """While tasks run here: record that their worker lives (``TaskRecord.heartbeat_at``, so that a
+        shared store can tell a task whose process died), and cancel the work of tasks past their
+        ``ttlMs`` (the store forgets them then), so a tool that never ends cannot hold a slot forever."""
         while True:
             with self._lock:
                 if not self._deadlines:
@@ -316,9 +322,16 @@ class TaskManager:
                     return
                 now = time.monotonic()
                 expired = [self._running[key] for key, end in self._deadlines.items() if end <= now and key in self._running]
+                beating = list(self._deadlines)
             for token in expired:
                 token.cancel("the task expired (ttlMs)")
+            for task_id in beating:
+                self.store.update(task_id, _beat)
             time.sleep(WAIT_SLICE)
+
+    def _runs(self, task_id: str) -> bool:
+        with self._lock:
+            return task_id in self._running
 
     @property
     def running(self) -> int:
@@ -415,6 +428,9 @@ class TaskManager:
         record = self.store.get(task_id)
         if record is None or record.owner != _principal(request.session):
             raise InvalidParamsError("Invalid params: task not found (unknown or expired taskId)")
+        if not record.terminal and time.time() - record.heartbeat_at > self.worker_timeout and not self._runs(task_id):
+            self._change(task_id, _worker_lost)
+            record = self.store.get(task_id) or record
         return task_id, record
 
     def get(self, request: Request) -> dict[str, t.Any]:
@@ -470,6 +486,23 @@ class TaskManager:
         if record is None or record.owner != _principal(session):
             return None
         return record.detailed()
+
+
+def _beat(record: TaskRecord) -> bool:
+    if not record.terminal:
+        record.heartbeat_at = time.time()
+    return False  # saved, but nothing a client sees changed
+
+
+def _worker_lost(record: TaskRecord) -> bool:
+    if record.terminal:
+        return False
+    record.status = "failed"
+    record.status_message = "The server process running the task stopped"
+    record.error = {"code": -32603, "message": "Internal error: the task's worker stopped"}
+    record.input_requests.clear()
+    record.answers.clear()
+    return True
 
 
 def _principal(session: ServerSession) -> str | None:

@@ -15,7 +15,7 @@ import mcp_sdk
 from mcp_sdk import InputRequiredResult, Server, Tool
 from mcp_sdk.errors import DefinitionError, InvalidParamsError
 from mcp_sdk.server.input_required import form_elicitation
-from mcp_sdk.server.task_store import InMemoryTaskStore
+from mcp_sdk.server.task_store import InMemoryTaskStore, TaskRecord
 from mcp_sdk.server.tasks import RunAsTask
 from mcp_sdk.server.transports import StreamableHTTPTransport
 from spec.support.http_server import LiveServer
@@ -325,3 +325,27 @@ def test_an_expired_task_stops_its_work(server: Server, client: ModernHTTP) -> N
     while server.tasks.running:
         assert time.monotonic() < deadline, "the expired task's tool kept running"
         time.sleep(0.02)
+
+
+def test_a_task_whose_worker_stopped_ends_failed(server: Server, client: ModernHTTP) -> None:
+    """As a shared store shows a task of a process that died: unfinished, its heartbeat old."""
+    orphan = TaskRecord("orphan-task-of-a-dead-process", ttl_ms=600_000, poll_interval_ms=500, created_at=time.time() - 120)
+    server.tasks.store.create(orphan)
+    failed = client.result("tasks/get", {"taskId": orphan.task_id})
+    assert_valid("GetTaskResult", failed, "ext-tasks")
+    assert failed["status"] == "failed"
+    assert failed["error"] == {"code": -32603, "message": "Internal error: the task's worker stopped"}
+
+
+def test_a_running_task_keeps_beating(server: Server, client: ModernHTTP) -> None:
+    server.tasks.worker_timeout = 5.0
+    task_id = create(client, "gated")["taskId"]
+    record = server.tasks.store.get(task_id)
+    assert record is not None
+    first, updated = record.heartbeat_at, record.updated_at
+    deadline = time.monotonic() + WAIT
+    while (record := server.tasks.store.get(task_id)) is not None and record.heartbeat_at == first:
+        assert time.monotonic() < deadline, "no heartbeat"
+        time.sleep(0.05)
+    assert record is not None and record.updated_at == updated  # a heartbeat is not a change a client sees
+    assert client.result("tasks/get", {"taskId": task_id})["status"] == "working"

@@ -313,8 +313,9 @@ class TaskManager:
 
     def _watch(self) -> None:
         """While tasks run here: record that their worker lives (``TaskRecord.heartbeat_at``, so that a
-        shared store can tell a task whose process died), and cancel the work of tasks past their
-        ``ttlMs`` (the store forgets them then), so a tool that never ends cannot hold a slot forever."""
+        shared store can tell a task whose process died); cancel the work of tasks past their
+        ``ttlMs`` (the store forgets them then), so a tool that never ends cannot hold a slot
+        forever, and of tasks the store shows cancelled (by another process sharing it)."""
         while True:
             with self._lock:
                 if not self._deadlines:
@@ -322,11 +323,13 @@ class TaskManager:
                     return
                 now = time.monotonic()
                 expired = [self._running[key] for key, end in self._deadlines.items() if end <= now and key in self._running]
-                beating = list(self._deadlines)
+                beating = {key: self._running[key] for key in self._deadlines if key in self._running}
             for token in expired:
                 token.cancel("the task expired (ttlMs)")
-            for task_id in beating:
-                self.store.update(task_id, _beat)
+            for task_id, token in beating.items():
+                record = self.store.update(task_id, _beat)
+                if record is None or record.status == "cancelled":  # e.g. tasks/cancel served by another process
+                    token.cancel("the task was cancelled or is gone")
             time.sleep(WAIT_SLICE)
 
     def _runs(self, task_id: str) -> bool:

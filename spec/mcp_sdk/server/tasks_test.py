@@ -349,3 +349,19 @@ def test_a_running_task_keeps_beating(server: Server, client: ModernHTTP) -> Non
         time.sleep(0.05)
     assert record is not None and record.updated_at == updated  # a heartbeat is not a change a client sees
     assert client.result("tasks/get", {"taskId": task_id})["status"] == "working"
+
+
+def test_a_cancel_written_to_the_store_reaches_the_work(server: Server, client: ModernHTTP) -> None:
+    """As when another process sharing the store served tasks/cancel: only the record says so."""
+    task_id = create(client, "gated")["taskId"]
+
+    def cancelled_elsewhere(record: TaskRecord) -> bool:
+        record.status = "cancelled"
+        return True
+
+    server.tasks.store.update(task_id, cancelled_elsewhere)
+    deadline = time.monotonic() + WAIT
+    while server.tasks.running:
+        assert time.monotonic() < deadline, "the work never saw the cancel"
+        time.sleep(0.02)
+    assert client.result("tasks/get", {"taskId": task_id})["status"] == "cancelled"

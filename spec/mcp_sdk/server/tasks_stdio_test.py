@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 import typing as t
 
@@ -22,29 +23,27 @@ def envelope(params: dict[str, t.Any]) -> dict[str, t.Any]:
     }
 
 
+def wait_for(peer: StdioPeer, task_id: str, status: str, ids: t.Iterator[int]) -> dict[str, t.Any]:
+    deadline = time.monotonic() + WAIT
+    while (task := peer.request(next(ids), "tasks/get", envelope({"taskId": task_id}))["result"])["status"] != status:
+        assert time.monotonic() < deadline, task
+        time.sleep(0.02)
+    assert_valid("GetTaskResult", task, "ext-tasks")
+    return t.cast("dict[str, t.Any]", task)
+
+
 def test_a_task_over_stdio_asks_through_tasks_update_and_completes() -> None:
     peer = StdioPeer([str(SUPPORT / "tasks_stdio_server.py")])
+    ids = itertools.count(1)
     try:
-        created = peer.request(1, "tools/call", envelope({"name": "ask_name", "arguments": {}}))["result"]
+        created = peer.request(next(ids), "tools/call", envelope({"name": "ask_name", "arguments": {}}))["result"]
         assert_valid("CreateTaskResult", created, "ext-tasks")
         task_id = created["taskId"]
-        deadline = time.monotonic() + WAIT
-        request_id = 2
-        while (task := peer.request(request_id, "tasks/get", envelope({"taskId": task_id}))["result"])["status"] != "input_required":
-            assert time.monotonic() < deadline, task
-            request_id += 1
-            time.sleep(0.02)
-        assert_valid("GetTaskResult", task, "ext-tasks")
-        (key,) = task["inputRequests"]
+        (key,) = wait_for(peer, task_id, "input_required", ids)["inputRequests"]
         answer = {"action": "accept", "content": {"name": "Stdio"}}
-        ack = peer.request(100, "tasks/update", envelope({"taskId": task_id, "inputResponses": {key: answer}}))["result"]
+        ack = peer.request(next(ids), "tasks/update", envelope({"taskId": task_id, "inputResponses": {key: answer}}))["result"]
         assert_valid("UpdateTaskResult", ack, "ext-tasks")
-        request_id = 101
-        while (task := peer.request(request_id, "tasks/get", envelope({"taskId": task_id}))["result"])["status"] != "completed":
-            assert time.monotonic() < deadline, task
-            request_id += 1
-            time.sleep(0.02)
-        assert_valid("GetTaskResult", task, "ext-tasks")
+        task = wait_for(peer, task_id, "completed", ids)
         assert task["result"] == {"content": [{"type": "text", "text": "Hello, Stdio!"}], "isError": False}
     finally:
         leftover = peer.finish()

@@ -35,12 +35,14 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import mcp_sdk
 from mcp_sdk import Content, Prompt, Resource, ResourceTemplate, Server, Tool
+from mcp_sdk.server.tasks import TASKS_EXTENSION
 from mcp_sdk.server.transports import StreamableHTTPTransport
 from werkzeug.serving import make_server
 from werkzeug.wrappers import Response
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mrtr_tools import MRTR_TOOLS, prompt_with_input  # noqa: E402
+from tasks_tools import TASK_TOOLS  # noqa: E402
 
 
 # --------------------------------------------------------------------------- media
@@ -440,6 +442,7 @@ TOOLS = [
     StreamingElicitation,
     HeaderParameter,
     *MRTR_TOOLS,
+    *TASK_TOOLS,
 ]
 
 #: How many tools/prompts the list-change triggers add at most (they cannot remove one).
@@ -474,6 +477,7 @@ CAPABILITIES = {
     "resources": {"subscribe": True, "listChanged": True},
     "logging": {},
     "completions": {},
+    "extensions": {TASKS_EXTENSION: {}},
 }
 
 # Completion candidates by (ref type, prompt name or template URI, argument name).

@@ -46,6 +46,7 @@ from .resource import Resource as Resource
 from .resource_template import ResourceTemplate as ResourceTemplate
 from .server import Server as Server
 from .server.input_required import InputRequiredResult as InputRequiredResult
+from .server.tasks import RunAsTask as RunAsTask
 from .server_context import ServerContext as ServerContext
 from .server_session import ServerSession as ServerSession
 from .tool import Tool as Tool
@@ -76,6 +77,7 @@ __all__ = [
     "Content",
     "DefinitionError",
     "InputRequiredResult",
+    "RunAsTask",
     "InvalidNameError",
     "JSONRPCError",
     "LATEST_PROTOCOL_VERSION",

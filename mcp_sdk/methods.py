@@ -39,4 +39,9 @@ LOG_SEVERITY = {level: index for index, level in enumerate(LOG_LEVELS)}
 # 2026-07-28.
 SERVER_DISCOVER = "server/discover"
 SUBSCRIPTIONS_LISTEN = "subscriptions/listen"
+# The tasks extension (io.modelcontextprotocol/tasks).
+TASKS_GET = "tasks/get"
+TASKS_UPDATE = "tasks/update"
+TASKS_CANCEL = "tasks/cancel"
+NOTIFICATIONS_TASKS = "notifications/tasks"
 NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED = "notifications/subscriptions/acknowledged"

@@ -29,7 +29,8 @@ from .elicitation import apply_defaults
 from .errors import ServerError, ValidationError
 from .in_memory import InMemory
 from . import headers as mcp_headers
-from . import modern, mrtr, negotiation
+from . import modern, mrtr, negotiation, tasks
+from .tasks import TaskHandle
 from .cache import ResultCache
 from .errors import InputRequiredError, ServerError, ValidationError
 from .handlers import ServerMessages
@@ -339,11 +340,48 @@ class Client(ServerMessages):
             self.tools(cancellation=cancellation, timeout=timeout)
             response = self._final(methods.TOOLS_CALL, params, meta=entries, cancellation=cancellation, timeout=timeout)
         result = self._result(response)
+        if tasks.is_task(result):  # the server made it a task: follow it to its end
+            result = self._task_handle(result).result(cancellation=cancellation)
+            response = {**response, "result": result}
         if self.validate_structured_content:
             known = tool if tool is not None else self._known_tools.get(tool_name)
             if known is not None:
                 known.validate_structured_content(result)
         return response
+
+    def call_tool_task(
+        self,
+        name: str,
+        arguments: dict[str, t.Any] | None = None,
+        *,
+        meta: dict[str, t.Any] | None = None,
+        cancellation: Cancellation | None = None,
+        timeout: float | None = None,
+    ) -> TaskHandle:
+        """Call a tool and return at once with a :class:`~mcp_sdk.client.tasks.TaskHandle`
+        (``status()``, ``result(timeout=)``, ``cancel()``, ``task_id``).
+
+        A server that answers the call directly (no task) gives an already completed handle.
+        Multi round-trip input before the task exists is answered with the registered handlers.
+        """
+        params: dict[str, t.Any] = {"name": name}
+        if arguments is not None:
+            params["arguments"] = arguments
+        response = self._final(methods.TOOLS_CALL, params, meta=meta, cancellation=cancellation, timeout=timeout)
+        result = self._result(response)
+        if tasks.is_task(result):
+            return self._task_handle(result)
+        return TaskHandle.completed(self, result)
+
+    def task(self, task_id: str) -> TaskHandle:
+        """A handle for a task this client (or an earlier connection) started, by its id."""
+        return TaskHandle(self, task_id)
+
+    def _task_handle(self, created: dict[str, t.Any]) -> TaskHandle:
+        task_id = created.get("taskId")
+        if not isinstance(task_id, str) or not task_id:
+            raise ValidationError("Response validation failed: a CreateTaskResult without a taskId")
+        return TaskHandle(self, task_id, created)
 
     def read_resource(self, uri: str, *, meta: dict[str, t.Any] | None = None,
                       cancellation: Cancellation | None = None, timeout: float | None = None) -> list[dict[str, t.Any]]:
@@ -497,8 +535,10 @@ class Client(ServerMessages):
         headers: dict[str, str] | None = None
         if version is not None:
             params = dict(params or {})
-            envelope = modern.envelope(version, {**self.capabilities(), **self._extra_capabilities}, self._client_info,
-                                       self._log_level)
+            capabilities = {**self.capabilities(), **self._extra_capabilities}
+            if method in tasks.DECLARING_METHODS:
+                capabilities = tasks.declare(capabilities)  # per request: a tool call may become a task
+            envelope = modern.envelope(version, capabilities, self._client_info, self._log_level)
             params["_meta"] = {**(params.get("_meta") or {}), **(meta or {}), **envelope}
             if self._send_shape.headers:
                 headers = mcp_headers.standard_headers(method, params, version)
@@ -536,7 +576,9 @@ class Client(ServerMessages):
             if chosen is not None and chosen != version:
                 self._modern_version = chosen
                 return self._reissue(method, params, cancellation, timeout, raise_errors)
-        if version is not None and isinstance(response.get("result"), dict):
+        if version is not None and isinstance(response.get("result"), dict) and not (
+            method == methods.TOOLS_CALL and tasks.is_task(response["result"])
+        ):
             modern.result_type(response["result"], method, input_allowed=method in mrtr.INPUT_METHODS)
         if "error" in response and raise_errors:
             body = response["error"]
@@ -658,6 +700,7 @@ __all__ = [
     "ServerError",
     "Stdio",
     "Subscription",
+    "TaskHandle",
     "Tool",
     "Transport",
     "ValidationError",

@@ -26,7 +26,14 @@ _SENTINEL_PREFIX, _SENTINEL_SUFFIX = "=?base64?", "?="
 #: JavaScript's safe integer range, which header integers must stay within.
 _MAX_SAFE_INTEGER = 2**53 - 1
 #: Methods whose ``Mcp-Name`` comes from ``params.name`` or ``params.uri``.
-_NAMED = {methods.TOOLS_CALL: "name", methods.PROMPTS_GET: "name", methods.RESOURCES_READ: "uri"}
+_NAMED = {
+    methods.TOOLS_CALL: "name",
+    methods.PROMPTS_GET: "name",
+    methods.RESOURCES_READ: "uri",
+    methods.TASKS_GET: "taskId",  # the tasks extension routes by task id
+    methods.TASKS_UPDATE: "taskId",
+    methods.TASKS_CANCEL: "taskId",
+}
 ANNOTATION = "x-mcp-header"
 
 logger = logging.getLogger("mcp_sdk.client")

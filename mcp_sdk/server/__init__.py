@@ -42,6 +42,8 @@ from .modern_requests import ModernRequests
 from .request import Request
 from .router import Router
 from .subscriptions import InProcessBus, SubscriptionBus, listen
+from .task_store import TaskStore
+from .tasks import TASKS_EXTENSION, TaskManager
 
 logger = logging.getLogger("mcp_sdk.server")
 
@@ -68,6 +70,7 @@ class Server(RequestDispatch, ProtocolMethods, DecoratorMethods):
         results (default a minute), and of ``resources/read`` for resources without their own.
     :param cache_scope: ``"public"`` or ``"private"`` for those results (default: lists and
         discovery public, or private when the caller is authenticated; reads private).
+    :param task_store: where the tasks extension keeps tasks (default: in this process's memory).
     :raises ToolNotUnique: two tools share a name.
     :raises InvalidNameError: a tool name is not 1-128 characters of ``A-Za-z0-9_-.``.
     """
@@ -97,6 +100,7 @@ class Server(RequestDispatch, ProtocolMethods, DecoratorMethods):
         page_size: int | None = None,
         ttl_ms: int | None = None,
         cache_scope: str | None = None,
+        task_store: TaskStore | None = None,
     ) -> None:
         self.name = name
         self.title = title
@@ -121,6 +125,8 @@ class Server(RequestDispatch, ProtocolMethods, DecoratorMethods):
         self.subscriptions: SubscriptionBus = InProcessBus()
         self._router = Router(self)
         self._modern = ModernRequests(self)
+        #: The tasks extension's tasks (``io.modelcontextprotocol/tasks``), kept in ``task_store``.
+        self.tasks = TaskManager(self, task_store)
 
         self._lock = threading.Lock()
         # Registries are replaced, never mutated, so readers need no lock.
@@ -158,6 +164,9 @@ class Server(RequestDispatch, ProtocolMethods, DecoratorMethods):
             methods.COMPLETION_COMPLETE: self._complete,
             methods.SERVER_DISCOVER: self._discover,
             methods.SUBSCRIPTIONS_LISTEN: self._listen,
+            methods.TASKS_GET: self.tasks.get,
+            methods.TASKS_UPDATE: self.tasks.update,
+            methods.TASKS_CANCEL: self.tasks.cancel,
         }
 
     # -- identity and capabilities ------------------------------------------
@@ -188,6 +197,13 @@ class Server(RequestDispatch, ProtocolMethods, DecoratorMethods):
         capabilities = self.capabilities
         if not versions.supports(version, "completions") and "completions" in capabilities:
             capabilities = {k: v for k, v in capabilities.items() if k != "completions"}
+        extensions = capabilities.get("extensions") or {}
+        if not versions.is_modern(version) and self._capabilities is None and TASKS_EXTENSION in extensions:
+            # Tasks are 2026-07-28 only; other extensions (MCP Apps) are declared in every version.
+            rest = {key: value for key, value in extensions.items() if key != TASKS_EXTENSION}
+            capabilities = {k: v for k, v in capabilities.items() if k != "extensions"}
+            if rest:
+                capabilities["extensions"] = rest
         return capabilities
 
     # -- registration --------------------------------------------------------
@@ -495,7 +511,7 @@ class Server(RequestDispatch, ProtocolMethods, DecoratorMethods):
         self.subscriptions.close()
 
     def _listen(self, request: Request) -> dict[str, t.Any]:
-        return listen(request, self.subscriptions)
+        return listen(request, self.subscriptions, self.tasks)
 
     def notify_log_message(self, data: t.Any, level: str, logger: str | None = None) -> None:
         """Send ``notifications/message`` to every client whose log level lets ``level`` through.

@@ -5,13 +5,15 @@ from __future__ import annotations
 import typing as t
 
 from .. import apps
+from .tasks import TASKS_EXTENSION
 
 if t.TYPE_CHECKING:
     from . import Server
 
 
 def derive(server: Server) -> dict[str, t.Any]:
-    """The ``capabilities`` of ``initialize``: tools, prompts, resources, completions, logging and extensions as registered."""
+    """The ``capabilities`` of ``initialize``: tools, prompts, resources, completions, logging and
+    the extensions in use (MCP Apps; tasks, when a tool supports them) as registered."""
     capabilities: dict[str, t.Any] = {}
     if server.tools:
         capabilities["tools"] = {"listChanged": True}
@@ -28,4 +30,6 @@ def derive(server: Server) -> dict[str, t.Any]:
     if apps.server_uses_apps(server.tools.values(), server.resources):
         # SEP-1724 extensions; MCP Apps (SEP-1865) declares it in every protocol version.
         capabilities.setdefault("extensions", {})[apps.EXTENSION_ID] = {}
+    if any(tool.task is not None for tool in server.tools.values()):
+        capabilities.setdefault("extensions", {})[TASKS_EXTENSION] = {}
     return capabilities

@@ -20,6 +20,7 @@ from .auth.scopes import completion_scopes, require_scopes, resource_scopes, vis
 from .input_required import InputRequiredResult
 from .pagination import paginate
 from .request import Request
+from .tasks import RunAsTask, TaskManager
 
 if t.TYPE_CHECKING:
     from .._signature import Signature
@@ -27,6 +28,7 @@ if t.TYPE_CHECKING:
     from ..prompt import Prompt
     from ..resource import Resource
     from ..resource_template import ResourceTemplate
+    from ..server_context import ServerContext
 
 #: ``completion/complete`` returns at most this many values (specification limit).
 MAX_COMPLETION_VALUES = 100
@@ -65,6 +67,7 @@ class ProtocolMethods:
     resources: list[Resource]
     handlers: dict[str, tuple[t.Callable[..., t.Any], Signature]]
     page_size: int | None
+    tasks: TaskManager
 
     if t.TYPE_CHECKING:
 
@@ -143,15 +146,40 @@ class ProtocolMethods:
             data["error"] = "invalid_params"
             raise InvalidParamsError("Invalid params: 'arguments' must be an object")
         data["tool_arguments"] = arguments
-        version = request.session.version
         if self.configuration.validate_tool_call_arguments:
             problem = tool.input_schema.errors(arguments)
             if problem is not None:
                 data["error"] = "invalid_arguments"
                 return _tool_error(f"Invalid arguments: {problem}")
+        if tool.task is not None and self.tasks.should_run(request.session, tool.task == "required"):
+            return self.tasks.start(request, lambda context: self._run_tool(request, tool, arguments, context))
         context = request.server_context() if tool._signature.accepts_server_context else None
+        return self._run_tool(request, tool, arguments, context)
+
+    def _run_tool(
+        self, request: Request, tool: type[Tool], arguments: dict[str, t.Any], context: ServerContext | None
+    ) -> dict[str, t.Any]:
+        """Invoke ``tool`` and turn what it returns into the ``tools/call`` result."""
+        return self._tool_outcome(request, tool, lambda: tool.invoke(arguments, context), context)
+
+    def _tool_outcome(
+        self, request: Request, tool: type[Tool], produce: t.Callable[[], t.Any], context: ServerContext | None
+    ) -> dict[str, t.Any]:
+        """The ``tools/call`` result of what ``produce()`` returns for ``tool``: a result, an
+        :class:`InputRequiredResult`, or a ``CreateTaskResult`` when it returns :class:`RunAsTask`
+        (a task's own context runs the continuation at once)."""
+        data = request.data
+        version = request.session.version
         try:
-            returned = tool.invoke(arguments, context)
+            returned = produce()
+            if isinstance(returned, RunAsTask):
+                work = returned.function
+                session = context.session if context is not None and context.session is not None else request.session
+                if self.tasks.should_run(session, returned.required):
+                    return self.tasks.start(
+                        request, lambda task: self._tool_outcome(request, tool, lambda: work(task), task)
+                    )
+                returned = work(context if context is not None else request.server_context())
             if isinstance(returned, InputRequiredResult):
                 return returned  # type: ignore[return-value]  # the caller asks the client (MRTR)
             result = tool_result(tool.tool_name, returned)

@@ -20,19 +20,23 @@ import threading
 import typing as t
 
 from .. import json_rpc, methods
-from ..errors import CancelledError, InvalidParamsError
+from ..errors import CancelledError, InvalidParamsError, MissingClientCapabilityError
 from .envelope import SUBSCRIPTION_ID_KEY
+from .tasks import required_extension
 
 if t.TYPE_CHECKING:
     from .request import Request
+    from .tasks import TaskManager
 
 #: The most resource URIs one listen request may subscribe to.
 MAX_RESOURCE_SUBSCRIPTIONS = 1000
+#: The most task ids one listen request may follow (the tasks extension).
+MAX_TASK_SUBSCRIPTIONS = 1000
 #: Seconds between checks, while a listen request waits, that its connection is still there.
 WAIT_SLICE = 1.0
 
-#: A change: ``"tools"``, ``"prompts"`` or ``"resources"`` (list changed), or ``"resource"`` with its
-#: URI; ``"closed"`` tells listeners to end (the server is shutting down).
+#: A change: ``"tools"``, ``"prompts"`` or ``"resources"`` (list changed), ``"resource"`` with its
+#: URI, ``"task"`` with its task id (the tasks extension); ``"closed"`` tells listeners to end (the server is shutting down).
 Event = t.Tuple[str, t.Optional[str]]
 CLOSED = "closed"
 Deliver = t.Callable[[Event], None]
@@ -117,17 +121,32 @@ def agreed_filter(params: t.Any) -> dict[str, t.Any]:
                 f"Invalid params: at most {MAX_RESOURCE_SUBSCRIPTIONS} resourceSubscriptions per listen request"
             )
         agreed["resourceSubscriptions"] = list(dict.fromkeys(uris))
+    task_ids = requested.get("taskIds")
+    if task_ids is not None:
+        if type(task_ids) is not list or not all(type(task_id) is str for task_id in task_ids):
+            raise InvalidParamsError("Invalid params: notifications.taskIds must be a list of strings")
+        if len(task_ids) > MAX_TASK_SUBSCRIPTIONS:
+            raise InvalidParamsError(f"Invalid params: at most {MAX_TASK_SUBSCRIPTIONS} taskIds per listen request")
+        agreed["taskIds"] = list(dict.fromkeys(task_ids))
     return agreed
 
 
-def listen(request: Request, bus: SubscriptionBus) -> dict[str, t.Any]:
+def listen(request: Request, bus: SubscriptionBus, tasks: TaskManager | None = None) -> dict[str, t.Any]:
     """Serve a ``subscriptions/listen`` request until it is cancelled or the bus closes.
 
+    :param tasks: the server's tasks, for ``notifications/tasks`` (``taskIds`` in the filter).
     :return: the graceful-close result (the caller stamps it).
     :raises CancelledError: the client cancelled it (no response is sent).
+    :raises MissingClientCapabilityError: ``taskIds`` without the tasks extension declared (-32021).
     """
     agreed = agreed_filter(request.params)
     session = request.session
+    wanted_tasks = frozenset(agreed.get("taskIds", ()))
+    if "taskIds" in agreed:
+        if tasks is None:
+            del agreed["taskIds"]
+        elif not tasks.accepts(session):
+            raise MissingClientCapabilityError(required_extension())
     subscription_id = request.id
     cancellation = request.cancellation
     tag = {SUBSCRIPTION_ID_KEY: subscription_id}
@@ -148,6 +167,11 @@ def listen(request: Request, bus: SubscriptionBus) -> dict[str, t.Any]:
             message = json_rpc.notification(wanted_lists[kind], {"_meta": tag})
         elif kind == "resource" and uri in wanted_uris:
             message = json_rpc.notification(methods.NOTIFICATIONS_RESOURCES_UPDATED, {"_meta": tag, "uri": uri})
+        elif kind == "task" and uri is not None and uri in wanted_tasks and tasks is not None:
+            task = tasks.notification_params(uri, session)
+            if task is None:
+                return
+            message = json_rpc.notification(methods.NOTIFICATIONS_TASKS, {**task, "_meta": tag})
         else:
             return
         with gate:
@@ -182,4 +206,4 @@ def listen(request: Request, bus: SubscriptionBus) -> dict[str, t.Any]:
     return {"_meta": dict(tag)}
 
 
-__all__ = ["InProcessBus", "MAX_RESOURCE_SUBSCRIPTIONS", "SubscriptionBus", "agreed_filter", "listen"]
+__all__ = ["InProcessBus", "MAX_RESOURCE_SUBSCRIPTIONS", "MAX_TASK_SUBSCRIPTIONS", "SubscriptionBus", "agreed_filter", "listen"]

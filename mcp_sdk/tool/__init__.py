@@ -25,7 +25,7 @@ import typing as t
 from .._converter import to_wire
 from .._scopes import scope_tuple
 from .._signature import Signature
-from ..errors import InvalidNameError
+from ..errors import DefinitionError, InvalidNameError
 from ..string_utils import class_name, underscore
 from . import definition, type_schema
 from .annotations import Annotations
@@ -68,6 +68,10 @@ class Tool:
     #: OAuth scopes a caller needs: without them the tool is left out of ``tools/list``
     #: and a call is refused (HTTP 403 ``insufficient_scope``); see :mod:`mcp_sdk.server.auth`.
     required_scopes: t.ClassVar[tuple[str, ...]] = ()
+    #: Task support (the ``io.modelcontextprotocol/tasks`` extension): ``"optional"`` (or True)
+    #: runs a call as a task when the client declared the extension; ``"required"`` also refuses
+    #: clients that did not (-32021); None (or False): never.
+    task: t.ClassVar[str | None] = None
 
     # Aliases, so ``Tool.Response`` works both as a class and in annotations.
     Response: t.TypeAlias = Response
@@ -109,6 +113,8 @@ class Tool:
             cls.annotations = Annotations.coerce(own["annotations"])
         if "required_scopes" in own:
             cls.required_scopes = scope_tuple(own["required_scopes"])
+        if "task" in own:
+            cls.task = task_support(owner, own["task"])
         cls._signature = Signature(cls.call)
 
     def __init__(self, *args: t.Any, **kwargs: t.Any) -> None:
@@ -169,6 +175,7 @@ class Tool:
         meta: dict[str, t.Any] | None = None,
         icons: list[dict[str, t.Any]] | None = None,
         required_scopes: t.Iterable[str] = (),
+        task: bool | str | None = None,
         handler: t.Callable[..., t.Any] | None = None,
         arguments_dict: bool | None = None,
     ) -> t.Any:
@@ -194,6 +201,7 @@ class Tool:
                 "meta": meta,
                 "icons": icons,
                 "required_scopes": scope_tuple(required_scopes),
+                "task": task,
                 "call": staticmethod(function),
                 "_pass_arguments_dict": takes_dict,
                 "__module__": getattr(function, "__module__", __name__),
@@ -206,6 +214,20 @@ class Tool:
         if handler is not None:
             return build(handler)
         return build
+
+
+def task_support(owner: str, value: t.Any) -> str | None:
+    """A tool's ``task`` setting normalised: True -> ``"optional"``, False -> None.
+
+    :raises DefinitionError: any other value than None, a bool, ``"optional"`` or ``"required"``.
+    """
+    if value is None or value is False:
+        return None
+    if value is True:
+        return "optional"
+    if value in ("optional", "required"):
+        return str(value)
+    raise DefinitionError(f"{owner}: task must be True, False, None, 'optional' or 'required', not {value!r}")
 
 
 def takes_arguments_dict(function: t.Callable[..., t.Any], input_schema: t.Any = None) -> bool:

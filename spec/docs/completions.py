@@ -134,6 +134,14 @@ class CodeReviewPrompt(Prompt):
         "server = Server(name='my_server')\nclient = Client(transport=InMemory(server))\nclient.connect()\n",
         "client.close()\n",
     ),
+    "client-tasks": (
+        "from mcp_sdk import Client, Server\nfrom mcp_sdk.client import InMemory\n"
+        "server = Server(name='reports')\n"
+        "@server.tool(task=True)\ndef report(month: str) -> str:\n    return f'report for {month}'\n"
+        "client = Client(transport=InMemory(server))\nclient.connect()\n",
+        "assert result == again == {'content': [{'type': 'text', 'text': 'report for May'}], 'isError': False}\n"
+        "client.close()\nserver.tasks.close()\n",
+    ),
     "client-secret": ("import os\nos.environ.setdefault('MCP_CLIENT_SECRET', 'a-secret')\n", ""),
     "waitress-serve": (
         """

@@ -135,6 +135,7 @@ class TestEnvelope:
                 **ENVELOPE,
                 "io.modelcontextprotocol/clientCapabilities": {
                     "elicitation": {"form": {}}, "roots": {"listChanged": True},
+                    "extensions": {"io.modelcontextprotocol/tasks": {}},  # tools/call may become a task
                 },
                 "io.modelcontextprotocol/logLevel": "info",
             }},

@@ -28,7 +28,14 @@ WSGIEnvironment = t.Dict[str, t.Any]
 X_MCP_HEADER = "x-mcp-header"
 
 #: Methods whose ``Mcp-Name`` header mirrors a body field, and that field.
-NAME_FIELDS = {methods.TOOLS_CALL: "name", methods.PROMPTS_GET: "name", methods.RESOURCES_READ: "uri"}
+NAME_FIELDS = {
+    methods.TOOLS_CALL: "name",
+    methods.PROMPTS_GET: "name",
+    methods.RESOURCES_READ: "uri",
+    methods.TASKS_GET: "taskId",  # the tasks extension's routing header
+    methods.TASKS_UPDATE: "taskId",
+    methods.TASKS_CANCEL: "taskId",
+}
 
 _SENTINEL = re.compile(r"=\?base64\?(.*)\?=", re.DOTALL)
 _TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")

@@ -8,11 +8,14 @@ session's end deletes them all (:meth:`RedisEventStore.drop`).
 
 from __future__ import annotations
 
+import logging
 import typing as t
 
 from .... import json_rpc
 from .event_store import DEFAULT_MAX_AGE, EventStore, ReplaySend
-from .redis_backplane import text
+from .redis_backplane import import_redis, text
+
+logger = logging.getLogger("mcp_sdk.server")
 
 _STORE = """
 local n = redis.call('INCR', KEYS[1])
@@ -43,6 +46,9 @@ class RedisEventStore(EventStore):
         self.max_events_per_stream = max_events_per_stream
         self.ttl = max(1, int(ttl))
         self._store = client.register_script(_STORE)
+        redis = import_redis()
+        self._outage = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+        self._last = 0  # the last event number Redis gave
 
     def _list(self, stream_id: str) -> str:
         return f"{self.key}:ev:{stream_id}"
@@ -50,8 +56,15 @@ class RedisEventStore(EventStore):
     def store_event(self, stream_id: str, message: dict[str, t.Any] | None) -> str:
         data = "" if message is None else json_rpc.encode(message)
         keys = [f"{self.key}:evn", self._list(stream_id), f"{self.key}:evs"]
-        number = self._store(keys=keys, args=[data, self.max_events_per_stream, self.ttl, stream_id])
-        return f"{stream_id}-{int(number)}"
+        try:
+            number = int(self._store(keys=keys, args=[data, self.max_events_per_stream, self.ttl, stream_id]))
+        except self._outage:
+            # Redis is unreachable: the event still goes out live, but cannot be replayed. Its id
+            # repeats the last one, so a client resuming from it misses nothing that was stored.
+            logger.warning("MCP event store: Redis unreachable, an event of stream %s was not stored", stream_id)
+            return f"{stream_id}-{self._last}"
+        self._last = max(self._last, number)
+        return f"{stream_id}-{number}"
 
     def replay_events_after(self, last_event_id: str, send: ReplaySend) -> str | None:
         stream_id, separator, number_text = last_event_id.rpartition("-")

@@ -162,7 +162,11 @@ class SharedHTTPSession(HTTPSession):
         pipe = self.backplane.redis.pipeline()
         pipe.hset(f"{self.key}:run", stream.stream_id, note)
         pipe.expire(f"{self.key}:run", self.registry.record_ttl or 86400)
-        pipe.execute()
+        try:
+            pipe.execute()
+        except BaseException:
+            super().finish_request_stream(stream, None, None)  # the request will not run: undo
+            raise
         return stream
 
     def finish_request_stream(self, stream: t.Any, response: t.Any, text_: str | None) -> None:

@@ -33,6 +33,8 @@ HEARTBEAT_TTL = 8
 SOCKET_TIMEOUT = 2.0
 #: Seconds between attempts to reach Redis again after it failed.
 RECONNECT_DELAY = 0.5
+#: Writes waiting for the writer thread at most; past it new ones are dropped (Redis is too slow).
+MAX_PENDING_WRITES = 100_000
 
 #: A message between workers: a JSON object whose ``"k"`` names its kind.
 Handler = t.Callable[[t.Dict[str, t.Any]], None]
@@ -88,6 +90,9 @@ class RedisBackplane:
         self._worker_id = ""
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._writer: threading.Thread | None = None
+        self._writes: list[t.Callable[[t.Any], None]] = []
+        self._wake = threading.Event()
 
     # -- identity ---------------------------------------------------------------
 
@@ -111,6 +116,9 @@ class RedisBackplane:
                 target=self._listen_loop, args=(self._worker_id,), name="mcp-redis-listener", daemon=True
             )
             self._thread.start()
+            self._writes = []
+            self._writer = threading.Thread(target=self._write_loop, args=(self._worker_id,), name="mcp-redis-writer", daemon=True)
+            self._writer.start()
 
     def key(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)
@@ -146,6 +154,42 @@ class RedisBackplane:
         """Publish ``message`` to every worker, this one included (tagged with its origin as ``"o"``)."""
         message = {**message, "o": self.worker_id}
         self.redis.publish(self.broadcast_channel, json.dumps(message, separators=(",", ":")))
+
+    def write_behind(self, commands: t.Callable[[t.Any], None]) -> None:
+        """Have the writer thread call ``commands(pipeline)`` and send it with others, in order.
+
+        For writes nobody waits for (stored events): the caller never blocks on Redis; a
+        write lost to an outage is logged.
+        """
+        self.start()
+        with self._lock:
+            if len(self._writes) >= MAX_PENDING_WRITES:
+                logger.warning("MCP Redis backplane: %d writes pending, one dropped", len(self._writes))
+                return
+            self._writes.append(commands)
+        self._wake.set()
+
+    def _write_loop(self, worker_id: str) -> None:
+        while self._worker_id == worker_id:
+            self._wake.wait(1.0)
+            self._wake.clear()
+            with self._lock:
+                batch, self._writes = self._writes, []
+            if batch:
+                self._flush(batch)
+            elif self._stop.is_set():
+                return
+
+    def _flush(self, batch: list[t.Callable[[t.Any], None]]) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        try:
+            for commands in batch:
+                commands(pipe)
+            pipe.execute(raise_on_error=False)
+        except self.errors as error:
+            logger.warning("MCP Redis backplane: %d writes lost, Redis unreachable (%s)", len(batch), type(error).__name__)
+        except Exception:
+            logger.exception("MCP Redis backplane: writes failed")
 
     def _dispatch(self, data: t.Any) -> None:
         try:
@@ -210,9 +254,10 @@ class RedisBackplane:
     def close(self, timeout: float = 3.0) -> None:
         """Stop the listener and drop the heartbeat (others see this worker gone at once)."""
         self._stop.set()
-        thread = self._thread
-        if thread is not None and thread is not threading.current_thread():
-            thread.join(timeout)
+        self._wake.set()
+        for thread in (self._thread, self._writer):
+            if thread is not None and thread is not threading.current_thread():
+                thread.join(timeout)
         if self._worker_id and self._pid == os.getpid():
             try:
                 self.redis.delete(self.key("alive", self._worker_id))

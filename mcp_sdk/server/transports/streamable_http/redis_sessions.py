@@ -25,6 +25,7 @@ error for each request it lost.
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import time
@@ -41,6 +42,8 @@ if t.TYPE_CHECKING:
 
 logger = logging.getLogger("mcp_sdk.server")
 
+#: Seconds at most a worker serves its copy of a session without checking the record in Redis.
+VERIFY_INTERVAL = 1.0
 #: Seconds the key naming a session's GET-stream worker lives without being refreshed.
 HOLDER_TTL = 15
 #: ``list_changed`` notifications, carried by the subscription bus rather than each session.
@@ -99,10 +102,15 @@ class SharedHTTPSession(HTTPSession):
         self.key = registry.session_key(session_id)
         worker = self.backplane.worker_id
         self.stream_prefix = f"{worker}."
+        self._numbers = registry.stream_numbers  # unique in this process, whatever copy of the session
         self.server_session.request_id_prefix = f"{worker}:"
         self.principal_key = _principal_key(principal)
         #: The state as last read from or written to Redis.
         self.saved_state: dict[str, str] = {}
+        #: When (monotonic) the copy was last checked against Redis; 0: check at the next request.
+        self.verified_at = 0.0
+        #: Whether a request came since the last heartbeat (which then marks the session active in Redis).
+        self.active = False
 
     def belongs_to(self, principal: Principal | None) -> bool:
         return self.principal_key == _principal_key(principal)
@@ -159,24 +167,19 @@ class SharedHTTPSession(HTTPSession):
     def open_request_stream(self, request_ids: t.Sequence[t.Any]) -> t.Any:
         stream = super().open_request_stream(request_ids)
         note = json.dumps({"w": self.backplane.worker_id, "ids": list(request_ids)})
-        pipe = self.backplane.redis.pipeline()
-        pipe.hset(f"{self.key}:run", stream.stream_id, note)
-        pipe.expire(f"{self.key}:run", self.registry.record_ttl or 86400)
-        try:
-            pipe.execute()
-        except BaseException:
-            super().finish_request_stream(stream, None, None)  # the request will not run: undo
-            raise
+        running, stream_id, ttl = f"{self.key}:run", stream.stream_id, self.registry.record_ttl or 86400
+
+        def write(pipe: t.Any) -> None:
+            pipe.hset(running, stream_id, note)
+            pipe.expire(running, ttl)
+
+        self.backplane.write_behind(write)  # before the stream's events, which follow in order
         return stream
 
     def finish_request_stream(self, stream: t.Any, response: t.Any, text_: str | None) -> None:
-        try:
-            super().finish_request_stream(stream, response, text_)
-        finally:
-            try:
-                self.backplane.redis.hdel(f"{self.key}:run", stream.stream_id)
-            except self.backplane.errors:
-                logger.warning("MCP session %s...: Redis unreachable when request stream ended", self.id[:8])
+        super().finish_request_stream(stream, response, text_)
+        running, stream_id = f"{self.key}:run", stream.stream_id
+        self.backplane.write_behind(lambda pipe: pipe.hdel(running, stream_id))  # after the final event
 
     def running_elsewhere(self, stream_id: str) -> bool:
         """Whether another live worker runs ``stream_id``; a dead worker's requests get an error event."""
@@ -188,12 +191,13 @@ class SharedHTTPSession(HTTPSession):
             return False
         if self.backplane.alive(running["w"]):
             return True
-        if self.backplane.redis.hdel(f"{self.key}:run", stream_id):  # one resuming worker writes the errors
-            for request_id in running["ids"]:
+        store = self.store
+        if self.backplane.redis.hdel(f"{self.key}:run", stream_id) and isinstance(store, RedisEventStore):
+            for request_id in running["ids"]:  # one resuming worker writes the errors
                 lost = json_rpc.error(
                     request_id, error_codes.INTERNAL_ERROR, "The server process running this request ended; send it again"
                 )
-                self.store.store_event(stream_id, lost)
+                store.append_after_last(stream_id, lost)
         return False
 
     # -- routing ----------------------------------------------------------------
@@ -251,11 +255,16 @@ class RedisSessionRegistry(SessionRegistry):
         self.server = server
         self.event_store = event_store
         self.can_send_requests = can_send_requests
+        #: Numbers of request streams in this process (after the worker id: unique across processes).
+        self.stream_numbers = itertools.count(1)
         #: Seconds a used session's record outlives its last activity (None: for ever).
         self.record_ttl = None if idle_timeout is None else max(1, int(idle_timeout))
         timeouts = [timeout for timeout in (idle_timeout, unused_timeout) if timeout is not None]
         #: Seconds this worker keeps an idle copy of a session.
         self.local_idle = min(timeouts) if timeouts else 300.0
+        #: Seconds a copy is trusted without asking Redis (a DELETE or a state change elsewhere
+        #: tells the other workers at once; this bounds staleness if that message is lost).
+        self.verify_interval = min(VERIFY_INTERVAL, self.local_idle / 4)
         redis = backplane.redis
         self._add_script = redis.register_script(_ADD)
         self._touch_script = redis.register_script(_TOUCH)
@@ -264,6 +273,7 @@ class RedisSessionRegistry(SessionRegistry):
         backplane.on("cancel", self._on_cancel)
         backplane.on("end", self._on_end)
         backplane.on("bus", self._on_bus)
+        backplane.on("state", self._on_state)
         backplane.every_beat(self._refresh)
 
     def session_key(self, session_id: str) -> str:
@@ -310,6 +320,12 @@ class RedisSessionRegistry(SessionRegistry):
 
     def get(self, session_id: str) -> HTTPSession | None:
         """The session, marked active everywhere; this worker's copy, made or refreshed from Redis."""
+        local = self._local(session_id)
+        now = time.monotonic()
+        if local is not None and not local.closed and now - local.verified_at < self.verify_interval:
+            local.engaged = local.active = True
+            local.touch()
+            return local
         flat = self._touch_script(
             keys=[self.session_key(session_id), self._index], args=[time.time(), self.record_ttl or 0, session_id]
         )
@@ -330,6 +346,7 @@ class RedisSessionRegistry(SessionRegistry):
                 made.close("Duplicate copy")
         local.load(record)
         local.engaged = True
+        local.verified_at = now
         local.touch()
         return local
 
@@ -341,6 +358,7 @@ class RedisSessionRegistry(SessionRegistry):
         if state != session.saved_state:
             self.backplane.redis.hset(session.key, mapping=state)
             session.saved_state = state
+            self.backplane.broadcast({"k": "state", "s": session.id})
 
     def remove(self, session_id: str, reason: str = "Session terminated") -> HTTPSession | None:
         """End the session everywhere: its record and events go, every worker closes its copy."""
@@ -349,7 +367,7 @@ class RedisSessionRegistry(SessionRegistry):
         pipe.delete(key, f"{key}:get", f"{key}:run")
         pipe.zrem(self._index, session_id)
         pipe.execute()
-        RedisEventStore(self.backplane.redis, key).drop()
+        RedisEventStore(self.backplane, key).drop()
         self.backplane.broadcast({"k": "end", "s": session_id, "r": reason})
         return self._drop_local(session_id, reason)
 
@@ -406,6 +424,12 @@ class RedisSessionRegistry(SessionRegistry):
         if local is not None and type(message.get("m")) is dict:
             self.server.handle_message(message["m"], local.server_session)
 
+    def _on_state(self, message: dict[str, t.Any]) -> None:
+        """Another worker changed the session's state: reload it at the next request."""
+        local = self._local(str(message.get("s")))
+        if local is not None and message.get("o") != self.backplane.worker_id:
+            local.verified_at = 0.0
+
     def _on_end(self, message: dict[str, t.Any]) -> None:
         if message.get("o") != self.backplane.worker_id:
             self._drop_local(str(message.get("s")), str(message.get("r") or "Session terminated"))
@@ -427,7 +451,10 @@ class RedisSessionRegistry(SessionRegistry):
         now = time.time()
         pipe = self.backplane.redis.pipeline()
         for session in self.snapshot():
-            if not isinstance(session, SharedHTTPSession) or not session.has_connections():
+            if not isinstance(session, SharedHTTPSession):
+                continue
+            active, session.active = session.active, False
+            if not active and not session.has_connections():
                 continue
             if self.record_ttl is not None:
                 pipe.expire(session.key, self.record_ttl)

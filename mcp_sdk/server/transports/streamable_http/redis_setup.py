@@ -48,7 +48,7 @@ def share_on_redis(
     ttl = idle_timeout if idle_timeout is not None else DEFAULT_MAX_AGE
 
     def redis_events(session_id: str) -> EventStore:
-        return RedisEventStore(backplane.redis, backplane.key("s", session_id), ttl=ttl)
+        return RedisEventStore(backplane, backplane.key("s", session_id), ttl=ttl)
 
     store = event_store or redis_events
     registry = None

@@ -91,7 +91,7 @@ class RedisBackplane:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._writer: threading.Thread | None = None
-        self._writes: list[t.Callable[[t.Any], None]] = []
+        self._writes: list[tuple[t.Callable[[t.Any], None], threading.Event | None]] = []
         self._wake = threading.Event()
 
     # -- identity ---------------------------------------------------------------
@@ -155,19 +155,22 @@ class RedisBackplane:
         message = {**message, "o": self.worker_id}
         self.redis.publish(self.broadcast_channel, json.dumps(message, separators=(",", ":")))
 
-    def write_behind(self, commands: t.Callable[[t.Any], None]) -> None:
+    def write_behind(self, commands: t.Callable[[t.Any], None], wait: float | None = None) -> None:
         """Have the writer thread call ``commands(pipeline)`` and send it with others, in order.
 
-        For writes nobody waits for (stored events): the caller never blocks on Redis; a
-        write lost to an outage is logged.
+        The caller does not block on Redis (a write lost to an outage is logged), unless
+        ``wait`` is given: then it waits that many seconds at most for the write to be sent.
         """
         self.start()
+        done = threading.Event() if wait is not None else None
         with self._lock:
             if len(self._writes) >= MAX_PENDING_WRITES:
                 logger.warning("MCP Redis backplane: %d writes pending, one dropped", len(self._writes))
                 return
-            self._writes.append(commands)
+            self._writes.append((commands, done))
         self._wake.set()
+        if done is not None:
+            done.wait(wait)
 
     def _write_loop(self, worker_id: str) -> None:
         while self._worker_id == worker_id:
@@ -180,16 +183,20 @@ class RedisBackplane:
             elif self._stop.is_set():
                 return
 
-    def _flush(self, batch: list[t.Callable[[t.Any], None]]) -> None:
+    def _flush(self, batch: list[tuple[t.Callable[[t.Any], None], threading.Event | None]]) -> None:
         pipe = self.redis.pipeline(transaction=False)
         try:
-            for commands in batch:
+            for commands, _ in batch:
                 commands(pipe)
             pipe.execute(raise_on_error=False)
         except self.errors as error:
             logger.warning("MCP Redis backplane: %d writes lost, Redis unreachable (%s)", len(batch), type(error).__name__)
         except Exception:
             logger.exception("MCP Redis backplane: writes failed")
+        finally:
+            for _, done in batch:
+                if done is not None:
+                    done.set()
 
     def _dispatch(self, data: t.Any) -> None:
         try:

@@ -27,6 +27,11 @@ logger = logging.getLogger("mcp_sdk.server")
 #: The stream any process writes to (the standalone GET stream), numbered in Redis.
 SHARED_STREAM = "0"
 
+#: Seconds at most a tool's message waits to be stored before it goes out (Redis slow: it goes anyway).
+STORE_WAIT = 2.0
+#: A request stream's expiry is renewed at every this many events.
+EXPIRE_EVERY = 32
+
 _STORE_NEXT = """
 local n = redis.call('INCR', KEYS[1])
 redis.call('RPUSH', KEYS[2], n .. '|' .. ARGV[1])
@@ -92,12 +97,17 @@ class RedisEventStore(EventStore):
             pipe.rpush(events, entry)
             if number > keep:
                 pipe.ltrim(events, -keep, -1)
-            pipe.expire(events, ttl)
+            if number % EXPIRE_EVERY == 1:  # a stream's events expire from its first write on, renewed now and then
+                pipe.expire(events, ttl)
             if number == 1:
                 pipe.sadd(streams, stream_id)
                 pipe.expire(streams, ttl)
 
-        self.backplane.write_behind(write)
+        # What a tool sends on its way (progress, logs, its requests to the client) is stored before it
+        # goes out, so a client resuming after this process died misses nothing it saw; the priming
+        # event and the response follow without waiting (the writes keep their order).
+        in_flight = message is not None and "method" in message
+        self.backplane.write_behind(write, wait=STORE_WAIT if in_flight else None)
         return f"{stream_id}-{number}"
 
     def _store_shared(self, data: str) -> str:

@@ -111,6 +111,7 @@ class SharedHTTPSession(HTTPSession):
         self.verified_at = 0.0
         #: Whether a request came since the last heartbeat (which then marks the session active in Redis).
         self.active = False
+        self._noted: set[str] = set()  # running streams noted in Redis (the writer thread's alone)
 
     def belongs_to(self, principal: Principal | None) -> bool:
         return self.principal_key == _principal_key(principal)
@@ -170,6 +171,9 @@ class SharedHTTPSession(HTTPSession):
         running, stream_id, ttl = f"{self.key}:run", stream.stream_id, self.registry.record_ttl or 86400
 
         def write(pipe: t.Any) -> None:
+            if stream.done:  # finished before the writer got to it: nothing to note (nor to un-note)
+                return
+            self._noted.add(stream_id)
             pipe.hset(running, stream_id, note)
             pipe.expire(running, ttl)
 
@@ -179,7 +183,13 @@ class SharedHTTPSession(HTTPSession):
     def finish_request_stream(self, stream: t.Any, response: t.Any, text_: str | None) -> None:
         super().finish_request_stream(stream, response, text_)
         running, stream_id = f"{self.key}:run", stream.stream_id
-        self.backplane.write_behind(lambda pipe: pipe.hdel(running, stream_id))  # after the final event
+
+        def write(pipe: t.Any) -> None:  # after the final event
+            if stream_id in self._noted:
+                self._noted.discard(stream_id)
+                pipe.hdel(running, stream_id)
+
+        self.backplane.write_behind(write)
 
     def running_elsewhere(self, stream_id: str) -> bool:
         """Whether another live worker runs ``stream_id``; a dead worker's requests get an error event."""

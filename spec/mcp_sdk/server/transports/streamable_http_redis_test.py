@@ -158,6 +158,30 @@ class TestRouting:
                     assert second.status_code == 409
 
 
+class TestSDKClient:
+    def test_the_sdk_client_samples_and_calls_across_the_workers(self, cluster: t.Any, lanes: Lanes) -> None:
+        from mcp_sdk import Client as SDKClient
+        from mcp_sdk.client import HTTP
+
+        client = SDKClient(transport=HTTP(cluster.url, timeout=30))
+        asked: list[str] = []
+
+        @client.on_sampling
+        def sample(params: dict[str, t.Any]) -> dict[str, t.Any]:
+            asked.append(params["messages"][0]["content"]["text"])
+            return {"role": "assistant", "content": {"type": "text", "text": "42"}, "model": "spec"}
+
+        client.connect(mode="legacy")
+        try:
+            answers = [client.call_tool(name="ask_llm", arguments={"question": f"q{n}"}) for n in range(4)]
+            assert [answer["result"] for answer in answers] == [
+                {"content": [{"type": "text", "text": "42"}], "isError": False}
+            ] * 4
+            assert asked == ["q0", "q1", "q2", "q3"]
+        finally:
+            client.close()
+
+
 class TestResumption:
     def test_a_stream_resumes_on_another_worker(self, cluster: t.Any, lanes: Lanes) -> None:
         first = started(cluster.url)

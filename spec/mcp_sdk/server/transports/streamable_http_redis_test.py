@@ -298,12 +298,24 @@ class Echo(Tool):
         return Tool.Response([{"type": "text", "text": "ok"}])
 
 
+class Steps(Tool):
+    description = "Reports progress every step"
+    input_schema = {"properties": {"count": {"type": "integer"}}}
+
+    @classmethod
+    def call(cls, count: int = 5, server_context: t.Any = None) -> Tool.Response:
+        for step in range(1, count + 1):
+            server_context.report_progress(step, total=count)
+            time.sleep(0.1)
+        return Tool.Response([{"type": "text", "text": "done"}])
+
+
 class TestTwoWorkersInOneProcess:
     """Two transports on one Redis act as two workers; here time is under the test's control."""
 
     def pair(self, redis_url: str, **options: t.Any) -> tuple[LiveServer, LiveServer]:
-        first = StreamableHTTPTransport(Server(name="a", tools=[Echo]), redis_url=redis_url, **options)
-        second = StreamableHTTPTransport(Server(name="b", tools=[Echo]), redis_url=redis_url, **options)
+        first = StreamableHTTPTransport(Server(name="a", tools=[Echo, Steps]), redis_url=redis_url, **options)
+        second = StreamableHTTPTransport(Server(name="b", tools=[Echo, Steps]), redis_url=redis_url, **options)
         return LiveServer(first, closeables=[first]), LiveServer(second, closeables=[second])
 
     def test_idle_expiry_holds_across_workers(self, redis_server: RedisServer) -> None:
@@ -332,6 +344,21 @@ class TestTwoWorkersInOneProcess:
             with refused.post(initialize_message(), stream=False) as full:
                 assert full.status_code == 503
                 assert full.json()["error"]["message"] == "Service Unavailable: 2 sessions are open"
+
+    def test_a_stream_outlives_redis_stopping_under_it(self) -> None:
+        with RedisServer() as own_redis:
+            a, b = self.pair(own_redis.url)
+            with a, b:
+                client = started(a.url)
+                with client.post(tool_call("steps", {"count": 10}, id=2, progress_token="t")) as running:
+                    events = read_events(running)
+                    next(event for event in events if event.data)
+                    own_redis.stop()
+                    rest = [event.message for event in events if event.data]
+                own_redis.start()
+        steps = [m["params"]["progress"] for m in rest if m.get("method") == "notifications/progress"]
+        assert steps == list(range(steps[0], 11))  # live all along, none lost
+        assert rest[-1] == {"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": "done"}], "isError": False}}
 
     def test_missing_redis_py_names_the_extra(self) -> None:
         code = (

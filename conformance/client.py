@@ -347,7 +347,7 @@ def use_protected_server(url: str, provider: t.Any) -> None:
     "auth/iss-unexpected",
     "auth/iss-normalized",
     "auth/metadata-issuer-mismatch",
-    # DPoP (SEP-1932) is not implemented yet: these run the plain flow and fail (expected_failures.yml).
+    # DPoP (SEP-1932) is not implemented yet (issue 14): these run the plain flow and fail.
     "auth/dpop",
     "auth/dpop-nonce",
 )
@@ -394,7 +394,7 @@ def cross_app_access(url: str, context: dict[str, t.Any]) -> None:
 
 @scenario("auth/wif-jwt-bearer")
 def workload_identity(url: str, context: dict[str, t.Any]) -> None:
-    """Workload identity federation (SEP-1933) is not implemented yet (expected_failures.yml)."""
+    """Workload identity federation (SEP-1933) is not implemented yet (issue 14)."""
     raise SystemExit("auth/wif-jwt-bearer: workload identity federation is not implemented yet")
 
 

@@ -5,7 +5,8 @@
 It starts the example server as a subprocess, speaks raw JSON-RPC to it over
 its stdin/stdout (the way any MCP host does), and shows what each side says:
 the handshake, tools, progress and log notifications, a validation error,
-a prompt, a resource, and an unknown method.
+a prompt, a resource, an unknown method, then the same server spoken to in
+MCP 2026-07-28 (no handshake; the version travels with every request).
 """
 
 from __future__ import annotations
@@ -20,6 +21,13 @@ import typing as t
 
 SERVER = pathlib.Path(__file__).with_name("stdio_server.py")
 TIMEOUT = 10.0
+
+#: The per-request envelope of MCP 2026-07-28 (a client that declares no capabilities).
+MODERN_META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": {"name": "demo-client", "version": "1.0"},
+}
 
 SCRIPT: list[tuple[str, dict[str, t.Any]]] = [
     (
@@ -81,6 +89,24 @@ SCRIPT: list[tuple[str, dict[str, t.Any]]] = [
     ),
     ("Read a resource", {"jsonrpc": "2.0", "id": 10, "method": "resources/read", "params": {"uri": "example://readme"}}),
     ("A method the server does not have", {"jsonrpc": "2.0", "id": 11, "method": "no/such/method"}),
+    (
+        "MCP 2026-07-28 on the same stdio loop: no handshake; every request carries its version and"
+        " capabilities in _meta, and the server tells what it supports",
+        {"jsonrpc": "2.0", "id": 12, "method": "server/discover", "params": {"_meta": MODERN_META}},
+    ),
+    (
+        "A 2026-07-28 tool call: the result says it is complete and who answered",
+        {
+            "jsonrpc": "2.0",
+            "id": 13,
+            "method": "tools/call",
+            "params": {"name": "example_tool", "arguments": {"message": "Hello"}, "_meta": MODERN_META},
+        },
+    ),
+    (
+        "ping does not exist in 2026-07-28",
+        {"jsonrpc": "2.0", "id": 14, "method": "ping", "params": {"_meta": MODERN_META}},
+    ),
 ]
 
 

@@ -7,6 +7,9 @@
   signs in at the authorization server (``--issuer``) and comes back with a JWT access token.
 - ``save_note`` needs the ``notes:write`` scope: hidden from ``tools/list`` and refused
   with ``403 insufficient_scope`` for a caller without it.
+- Cookies and cross-site requests: a page on another site cannot send JSON to ``/mcp`` without
+  a CORS preflight, and the transport refuses a foreign ``Origin`` (403); the session cookie is
+  also ``SameSite=Lax`` and ``HttpOnly``.
 
     pip install 'mcp_sdk[auth]' flask flask-login
     python examples/flask_auth.py --issuer https://auth.example.com [--port 5000]
@@ -43,6 +46,7 @@ USERS = {
     "bob": User("bob", "bob-password", ["mcp"]),
 }
 NOTES: list[str] = []
+
 
 def build_server() -> Server:
     server = Server(name="flask_auth_example", version="1.0.0")

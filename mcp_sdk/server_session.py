@@ -94,6 +94,9 @@ class ServerSession:
         self.stream_closer: t.Callable[[t.Any], bool] | None = None
         #: The authenticated caller, set by a transport with authentication (None: no authentication).
         self.auth: Principal | None = None
+        #: Whether a 2026-07-28 request arrived on this connection (then, without ``initialize``,
+        #: it gets no session broadcasts).
+        self.serves_modern = False
         self._send = send
         self._lock = threading.Lock()
         self._in_flight: dict[t.Any, Cancellation] = {}

@@ -351,8 +351,9 @@ class Client(ServerMessages):
         params = {"uri": uri}
         result = self._cache.get(methods.RESOURCES_READ, params) if self._cache is not None else None
         if result is None:
-            response = self._final(methods.RESOURCES_READ, params, meta=meta, cancellation=cancellation, timeout=timeout)
-            result = self._store(methods.RESOURCES_READ, params, self._result(response))
+            response = self._final(methods.RESOURCES_READ, params, meta=meta, cancellation=cancellation, timeout=timeout,
+                                   cache=True)
+            result = self._result(response)
         return _items(result, "contents")
 
     def get_prompt(self, name: str, arguments: dict[str, str] | None = None, *, meta: dict[str, t.Any] | None = None,
@@ -418,6 +419,7 @@ class Client(ServerMessages):
         resource_uris: t.Iterable[str] = (),
         callback: t.Callable[[str, dict[str, t.Any]], t.Any] | None = None,
         wait: float | None = 10.0,
+        listen_timeout: float = 3600.0,
     ) -> Subscription:
         """Open ``subscriptions/listen`` (MCP 2026-07-28) for list changes and resource updates.
 
@@ -428,13 +430,15 @@ class Client(ServerMessages):
         :param tools: ``notifications/tools/list_changed``; ``prompts``, ``resources``: likewise.
         :param resource_uris: ``notifications/resources/updated`` for these URIs.
         :param wait: seconds to wait for the server's acknowledgement (None: do not wait).
+        :param listen_timeout: seconds a stream may stay silent before it is opened again.
         :raises ValidationError: not connected to a 2026-07-28 server.
         """
         if self._modern_version is None:
             raise ValidationError("listen() needs a 2026-07-28 server; use subscribe_resource() and on_notification() on older ones")
 
         def send(params: dict[str, t.Any], request_id: int, cancellation: Cancellation) -> dict[str, t.Any]:
-            return self._request(modern.SUBSCRIPTIONS_LISTEN, params, cancellation=cancellation, request_id=request_id)
+            return self._request(modern.SUBSCRIPTIONS_LISTEN, params, cancellation=cancellation, request_id=request_id,
+                                 timeout=listen_timeout)
 
         wanted = notification_filter(tools=tools, prompts=prompts, resources=resources, resource_uris=resource_uris)
         subscription = Subscription(send, lambda: next(self._ids), wanted, callback=callback)
@@ -453,8 +457,12 @@ class Client(ServerMessages):
         send_notification(json_rpc.notification(method, params))
 
     def notify_roots_list_changed(self) -> None:
-        """Tell the server the roots changed (``notifications/roots/list_changed``)."""
-        self.notify(methods.NOTIFICATIONS_ROOTS_LIST_CHANGED)
+        """Tell the server the roots changed (``notifications/roots/list_changed``).
+
+        Nothing to send on MCP 2026-07-28: a server asks for the roots with each request that needs them.
+        """
+        if self._modern_version is None:
+            self.notify(methods.NOTIFICATIONS_ROOTS_LIST_CHANGED)
 
     def cancel(self, request_id: str | int, reason: str | None = None) -> None:
         """Send ``notifications/cancelled`` for an in-flight request.
@@ -492,9 +500,10 @@ class Client(ServerMessages):
             envelope = modern.envelope(version, {**self.capabilities(), **self._extra_capabilities}, self._client_info,
                                        self._log_level)
             params["_meta"] = {**(params.get("_meta") or {}), **(meta or {}), **envelope}
-            headers = mcp_headers.standard_headers(method, params, version)
-            if method == methods.TOOLS_CALL and self._send_shape.headers:
-                headers.update(self._tool_headers.for_call(params))
+            if self._send_shape.headers:
+                headers = mcp_headers.standard_headers(method, params, version)
+                if method == methods.TOOLS_CALL:
+                    headers.update(self._tool_headers.for_call(params))
         elif meta:
             params = dict(params or {})
             params["_meta"] = {**(params.get("_meta") or {}), **meta}
@@ -506,6 +515,12 @@ class Client(ServerMessages):
         try:
             response = self._send_shape.send(self.transport, request, self.timeout if timeout is None else timeout,
                                              cancellation, headers)
+        except TransportError:
+            # 2026-07-28: a broken stream loses the request; it is sent again, under a new id (once).
+            if version is None or retried or method in (modern.SERVER_DISCOVER, modern.SUBSCRIPTIONS_LISTEN):
+                raise
+            logger.info("%s lost with its stream; sending it again", method)
+            return self._reissue(method, params, cancellation, timeout, raise_errors)
         except (CancelledError, RequestTimeoutError) as error:
             # The specification: initialize is never cancelled; a probe is not a request the server knows;
             # on 2026-07-28 HTTP the transport cancelled by closing the request's stream.
@@ -520,10 +535,7 @@ class Client(ServerMessages):
             chosen = modern.pick_version(modern.supported_versions(response))
             if chosen is not None and chosen != version:
                 self._modern_version = chosen
-                plain = {key: value for key, value in (params or {}).items() if key != "_meta"}
-                user_meta = {k: v for k, v in (params or {}).get("_meta", {}).items() if not k.startswith("io.modelcontextprotocol/")}
-                return self._request(method, plain, meta=user_meta, cancellation=cancellation, timeout=timeout,
-                                     raise_errors=raise_errors, retried=True)
+                return self._reissue(method, params, cancellation, timeout, raise_errors)
         if version is not None and isinstance(response.get("result"), dict):
             modern.result_type(response["result"], method, input_allowed=method in mrtr.INPUT_METHODS)
         if "error" in response and raise_errors:
@@ -534,16 +546,35 @@ class Client(ServerMessages):
             raise ServerError(str(body.get("message", "")), code if type(code) is int else error_codes.INTERNAL_ERROR, body.get("data"))
         return response
 
+    def _reissue(self, method: str, params: dict[str, t.Any] | None, cancellation: Cancellation | None,
+                 timeout: float | None, raise_errors: bool) -> dict[str, t.Any]:
+        """Send a 2026-07-28 request again under a new id, with a fresh envelope and the caller's own ``_meta``."""
+        plain = {key: value for key, value in (params or {}).items() if key != "_meta"}
+        user_meta = {k: v for k, v in (params or {}).get("_meta", {}).items() if not k.startswith("io.modelcontextprotocol/")}
+        return self._request(method, plain, meta=user_meta, cancellation=cancellation, timeout=timeout,
+                             raise_errors=raise_errors, retried=True)
+
     def _final(self, method: str, params: dict[str, t.Any], *, meta: dict[str, t.Any] | None,
-               cancellation: Cancellation | None, timeout: float | None) -> dict[str, t.Any]:
-        """:meth:`_request`, answering ``input_required`` results with the registered handlers until complete."""
-        if self._modern_version is None:
-            return self._request(method, params, meta=meta, cancellation=cancellation, timeout=timeout)
+               cancellation: Cancellation | None, timeout: float | None, cache: bool = False) -> dict[str, t.Any]:
+        """:meth:`_request`, answering ``input_required`` results with the registered handlers until complete.
+
+        :param cache: keep the result in the cache, unless it took MRTR rounds (their results depend on
+            inputs that are not part of the cache key).
+        """
+        rounds = 0
 
         def send(round_params: dict[str, t.Any]) -> dict[str, t.Any]:
+            nonlocal rounds
+            rounds += 1
             return self._request(method, round_params, meta=meta, cancellation=cancellation, timeout=timeout)
 
-        return mrtr.complete(send, self._answer, method, params, self.max_input_rounds)
+        if self._modern_version is None:
+            response = send(params)
+        else:
+            response = mrtr.complete(send, self._answer, method, params, self.max_input_rounds)
+        if cache and rounds == 1 and isinstance(response.get("result"), dict):
+            self._store(method, params, response["result"])
+        return response
 
     def _store(self, method: str, params: dict[str, t.Any] | None, result: dict[str, t.Any]) -> dict[str, t.Any]:
         if self._cache is not None:

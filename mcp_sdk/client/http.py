@@ -596,7 +596,10 @@ class HTTP(Transport):
             expired, self.session_id = self.session_id, None
             self.protocol_version = None
             raise SessionExpiredError(
-                f"{method} {self.url}: session {expired} has expired (HTTP 404); call connect() to start a new one"
+                f"{method} {self.url}: session {expired} has expired or is unknown to the server (HTTP 404); call connect()"
+                " to start a new one. If it happens again at once, the server most likely runs several processes"
+                " without a shared session store (gunicorn -w N): it should run one process with threads, route each"
+                " session to its process, or use stateless=True"
             )
         body: t.Any = None
         text = ""

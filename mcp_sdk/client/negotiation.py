@@ -43,8 +43,14 @@ def connect(client: Client, mode: str, version: str | None, timeout: float | Non
         raise ValueError(f"mode='legacy' cannot speak {version}")
     key = modern.era_key(client.transport)
     wants_legacy = mode == "legacy" or version in SUPPORTED_VERSIONS
-    if wants_legacy or (mode == "auto" and modern.ERAS.recall(key) == modern.LEGACY):
+    if wants_legacy:
         return initialize(client, version, timeout)
+    if mode == "auto" and modern.ERAS.recall(key) == modern.LEGACY:
+        try:
+            return initialize(client, version, timeout)
+        except (ServerError, ValidationError):
+            # The server may have moved on since it was remembered: probe it afresh.
+            modern.ERAS.forget(key)
     result = discover(client, version or modern.LATEST_MODERN_VERSION, timeout,
                       probe_timeout if mode == "auto" else None)
     if result is not None:

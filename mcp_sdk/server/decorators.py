@@ -16,7 +16,7 @@ import typing as t
 from .._converter import to_wire
 from .._signature import Signature
 from ..content import Text
-from ..errors import ResourceNotFoundError
+from ..errors import InvalidParamsError, ResourceNotFoundError
 from ..json_rpc import encode
 from ..prompt import Argument, Message, Prompt, Result
 from ..resource import Resource
@@ -138,13 +138,20 @@ def prompt_from_function(function: t.Callable[..., t.Any], name: str | None = No
     """A Prompt subclass whose template calls ``function`` with the arguments as keywords."""
     signature = Signature(function)
     descriptions = type_schema.parameter_descriptions(function.__doc__)
-    arguments = [
-        Argument(name=p.name, description=descriptions.get(p.name), required=p.default is p.empty)
-        for p in type_schema.parameters(function, f"Prompt {name or function.__name__}")
-    ]
+    parameters = type_schema.parameters(function, f"Prompt {name or function.__name__}")
+    arguments = [Argument(name=p.name, description=descriptions.get(p.name), required=p.default is p.empty) for p in parameters]
+    # Prompt arguments are strings on the wire: give int, float and bool parameters what they declare.
+    converters = {p.name: _STRING_CONVERTERS[p.annotation] for p in parameters if p.annotation in _STRING_CONVERTERS}
 
     def call(args: dict[str, t.Any], server_context: t.Any) -> Result:
         kwargs = signature.keyword_arguments(args)
+        for key, convert in converters.items():
+            value = kwargs.get(key)
+            if isinstance(value, str):
+                try:
+                    kwargs[key] = convert(value)
+                except ValueError:
+                    raise InvalidParamsError(f"Invalid params: argument {key!r} must be {convert.__name__.lstrip('_')}, not {value!r}") from None
         if signature.accepts_server_context:
             kwargs["server_context"] = server_context
         return _prompt_result(function(**kwargs))
@@ -162,6 +169,18 @@ def prompt_from_function(function: t.Callable[..., t.Any], name: str | None = No
     template.__name__ = function.__name__
     metadata.setdefault("description", type_schema.summary(function.__doc__))
     return t.cast("type[Prompt]", Prompt.define(name, arguments=arguments, handler=template, **metadata))
+
+
+def _bool(text: str) -> bool:
+    lowered = text.strip().lower()
+    if lowered in ("true", "1", "yes", "on"):
+        return True
+    if lowered in ("false", "0", "no", "off"):
+        return False
+    raise ValueError(text)
+
+
+_STRING_CONVERTERS: dict[t.Any, t.Callable[[str], t.Any]] = {int: int, float: float, bool: _bool}
 
 
 def _prompt_result(returned: t.Any) -> Result:

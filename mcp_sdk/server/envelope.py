@@ -56,6 +56,9 @@ CACHEABLE_METHODS = frozenset(
 INPUT_REQUIRED_METHODS = frozenset({methods.TOOLS_CALL, methods.PROMPTS_GET, methods.RESOURCES_READ})
 
 
+_MISSING: t.Any = object()
+
+
 def carries_envelope(message: t.Any) -> bool:
     """Whether a decoded message is a modern request: it names a modern-only method, or its
     ``params._meta`` carries one of the per-request protocol fields.
@@ -111,10 +114,10 @@ class Envelope:
                 f"Invalid params: params._meta must be an object carrying {PROTOCOL_VERSION_KEY!r} "
                 f"and {CLIENT_CAPABILITIES_KEY!r}"
             )
-        missing = [key for key in (PROTOCOL_VERSION_KEY, CLIENT_CAPABILITIES_KEY) if key not in meta]
-        if missing:
+        version = meta.get(PROTOCOL_VERSION_KEY, _MISSING)
+        if version is _MISSING or CLIENT_CAPABILITIES_KEY not in meta:
+            missing = [key for key in (PROTOCOL_VERSION_KEY, CLIENT_CAPABILITIES_KEY) if key not in meta]
             raise InvalidParamsError(f"Invalid params: params._meta is missing {' and '.join(map(repr, missing))}")
-        version = meta[PROTOCOL_VERSION_KEY]
         if type(version) is not str:
             raise InvalidParamsError(f"Invalid params: {PROTOCOL_VERSION_KEY!r} must be a string")
         if not versions.is_modern(version):

@@ -12,10 +12,10 @@ import typing as t
 from .. import methods
 from .. import protocol_version as versions
 from .._converter import to_wire
-from ..errors import CancelledError, InvalidParamsError, RequestHandlerError, ResourceNotFoundError
+from ..errors import CancelledError, CapabilityError, InvalidParamsError, RequestHandlerError, ResourceNotFoundError
 from ..tool import Tool
 from ..tool.result import tool_result
-from .auth.scopes import require_scopes, visible
+from .auth.scopes import completion_scopes, require_scopes, resource_scopes, visible
 from .input_required import InputRequiredResult
 from .pagination import paginate
 from .request import Request
@@ -156,6 +156,10 @@ class ProtocolMethods:
             result = tool_result(tool.tool_name, returned)
         except (RequestHandlerError, CancelledError):
             raise
+        except CapabilityError as error:  # the client's lack, not a bug: say which capability (no secrets in it)
+            data["error"] = "missing_client_capability"
+            self.report_exception(error, {"request": request.message})
+            return _tool_error(f"{error}: this tool needs a capability the client did not declare")
         except Exception as error:  # the tool's own failure: report it, tell the client nothing internal
             data["error"] = "internal_error"
             self.report_exception(error, {"request": request.message})
@@ -232,7 +236,7 @@ class ProtocolMethods:
         params = _params(request)
         uri = _string_param(params, "uri")
         request.data["resource_uri"] = uri
-        require_scopes(request.session.auth, next((r.required_scopes for r in self.resources if r.uri == uri), ()))
+        require_scopes(request.session.auth, resource_scopes(self, uri))
         handler = self.handlers.get("resources_read")
         if handler is None:
             if uri in self._resource_uris():
@@ -267,7 +271,9 @@ class ProtocolMethods:
     def _subscription(self, request: Request, handler_name: str) -> dict[str, t.Any]:
         """``resources/(un)subscribe``: the user's handler, if any, is told; the answer is empty."""
         params = _params(request)
-        request.data["resource_uri"] = _string_param(params, "uri")
+        request.data["resource_uri"] = uri = _string_param(params, "uri")
+        if handler_name == "resources_subscribe":
+            require_scopes(request.session.auth, resource_scopes(self, uri))
         if self.handlers.get(handler_name) is not None:
             self._call_handler(handler_name, request, params)
         return {}
@@ -295,6 +301,7 @@ class ProtocolMethods:
                 raise InvalidParamsError(f"Resource not found: {uri}", data={"uri": uri})
         else:
             raise InvalidParamsError(f"Invalid params: unknown ref type {kind!r}")
+        require_scopes(request.session.auth, completion_scopes(self, ref))
         if self.handlers.get("completion") is None:
             return {"completion": {"values": [], "hasMore": False}}
         returned = self._call_handler("completion", request, params)

@@ -58,7 +58,15 @@ class ModernExchange(ServerSession):
         answers: dict[str, t.Any] | None = None,
         asked: dict[str, str] | None = None,
     ) -> None:
-        super().__init__(server, send=None, session_id=None)
+        # Not ServerSession.__init__: nothing here is tracked (the channel tracks the request),
+        # so no lock, no pending tables: one of these is built for every 2026-07-28 request.
+        self.server = server
+        self.session_id = None
+        self.no_requests_reason = ""
+        self.stream_closer = None
+        self._send = None
+        self._closed = False
+        self.serves_modern = True
         self.channel = channel
         self.envelope = envelope
         self.protocol_version = envelope.protocol_version
@@ -88,6 +96,16 @@ class ModernExchange(ServerSession):
     def cancel_request(self, request_id: t.Any, reason: str | None = None) -> bool:
         return self.channel.cancel_request(request_id, reason)
 
+    def accept(self, request_id: t.Any) -> Cancellation | None:
+        return self.channel.accept(request_id)
+
+    def forget(self, request_id: t.Any) -> None:
+        self.channel.forget(request_id)
+
+    @property
+    def in_flight_count(self) -> int:
+        return self.channel.in_flight_count
+
     def close(self, reason: str = "Connection closed") -> None:
         """Nothing to end: the request's channel belongs to the transport."""
 
@@ -97,7 +115,7 @@ class ModernExchange(ServerSession):
         """Raise :class:`MissingClientCapabilityError` (-32021) unless this request declared ``capability``."""
         if not self.client_supports(capability):
             raise MissingClientCapabilityError(
-                capability_object("elicitation.form" if capability == "elicitation.form" else capability),
+                capability_object(capability),
                 f"Missing required client capability: {capability} (needed for {method})",
             )
 

@@ -71,6 +71,7 @@ class ModernRequests:
     ) -> dict[str, t.Any] | None:
         """The response to a modern request (None when it was cancelled)."""
         server = self.server
+        channel.serves_modern = True
         try:
             envelope = Envelope.read(params)
             if method in REMOVED_METHODS:
@@ -79,35 +80,39 @@ class ModernRequests:
                     error_codes.METHOD_NOT_FOUND,
                     f"Method not found: {method} is not part of protocol {envelope.protocol_version}",
                 )
-            binding: dict[str, t.Any] | None = None
+            retryable = method in INPUT_REQUIRED_METHODS
             state: dict[str, t.Any] = {}
-            if method in INPUT_REQUIRED_METHODS:
-                binding = _binding(method, params, channel)
+            if retryable:
                 sealed = params.get("requestState")
                 if sealed is not None:
-                    state = self.codec.open(sealed, binding)
+                    state = self.codec.open(sealed, _binding(method, params, channel))
         except RequestHandlerError as error:
             if json_rpc.is_valid_id(request_id) and cancellation is not None:
                 channel.forget(request_id)
             return json_rpc.error(request_id, error.code, error.message, error.data)
-        answers, asked = _answers(state, params)
+        # Without a state nothing was asked before: no answers to collect (the common first call).
+        answers, asked = _answers(state, params) if state else (None, None)
         exchange = ModernExchange(server, channel, envelope, answers, asked)
         inputs = None
-        if binding is not None:
+        if retryable:
             responses = params.get("inputResponses")
-            inputs = RoundTripInputs(responses if type(responses) is dict else None, state.get("user"))
+            if type(responses) is dict or state:
+                inputs = RoundTripInputs(responses if type(responses) is dict else None, state.get("user"))
         response = server._handle_request(exchange, request_id, method, params, message, cancellation, inputs=inputs)
         if response is None:
             return None
         if "error" in response:
-            if response["error"].get("code") == error_codes.URL_ELICITATION_REQUIRED and binding is not None:
-                return self._url_elicitations(exchange, request_id, response, binding)
+            if response["error"].get("code") == error_codes.URL_ELICITATION_REQUIRED and retryable:
+                return self._url_elicitations(exchange, request_id, response, _binding(method, params, channel))
             return response
         result = response["result"]
-        if binding is not None:
+        if retryable:
+            # The binding (a digest of the arguments) is computed only when a state is sealed or opened.
             if isinstance(result, InputRequired):
+                binding = _binding(method, params, channel)
                 return self._input_required(exchange, request_id, {result.key: result.request}, None, binding)
             if isinstance(result, InputRequiredResult):
+                binding = _binding(method, params, channel)
                 return self._input_required(
                     exchange, request_id, result.input_requests, result.request_state, binding
                 )
@@ -173,8 +178,9 @@ def _binding(method: str, params: dict[str, t.Any], channel: ServerSession) -> d
         digest = arguments_digest(arguments)
     except (TypeError, ValueError):
         digest = None
-    auth = getattr(channel, "auth", None)
-    principal = getattr(auth, "subject", None) if auth is not None else None
+    auth = channel.auth
+    # The same caller as session binding means: issuer, subject and client (a list: the payload is JSON).
+    principal = list(auth.key) if auth is not None else None
     return {"m": method, "t": target if type(target) is str else None, "a": digest, "p": principal}
 
 

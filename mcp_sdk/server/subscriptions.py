@@ -134,6 +134,10 @@ def listen(request: Request, bus: SubscriptionBus) -> dict[str, t.Any]:
     wanted_lists = {kind: method for kind, (flag, method) in _LIST_FLAGS.items() if agreed.get(flag)}
     wanted_uris = frozenset(agreed.get("resourceSubscriptions", ()))
     wake = threading.Event()
+    # Subscribed before the acknowledgement goes out (a change the client causes right after
+    # the ack must reach it), but what arrives before the ack is held and written after it.
+    gate = threading.Lock()
+    held: list[dict[str, t.Any]] | None = []
 
     def deliver(event: Event) -> None:
         kind, uri = event
@@ -146,15 +150,27 @@ def listen(request: Request, bus: SubscriptionBus) -> dict[str, t.Any]:
             message = json_rpc.notification(methods.NOTIFICATIONS_RESOURCES_UPDATED, {"_meta": tag, "uri": uri})
         else:
             return
+        with gate:
+            if held is not None:
+                held.append(message)
+                return
         session.write(message, subscription_id)
 
-    session.write(
-        json_rpc.notification(methods.NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED, {"_meta": tag, "notifications": agreed}),
-        subscription_id,
-    )
     unsubscribe = bus.subscribe(deliver)
-    forget = cancellation.add_callback(lambda _: wake.set()) if cancellation is not None else None
+    forget = None
     try:
+        session.write(
+            json_rpc.notification(methods.NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED, {"_meta": tag, "notifications": agreed}),
+            subscription_id,
+        )
+        while True:
+            with gate:
+                batch, held = held, ([] if held else None)
+            if not batch:
+                break
+            for message in batch:
+                session.write(message, subscription_id)
+        forget = cancellation.add_callback(lambda _: wake.set()) if cancellation is not None else None
         while not wake.wait(WAIT_SLICE):
             pass
         if cancellation is not None and cancellation.cancelled():

@@ -176,8 +176,8 @@ class Tool:
 
         The function takes the tool's arguments as keyword arguments (``def add(a: int, b: int)``),
         its ``input_schema`` derived from them when not given; or, the Ruby-shaped form, one
-        arguments dict (``def add(args)``: a single parameter named ``args``/``arguments`` or
-        typed ``dict``). Either may declare ``server_context``. ``arguments_dict=True``/``False``
+        arguments dict (``def add(args)``: a single parameter named ``args``/``arguments``, typed
+        ``dict``, or not a property of the given ``input_schema``). Either may declare ``server_context``. ``arguments_dict=True``/``False``
         says which form instead of guessing.
         """
 
@@ -225,6 +225,8 @@ def takes_arguments_dict(function: t.Callable[..., t.Any], input_schema: t.Any =
     if isinstance(schema, t.Mapping) and parameter.name in (schema.get("properties") or {}):
         return False
     if parameter.kind is parameter.VAR_POSITIONAL or parameter.name in ("args", "arguments", "params"):
+        return True
+    if schema is not None:  # an explicit schema without this name: the Ruby-shaped fn(args) of old
         return True
     hint = parameter.annotation
     return hint in (dict, "dict", t.Mapping) or t.get_origin(hint) in (dict, collections.abc.Mapping) or (

@@ -57,11 +57,10 @@ def compiled(owner: str, kind: str, schema: t.Any, schema_class: type[SchemaT]) 
         result = schema_class(schema)
     except ValidationError as error:
         raise SchemaError(f"{owner}: invalid {kind}{_failing_field(schema, schema_class)}: {_reason(error)}") from None
-    if kind == "input_schema":
-        try:
-            type_schema.check_required_names(result.schema, owner)
-        except DefinitionError as error:
-            raise SchemaError(str(error).replace(f"{owner}: ", f"{owner}: input_schema ", 1)) from None
+    try:
+        type_schema.check_required_names(result.schema, owner)
+    except DefinitionError as error:
+        raise SchemaError(str(error).replace(f"{owner}: ", f"{owner}: {kind} ", 1)) from None
     return result
 
 

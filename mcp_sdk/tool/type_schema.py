@@ -39,15 +39,18 @@ def parameters(function: t.Callable[..., t.Any], owner: str) -> list[inspect.Par
 
     :raises DefinitionError: naming ``owner`` and the parameter when a hint cannot be resolved.
     """
-    try:
-        signature = inspect.signature(function, eval_str=True)
-    except NameError as error:
-        raise DefinitionError(f"{owner}: cannot resolve a type hint of {_name(function)} ({error})") from None
-    return [
-        p
-        for p in signature.parameters.values()
-        if p.name not in SKIPPED_PARAMETERS and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
-    ]
+    found = []
+    for parameter in inspect.signature(function).parameters.values():
+        if parameter.name in SKIPPED_PARAMETERS or parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            continue
+        try:  # only these hints: server_context's or the return's may name TYPE_CHECKING-only imports
+            hint = _resolved(parameter.annotation, function)
+        except Exception as error:
+            raise DefinitionError(
+                f"{owner}: cannot resolve the type hint {parameter.annotation!r} of parameter {parameter.name!r} ({error})"
+            ) from None
+        found.append(parameter.replace(annotation=hint))
+    return found
 
 
 def input_schema_for(function: t.Callable[..., t.Any], owner: str) -> dict[str, t.Any]:
@@ -83,8 +86,8 @@ def input_schema_for(function: t.Callable[..., t.Any], owner: str) -> dict[str, 
 def output_schema_for(function: t.Callable[..., t.Any]) -> dict[str, t.Any] | None:
     """The ``outputSchema`` a return hint implies (a dataclass, attrs class, ``TypedDict`` or ``dict``), else None."""
     try:
-        hint = inspect.signature(function, eval_str=True).return_annotation
-    except (NameError, TypeError, ValueError):
+        hint = _resolved(inspect.signature(function).return_annotation, function)
+    except Exception:  # a hint only a type checker can resolve implies nothing
         return None
     if hint is inspect.Signature.empty or not is_structured_type(hint):
         return None
@@ -285,6 +288,15 @@ def _dataclass_default(field: dataclasses.Field[t.Any]) -> t.Any:
 def _attrs_default(attribute: t.Any) -> t.Any:
     default = attribute.default
     return None if default is attrs.NOTHING or isinstance(default, attrs.Factory) else default  # type: ignore[arg-type]
+
+
+def _resolved(annotation: t.Any, function: t.Callable[..., t.Any]) -> t.Any:
+    """A string annotation (``from __future__ import annotations``) evaluated where the function was written."""
+    if not isinstance(annotation, str):
+        return annotation
+    target = inspect.unwrap(getattr(function, "__func__", function))
+    namespace = getattr(target, "__globals__", {})
+    return eval(annotation, namespace)  # noqa: S307 - what typing.get_type_hints does with the function's own source text
 
 
 def _is_json(value: t.Any) -> bool:

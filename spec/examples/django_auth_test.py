@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import pathlib
 import subprocess
@@ -14,7 +13,7 @@ import requests
 from spec.support.auth_server import JWTAuthorizationServer
 from spec.support.http_client import Client, request, tool_call
 from spec.support.http_server import PYTHON, ROOT, ServerProcess
-from spec.support.oauth_clients import oauth_client
+from spec.support.oauth_clients import official_client, oauth_client, signed_in
 from spec.support.oauth_fixture import Served
 
 EXAMPLES = ROOT / "examples"
@@ -47,15 +46,8 @@ def example(issuer: JWTAuthorizationServer, tmp_path: pathlib.Path) -> t.Iterato
         yield served
 
 
-def signed_in(example: ServerProcess, user: str) -> Client:
-    http = requests.Session()
-    with http.post(example.base + "/login", data={"username": user, "password": f"{user}-password"}, timeout=30) as response:
-        assert response.status_code == 200, response.text
-    return Client(example.url, http)
-
-
 def test_django_users_reach_mcp_with_their_session(example):
-    with signed_in(example, "henry") as henry:
+    with signed_in(example.base, example.url, "henry") as henry:
         henry.initialize()
         [answer] = henry.call(tool_call("whoami"))
         assert answer["result"]["structuredContent"] == {"subject": "henry", "scopes": ["mcp"]}
@@ -65,7 +57,7 @@ def test_django_users_reach_mcp_with_their_session(example):
             assert response.status_code == 403
             assert 'error="insufficient_scope"' in response.headers["WWW-Authenticate"]
         henry_session = henry.session_id
-    with signed_in(example, "grace") as grace:
+    with signed_in(example.base, example.url, "grace") as grace:
         grace.initialize()
         [report] = grace.call(tool_call("staff_report"))
         assert report["result"]["content"] == [{"type": "text", "text": "2 users"}]
@@ -105,10 +97,7 @@ def test_our_client_signs_in_with_oauth(example):
 
 
 def test_the_official_python_sdk_signs_in_with_oauth(example):
-    command = [PYTHON, "-m", "spec.support.official_oauth_client", example.url, "whoami"]
-    completed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert completed.returncode == 0, completed.stderr[-3000:]
-    assert json.loads(completed.stdout.strip().splitlines()[-1]) == {
+    assert official_client(example.url, "whoami") == {
         "tools": ["whoami"],
         "results": [{"subject": "oauth-user", "scopes": ["mcp"]}],
         "authorizations": 1,

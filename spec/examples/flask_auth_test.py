@@ -10,7 +10,7 @@ import requests
 from spec.support.auth_server import JWTAuthorizationServer
 from spec.support.http_client import Client, request, tool_call
 from spec.support.http_server import PYTHON, ROOT, ServerProcess
-from spec.support.oauth_clients import oauth_client
+from spec.support.oauth_clients import official_client, oauth_client, signed_in
 from spec.support.oauth_fixture import Served
 
 
@@ -28,15 +28,8 @@ def example(issuer: JWTAuthorizationServer) -> t.Iterator[ServerProcess]:
         yield server
 
 
-def signed_in(example: ServerProcess, user: str) -> Client:
-    http = requests.Session()
-    with http.post(example.base + "/login", data={"username": user, "password": f"{user}-password"}, timeout=30) as response:
-        assert response.status_code == 200
-    return Client(example.url, http)
-
-
 def test_flask_login_users_reach_mcp_with_their_session(example):
-    with signed_in(example, "bob") as bob:
+    with signed_in(example.base, example.url, "bob") as bob:
         bob.initialize()
         [answer] = bob.call(tool_call("whoami"))
         assert answer["result"]["structuredContent"] == {"subject": "bob", "scopes": ["mcp"]}
@@ -45,7 +38,7 @@ def test_flask_login_users_reach_mcp_with_their_session(example):
         with bob.post(tool_call("save_note", {"text": "hi"})) as response:
             assert response.status_code == 403
         session_id = bob.session_id
-    with signed_in(example, "ada") as ada:
+    with signed_in(example.base, example.url, "ada") as ada:
         ada.initialize()
         [listed] = ada.call(request("tools/list"))
         assert [tool["name"] for tool in listed["result"]["tools"]] == ["whoami", "save_note"]
@@ -84,15 +77,16 @@ def test_our_client_signs_in_with_oauth_and_steps_up(example, issuer):
 
 
 def test_the_official_python_sdk_signs_in_with_oauth(example, issuer):
-    import json
-    import subprocess
-
-    command = [PYTHON, "-m", "spec.support.official_oauth_client", example.url, "whoami", "save_note", '{"text": "official"}']
-    completed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert completed.returncode == 0, completed.stderr[-3000:]
-    assert json.loads(completed.stdout.strip().splitlines()[-1]) == {
+    assert official_client(example.url, "whoami", "save_note", '{"text": "official"}') == {
         "tools": ["whoami"],
         "results": [{"subject": "oauth-user", "scopes": ["mcp"]}, ["1 notes"]],
         "authorizations": 2,  # the 403 on save_note made it ask again, for "mcp notes:write"
     }
     assert [record.query.get("scope") for record in issuer.requests_to("/authorize")] == ["mcp", "mcp notes:write"]
+
+
+def test_a_foreign_page_cannot_ride_the_session_cookie(example):
+    with signed_in(example.base, example.url, "ada") as ada:
+        headers = {**ada.headers(), "Origin": "https://evil.example.com"}
+        with ada.post({"jsonrpc": "2.0", "id": 0, "method": "ping"}, headers=headers) as response:
+            assert response.status_code == 403

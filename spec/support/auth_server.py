@@ -19,7 +19,7 @@ import jwt
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from werkzeug.wrappers import Request, Response
 
-from .oauth_fixture import FixtureApp, Served, TokenRecord, _json
+from .oauth_fixture import FixtureApp, Served, TokenRecord, _json, _merge
 
 #: The credentials the resource server uses at ``/introspect``.
 INTROSPECTION_CLIENT = ("mcp-resource-server", "introspection-secret-" + secrets.token_hex(4))
@@ -95,15 +95,10 @@ class JWTAuthorizationServer(FixtureApp):
             "client_id": "test-client",
             "scope": "mcp",
             "iat": now,
-            "exp": now + 3600,
+            "exp": now + self.expires_in,
             "jti": secrets.token_hex(8),
         }
-        for name, value in overrides.items():
-            if value is None:
-                claims.pop(name, None)
-            else:
-                claims[name] = value
-        return claims
+        return _merge(claims, overrides)
 
     def mint(self, key: SigningKey | None = None, headers: dict[str, t.Any] | None = None, **claims: t.Any) -> str:
         """A signed token (by the current key unless ``key``) for ``claims`` (see :meth:`claims`)."""
@@ -112,18 +107,8 @@ class JWTAuthorizationServer(FixtureApp):
         self.issued[token] = values
         return token
 
-    def _issue(self, record: TokenRecord, refresh: bool) -> Response:
-        if self.grantable_scopes is not None and record.scope:
-            record.scope = " ".join(s for s in record.scope.split() if s in self.grantable_scopes) or None
-        token = self.mint(aud=record.resource, client_id=record.client_id, scope=record.scope)
-        body: dict[str, t.Any] = {"access_token": token, "token_type": "Bearer", "expires_in": 3600}
-        if record.scope:
-            body["scope"] = record.scope
-        if refresh:
-            refresh_token = "rt-" + secrets.token_hex(12)
-            self.registry.refresh_tokens[refresh_token] = record
-            body["refresh_token"] = refresh_token
-        return _json(body)
+    def access_token_for(self, record: TokenRecord) -> str:
+        return self.mint(aud=record.resource, client_id=record.client_id, scope=record.scope)
 
     # -- endpoints ---------------------------------------------------------------
 

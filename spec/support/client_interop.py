@@ -79,9 +79,14 @@ def everything_http() -> t.Iterator[str]:
     node, script = ensure_everything()
     port = free_port()
     env = dict(os.environ, PORT=str(port))
-    process = subprocess.Popen(
-        [node, script, "streamableHttp"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
-    )
+    with http_server_process([node, script, "streamableHttp"], port, "server-everything", env=env) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def http_server_process(args: list[str], port: int, label: str, env: dict[str, str] | None = None) -> t.Iterator[str]:
+    """Run ``args`` until it listens on 127.0.0.1:``port``; yields its ``/mcp`` URL, then ends it."""
+    process = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         deadline = time.monotonic() + START_TIMEOUT
         while True:
@@ -90,7 +95,7 @@ def everything_http() -> t.Iterator[str]:
                     break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"server-everything did not listen on port {port} (exit code {process.poll()})")
+                    raise RuntimeError(f"{label} did not listen on port {port} (exit code {process.poll()})")
                 time.sleep(0.05)
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
@@ -100,7 +105,6 @@ def everything_http() -> t.Iterator[str]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(10)
-
 
 if __name__ == "__main__":
     node, script = ensure_everything()

@@ -377,11 +377,16 @@ class FixtureApp:
         body = {"access_token": grant, "issued_token_type": ID_JAG_TOKEN_TYPE, "token_type": "N_A", "expires_in": 300}
         return _json(_merge(body, self.token_exchange_overrides))
 
+    def access_token_for(self, record: TokenRecord) -> str:
+        """A new access token for ``record`` (opaque here; a subclass may issue JWTs)."""
+        access_token = "at-" + secrets.token_hex(12)
+        self.registry.access_tokens[access_token] = record
+        return access_token
+
     def _issue(self, record: TokenRecord, refresh: bool) -> Response:
         if self.grantable_scopes is not None and record.scope:
             record.scope = " ".join(s for s in record.scope.split() if s in self.grantable_scopes) or None
-        access_token = "at-" + secrets.token_hex(12)
-        self.registry.access_tokens[access_token] = record
+        access_token = self.access_token_for(record)
         body: dict[str, t.Any] = {"access_token": access_token, "token_type": "Bearer", "expires_in": self.expires_in}
         if record.scope and self.echo_scope:
             body["scope"] = record.scope

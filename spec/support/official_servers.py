@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import contextlib
-import socket
-import subprocess
 import sys
-import time
 import typing as t
 from pathlib import Path
 
 from mcp_sdk.client import HTTP, Stdio
+from spec.support.client_interop import free_port, http_server_process
 
 SCRIPT = str(Path(__file__).with_name("official_server.py"))
 
@@ -23,29 +21,9 @@ def official_stdio() -> Stdio:
 @contextlib.contextmanager
 def official_http() -> t.Iterator[str]:
     """Run the official server on 127.0.0.1 (Streamable HTTP); yields its MCP URL."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    process = subprocess.Popen([sys.executable, SCRIPT, "http", str(port)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), 0.5).close()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("the official server did not start") from None
-                time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+    port = free_port()
+    with http_server_process([sys.executable, SCRIPT, "http", str(port)], port, "the official MCPServer") as url:
+        yield url
 
 
 def official_http_transport(url: str) -> HTTP:

@@ -6,10 +6,11 @@ import json
 import pathlib
 import queue
 import subprocess
-import sys
 import threading
 import time
 import typing as t
+
+from spec.support.sigint import python_command
 
 SUPPORT = pathlib.Path(__file__).parent
 FIXTURE_SERVER = SUPPORT / "stdio_fixture_server.py"
@@ -28,7 +29,7 @@ class StdioPeer:
 
     def __init__(self, args: list[str]) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+            python_command(*args), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
         )
         self.stdout_lines: list[bytes] = []
         self.stderr_lines: list[str] = []

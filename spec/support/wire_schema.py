@@ -90,3 +90,71 @@ def assert_valid_notification(message: dict[str, t.Any], definition: str, versio
     """Check a notification the server sent (e.g. ``ProgressNotification``)."""
     assert_valid("JSONRPCNotification", message, version)
     assert_valid(definition, message, version)
+
+
+#: The 2026-07-28 revision: per-request envelope, ``resultType`` on every result.
+MODERN = "2026-07-28"
+
+#: The result definition each 2026-07-28 request method answers with (when complete).
+MODERN_RESULT_TYPES = {
+    "server/discover": "DiscoverResult",
+    "subscriptions/listen": "SubscriptionsListenResult",
+    **{
+        method: definition
+        for method, definition in RESULT_TYPES.items()
+        if method not in {"initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"}
+    },
+}
+
+#: The typed error-response definition of each 2026-07-28 error code that has one.
+MODERN_ERROR_RESPONSES = {
+    -32020: "HeaderMismatchError",
+    -32021: "MissingRequiredClientCapabilityError",
+    -32022: "UnsupportedProtocolVersionError",
+}
+#: The typed ``error`` object definition of the JSON-RPC codes.
+MODERN_ERROR_OBJECTS = {
+    -32602: "InvalidParamsError",
+    -32601: "MethodNotFoundError",
+    -32600: "InvalidRequestError",
+    -32603: "InternalError",
+}
+
+#: The definition of each notification a 2026-07-28 server sends.
+MODERN_NOTIFICATIONS = {
+    "notifications/message": "LoggingMessageNotification",
+    "notifications/progress": "ProgressNotification",
+    "notifications/cancelled": "CancelledNotification",
+    "notifications/subscriptions/acknowledged": "SubscriptionsAcknowledgedNotification",
+    "notifications/tools/list_changed": "ToolListChangedNotification",
+    "notifications/prompts/list_changed": "PromptListChangedNotification",
+    "notifications/resources/list_changed": "ResourceListChangedNotification",
+    "notifications/resources/updated": "ResourceUpdatedNotification",
+}
+
+
+def assert_valid_modern(method: str, message: dict[str, t.Any]) -> None:
+    """Check one message a server wrote while answering a 2026-07-28 ``method`` request:
+    a notification by its own definition, an error by its code's typed definition, a result
+    by ``method`` (``InputRequiredResult`` when ``resultType`` says so). Every result must
+    carry ``resultType`` and ``_meta["io.modelcontextprotocol/serverInfo"]``.
+    """
+    if "method" in message:
+        assert "id" not in message, f"a server-to-client request on a 2026-07-28 answer: {message}"
+        assert_valid("JSONRPCNotification", message, MODERN)
+        assert_valid(MODERN_NOTIFICATIONS[message["method"]], message, MODERN)
+        return
+    if "error" in message:
+        assert_valid("JSONRPCErrorResponse", message, MODERN)
+        code = message["error"]["code"]
+        if code in MODERN_ERROR_RESPONSES:
+            assert_valid(MODERN_ERROR_RESPONSES[code], message, MODERN)
+        elif code in MODERN_ERROR_OBJECTS:
+            assert_valid(MODERN_ERROR_OBJECTS[code], message["error"], MODERN)
+        return
+    assert_valid("JSONRPCResultResponse", message, MODERN)
+    result = message["result"]
+    assert "resultType" in result, f"no resultType: {result}"
+    assert "io.modelcontextprotocol/serverInfo" in result.get("_meta", {}), f"no serverInfo: {result}"
+    definition = "InputRequiredResult" if result["resultType"] == "input_required" else MODERN_RESULT_TYPES[method]
+    assert_valid(definition, result, MODERN)

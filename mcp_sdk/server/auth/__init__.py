@@ -13,13 +13,12 @@ JWT verification needs the ``mcp_sdk[auth]`` extra (PyJWT and cryptography).
 
 from __future__ import annotations
 
-from .bearer import BearerAuth, metadata_url_for
+from .bearer import BearerAuth, canonical_uri, metadata_url_for
 from .errors import AuthorizationServerUnavailable, AuthRefusal, InsufficientScopeError
 from .introspection import IntrospectionVerifier
 from .jwt_verifier import JWTVerifier
 from .metadata import protected_resource_metadata
 from .principal import AccessToken, Principal
-from .request_auth import RequestAuthenticator
 
 __all__ = [
     "AccessToken",
@@ -30,7 +29,7 @@ __all__ = [
     "IntrospectionVerifier",
     "JWTVerifier",
     "Principal",
-    "RequestAuthenticator",
+    "canonical_uri",
     "metadata_url_for",
     "protected_resource_metadata",
 ]

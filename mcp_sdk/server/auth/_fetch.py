@@ -7,15 +7,11 @@ import typing as t
 
 from .errors import AuthorizationServerUnavailable
 
-if t.TYPE_CHECKING:
-    import requests
-
 #: The largest JWKS or introspection answer read.
 MAX_RESPONSE_BYTES = 1024 * 1024
 
 
 def fetch_json(
-    session: requests.Session,
     method: str,
     url: str,
     timeout: float,
@@ -23,7 +19,7 @@ def fetch_json(
     data: dict[str, str] | None = None,
     auth: tuple[str, str] | None = None,
 ) -> dict[str, t.Any]:
-    """The JSON object ``url`` answers with.
+    """The JSON object ``url`` answers with (a connection of its own: no state shared between threads).
 
     :raises AuthorizationServerUnavailable: on a network error, a timeout, a non-200
         status, an oversized or non-JSON-object body (the message names only the URL).
@@ -31,7 +27,7 @@ def fetch_json(
     import requests  # here: importing mcp_sdk does not import the HTTP stack
 
     try:
-        with session.request(
+        with requests.request(
             method,
             url,
             data=data,

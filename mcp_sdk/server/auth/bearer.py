@@ -10,6 +10,8 @@ import time
 import typing as t
 from urllib.parse import urlsplit, urlunsplit
 
+import attrs
+
 from .errors import AuthorizationServerUnavailable, AuthRefusal
 from .principal import AccessToken, Principal
 
@@ -27,6 +29,16 @@ MAX_TOKEN_LENGTH = 16 * 1024
 def quote(value: str) -> str:
     """An RFC 7230 quoted-string."""
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def canonical_uri(uri: str) -> str:
+    """``uri`` for comparing resource identifiers: scheme and host lowercased, no trailing ``/``
+    on an empty path (2025-11-25 authorization, "Canonical Server URI")."""
+    parts = urlsplit(uri)
+    if not parts.scheme or not parts.netloc:
+        return uri
+    path = "" if parts.path == "/" else parts.path
+    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), path, parts.query, ""))
 
 
 def metadata_url_for(resource: str) -> str:
@@ -50,6 +62,8 @@ class BearerAuth:
         A token naming only other audiences is refused. One naming none passes: a
         :class:`JWTVerifier` requires ``aud``; an introspection answer or a callable may not know it.
     :param resource_name: a human-readable name for the metadata.
+    :param implied_scopes: scope hierarchies: ``{"admin": ["notes:read", "notes:write"]}``
+        grants the listed scopes to whoever holds the key (transitively), wherever scopes are checked.
     """
 
     def __init__(
@@ -62,6 +76,7 @@ class BearerAuth:
         scopes_supported: t.Sequence[str] | None = None,
         audience: str | t.Sequence[str] | None = None,
         resource_name: str | None = None,
+        implied_scopes: t.Mapping[str, t.Iterable[str]] | None = None,
     ) -> None:
         if not callable(verifier):
             raise TypeError("verifier must be callable: verifier(token) -> AccessToken | None")
@@ -74,7 +89,8 @@ class BearerAuth:
         self.required_scopes = list(required_scopes)
         self.scopes_supported = list(scopes_supported) if scopes_supported is not None else list(required_scopes)
         accepted = [resource] if audience is None else [audience] if isinstance(audience, str) else list(audience)
-        self.audience = frozenset(accepted)
+        self.audience = frozenset(canonical_uri(value) for value in accepted)
+        self.implied_scopes = {scope: tuple(implied) for scope, implied in (implied_scopes or {}).items()}
         self.resource_name = resource_name
         #: The URL of this resource's Protected Resource Metadata, as sent in ``WWW-Authenticate``.
         self.metadata_url = metadata_url_for(resource)
@@ -124,6 +140,19 @@ class BearerAuth:
 
     # -- authentication --------------------------------------------------------
 
+    def expand(self, principal: Principal) -> Principal:
+        """``principal`` with the scopes its scopes imply (see ``implied_scopes``)."""
+        if not self.implied_scopes:
+            return principal
+        granted = set(principal.scopes)
+        pending = list(granted)
+        while pending:
+            for implied in self.implied_scopes.get(pending.pop(), ()):
+                if implied not in granted:
+                    granted.add(implied)
+                    pending.append(implied)
+        return principal if len(granted) == len(principal.scopes) else attrs.evolve(principal, scopes=granted)
+
     def authenticate(self, environ: WSGIEnvironment) -> Principal:
         """The principal of the request's bearer token.
 
@@ -150,8 +179,9 @@ class BearerAuth:
             raise TypeError(f"the verifier returned {type(access).__name__}, not an AccessToken or None")
         if access.expires_at is not None and access.expires_at <= time.time():
             raise self.unauthorized("invalid_token", "the access token is invalid or expired")
-        if access.audience and self.audience.isdisjoint(access.audience):
+        if access.audience and self.audience.isdisjoint(canonical_uri(value) for value in access.audience):
             raise self.unauthorized("invalid_token", "the access token is for another resource")
+        access = self.expand(access)
         missing = access.missing_scopes(self.required_scopes)
         if missing:
             raise self.forbidden([])
@@ -161,4 +191,4 @@ class BearerAuth:
         return f"<BearerAuth resource={self.resource!r}>"
 
 
-__all__ = ["BearerAuth", "MAX_TOKEN_LENGTH", "Verifier", "WELL_KNOWN", "metadata_url_for"]
+__all__ = ["BearerAuth", "MAX_TOKEN_LENGTH", "Verifier", "WELL_KNOWN", "canonical_uri", "metadata_url_for"]

@@ -24,6 +24,8 @@ class IntrospectionVerifier:
     :param client_secret: its secret (HTTP Basic); never logged nor shown in ``repr``.
     :param issuer: if given, the ``iss`` an answer must carry (when it carries one).
     :param cache_ttl: the most seconds an active answer is reused (never past the token's ``exp``).
+    :param negative_ttl: seconds an "inactive" answer is reused, so a client retrying a dead
+        token in a loop does not make the server ask each time.
     :param cache_size: the most answers kept (least recently used ones go first).
     :param timeout: seconds allowed for one introspection call.
     """
@@ -36,6 +38,7 @@ class IntrospectionVerifier:
         client_secret: str | None = None,
         issuer: str | None = None,
         cache_ttl: float = 60,
+        negative_ttl: float = 5,
         cache_size: int = DEFAULT_CACHE_SIZE,
         timeout: float = 5,
     ) -> None:
@@ -44,14 +47,12 @@ class IntrospectionVerifier:
         self._client_secret = client_secret
         self.issuer = issuer
         self.cache_ttl = cache_ttl
+        self.negative_ttl = negative_ttl
         self.cache_size = cache_size
         self.timeout = timeout
-        import requests  # here: importing mcp_sdk does not import the HTTP stack
-
-        self._http = requests.Session()
         self._lock = threading.Lock()
         # sha256(token) -> (answer, monotonic deadline): the raw token is never kept.
-        self._cache: collections.OrderedDict[bytes, tuple[AccessToken, float]] = collections.OrderedDict()
+        self._cache: collections.OrderedDict[bytes, tuple[AccessToken | None, float]] = collections.OrderedDict()
 
     def __call__(self, token: str) -> AccessToken | None:
         """The active token, or None when the server says it is inactive (or its answer does not fit).
@@ -69,25 +70,29 @@ class IntrospectionVerifier:
         form = {"token": token, "token_type_hint": "access_token"}
         if self.client_id is not None and auth is None:
             form["client_id"] = self.client_id
-        answer = fetch_json(self._http, "POST", self.endpoint, self.timeout, data=form, auth=auth)
-        if answer.get("active") is not True:
-            return None
-        access = token_from_claims(answer)
-        if self.issuer is not None and access.issuer is not None and access.issuer != self.issuer:
-            return None
-        wall = time.time()
-        if access.expires_at is not None and access.expires_at <= wall:
-            return None
-        nbf: t.Any = answer.get("nbf")
-        if type(nbf) in (int, float) and nbf > wall:
-            return None
-        lifetime = self.cache_ttl if access.expires_at is None else min(self.cache_ttl, access.expires_at - wall)
+        answer = fetch_json("POST", self.endpoint, self.timeout, data=form, auth=auth)
+        access, lifetime = self._judge(answer)
         with self._lock:
             self._cache[digest] = (access, time.monotonic() + lifetime)
             self._cache.move_to_end(digest)
             while len(self._cache) > self.cache_size:
                 self._cache.popitem(last=False)
         return access
+
+    def _judge(self, answer: dict[str, t.Any]) -> tuple[AccessToken | None, float]:
+        """The token an introspection answer describes (None: not usable), and how long to believe it."""
+        if answer.get("active") is not True:
+            return None, self.negative_ttl
+        access = token_from_claims(answer)
+        wall = time.time()
+        nbf: t.Any = answer.get("nbf")
+        if (
+            (self.issuer is not None and access.issuer is not None and access.issuer != self.issuer)
+            or (access.expires_at is not None and access.expires_at <= wall)
+            or (type(nbf) in (int, float) and nbf > wall)
+        ):
+            return None, self.negative_ttl
+        return access, self.cache_ttl if access.expires_at is None else min(self.cache_ttl, access.expires_at - wall)
 
     verify = __call__
 

@@ -25,6 +25,14 @@ _KEY_TYPES = {"RS": "RSA", "PS": "RSA", "ES": "EC", "Ed": "OKP"}
 MAX_KEYS = 64
 
 
+class _Fetch:
+    """One JWKS fetch in flight, which other threads wait for."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.error: AuthorizationServerUnavailable | None = None
+
+
 class JWTVerifier:
     """Verifies signed JWT access tokens; call it with the token: ``verifier(token) -> AccessToken | None``.
 
@@ -66,13 +74,10 @@ class JWTVerifier:
         self.cache_ttl = cache_ttl
         self.refetch_interval = refetch_interval
         self.timeout = timeout
-        import requests  # here: importing mcp_sdk does not import the HTTP stack
-
-        self._http = requests.Session()
-        self._lock = threading.Lock()  # guards the three fields below
+        self._lock = threading.Lock()  # guards the four fields below
         self._keys: dict[str | None, t.Any] = {}
         self._fetched_at: float | None = None
-        self._fetch_lock = threading.Lock()  # one fetch at a time; never held with _lock
+        self._fetch: _Fetch | None = None  # the JWKS fetch in flight, if any
 
     def __call__(self, token: str) -> AccessToken | None:
         """The verified token, or None when it is invalid (bad signature, expired, wrong issuer...).
@@ -117,11 +122,10 @@ class JWTVerifier:
         with self._lock:
             fresh = self._fetched_at is not None and now - self._fetched_at < self.cache_ttl
             may_refetch = self._fetched_at is None or now - self._fetched_at >= self.refetch_interval
-            entry = self._keys.get(kid) if fresh else None
+        entry = self._lookup(kid) if fresh else None
         if entry is None and (not fresh or may_refetch):
             self._refresh()
-            with self._lock:
-                entry = self._keys.get(kid)
+            entry = self._lookup(kid)
         if entry is None:
             return None
         key_type, key_algorithm, key = entry
@@ -129,16 +133,40 @@ class JWTVerifier:
             return None
         return key
 
+    def _lookup(self, kid: str | None) -> t.Any:
+        with self._lock:
+            entry = self._keys.get(kid)
+            if entry is None and kid is None and len(self._keys) == 1:  # no kid: only a single-key issuer can be meant
+                entry = next(iter(self._keys.values()))
+        return entry
+
     def _refresh(self) -> None:
-        with self._fetch_lock:
-            with self._lock:  # another thread may have just fetched
-                if self._fetched_at is not None and time.monotonic() - self._fetched_at < min(self.refetch_interval, 1.0):
-                    return
-            document = fetch_json(self._http, "GET", self.jwks_uri, self.timeout)
-            keys = self._parse(document)
+        """Fetch the JWKS; concurrent callers wait for the one fetch in flight (no lock held across it)."""
+        with self._lock:
+            if self._fetched_at is not None and time.monotonic() - self._fetched_at < min(self.refetch_interval, 1.0):
+                return  # another thread has just fetched
+            fetch = self._fetch
+            leader = fetch is None
+            if fetch is None:
+                fetch = self._fetch = _Fetch()
+        if not leader:
+            if not fetch.done.wait(self.timeout + 1):
+                raise AuthorizationServerUnavailable(f"{self.jwks_uri} did not answer in time")
+            if fetch.error is not None:
+                raise fetch.error
+            return
+        try:
+            keys = self._parse(fetch_json("GET", self.jwks_uri, self.timeout))
             with self._lock:
                 self._keys = keys
                 self._fetched_at = time.monotonic()
+        except AuthorizationServerUnavailable as error:
+            fetch.error = error
+            raise
+        finally:
+            with self._lock:
+                self._fetch = None
+            fetch.done.set()
 
     def _parse(self, document: dict[str, t.Any]) -> dict[str | None, t.Any]:
         jwt = self._jwt

@@ -7,10 +7,7 @@ import typing as t
 from .bearer import BearerAuth
 from .errors import AuthRefusal
 from .principal import Principal
-from .scopes import required_for
-
-if t.TYPE_CHECKING:
-    from ...server import Server
+from .scopes import Server, required_for
 
 WSGIEnvironment = t.Dict[str, t.Any]
 Authenticate = t.Callable[[WSGIEnvironment], t.Optional[Principal]]
@@ -21,6 +18,7 @@ class RequestAuthenticator:
 
     ``authenticate(environ)`` is asked first (a signed-in Flask-Login or Django user);
     when it answers None, the bearer token decides; with no ``auth`` the request gets 401.
+    The ``required_scopes`` of ``auth`` apply to every principal, however it signed in.
     """
 
     def __init__(self, auth: BearerAuth | None, authenticate: Authenticate | None) -> None:
@@ -42,6 +40,11 @@ class RequestAuthenticator:
             if principal is not None:
                 if not isinstance(principal, Principal):
                     raise TypeError(f"authenticate returned {type(principal).__name__}, not a Principal or None")
+                if self.auth is None:
+                    return principal
+                principal = self.auth.expand(principal)
+                if not principal.has_scopes(self.auth.required_scopes):
+                    raise self.auth.forbidden([])
                 return principal
             if self.auth is None:
                 raise AuthRefusal(401, "Unauthorized: sign in first")

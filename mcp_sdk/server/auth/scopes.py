@@ -1,7 +1,7 @@
 """Per-item scopes: tools, prompts and resources that declare ``required_scopes``.
 
 A principal lacking an item's scopes does not see it in lists and is refused when
-calling, getting or reading it. Without a principal (stdio, or an HTTP transport
+calling, getting, reading or subscribing to it, or completing its arguments. Without a principal (stdio, or an HTTP transport
 with no authentication configured) there is nobody to restrict: everything is open.
 """
 
@@ -25,6 +25,7 @@ class Server(t.Protocol):
     tools: dict[str, type[Tool]]
     prompts: dict[str, type[Prompt]]
     resources: list[Resource]
+
 
 _LIST_KEYS = {"tools": "name", "prompts": "name", "resources": "uri"}
 
@@ -57,17 +58,40 @@ def required_for(server: Server, message: t.Any) -> list[str]:
     for item in message if type(message) is list else [message]:
         if type(item) is not dict or type(item.get("params")) is not dict:
             continue
-        params = item["params"]
-        method = item.get("method")
-        scopes: t.Sequence[str] = ()
-        if method == methods.TOOLS_CALL:
-            scopes = _scoped(server, "tools").get(params.get("name"), ()) if type(params.get("name")) is str else ()
-        elif method == methods.PROMPTS_GET:
-            scopes = _scoped(server, "prompts").get(params.get("name"), ()) if type(params.get("name")) is str else ()
-        elif method == methods.RESOURCES_READ:
-            scopes = _scoped(server, "resources").get(params.get("uri"), ()) if type(params.get("uri")) is str else ()
-        required.update(dict.fromkeys(scopes))
+        required.update(dict.fromkeys(_scopes_named(server, item.get("method"), item["params"])))
     return list(required)
+
+
+def _scopes_named(server: Server, method: t.Any, params: dict[str, t.Any]) -> t.Sequence[str]:
+    """The scopes of the one tool, prompt or resource a request names (none for other methods)."""
+    if method == methods.TOOLS_CALL:
+        tool = server.tools.get(params["name"]) if type(params.get("name")) is str else None
+        return tool.required_scopes if tool is not None else ()
+    if method == methods.PROMPTS_GET:
+        prompt = server.prompts.get(params["name"]) if type(params.get("name")) is str else None
+        return prompt.required_scopes if prompt is not None else ()
+    if method in (methods.RESOURCES_READ, methods.RESOURCES_SUBSCRIBE):
+        return resource_scopes(server, params.get("uri"))
+    if method == methods.COMPLETION_COMPLETE:  # completing a hidden prompt's or resource's arguments
+        return completion_scopes(server, params.get("ref"))
+    return ()
+
+
+def completion_scopes(server: Server, ref: t.Any) -> t.Sequence[str]:
+    """The scopes of the prompt or resource a ``completion/complete`` ``ref`` names."""
+    if type(ref) is not dict:
+        return ()
+    if ref.get("type") == "ref/prompt":
+        prompt = server.prompts.get(ref["name"]) if type(ref.get("name")) is str else None
+        return prompt.required_scopes if prompt is not None else ()
+    if ref.get("type") == "ref/resource":
+        return resource_scopes(server, ref.get("uri"))
+    return ()
+
+
+def resource_scopes(server: Server, uri: t.Any) -> t.Sequence[str]:
+    """The ``required_scopes`` of the listed resource ``uri`` (none for an unlisted one)."""
+    return next((resource.required_scopes for resource in server.resources if resource.uri == uri), ())
 
 
 def require_scopes(principal: Principal | None, required: t.Sequence[str] | None) -> None:
@@ -82,4 +106,4 @@ def require_scopes(principal: Principal | None, required: t.Sequence[str] | None
         raise InsufficientScopeError(list(required))
 
 
-__all__ = ["require_scopes", "required_for", "visible"]
+__all__ = ["completion_scopes", "require_scopes", "required_for", "resource_scopes", "visible"]

@@ -36,7 +36,7 @@ import threading
 import time
 import typing as t
 
-from ... import error_codes, json_rpc
+from ... import error_codes, json_rpc, methods
 from ...cancellation import Cancellation
 from ...server_session import safe_repr
 from ._stdio_writer import LineWriter
@@ -127,6 +127,10 @@ class StdioTransport:
         # each was read (ServerSession.accept): a cancel that arrives before the
         # request starts still reaches it.
         self._active: dict[t.Any, Cancellation | None] = {}
+        # subscriptions/listen requests queued or running, until their answer is written:
+        # close() waits for them so that they end with their result.
+        self._listening: set[t.Any] = set()
+        self._listening_done = threading.Condition(self._lock)
         self._lead_token = 0  # which reader is current; bumped on every hand-over
         self._busy_since: float | None = None  # when the reader started running a request
         self._watchdog: threading.Thread | None = None
@@ -200,6 +204,8 @@ class StdioTransport:
         """
         if not self._closed:
             self.server.close_subscriptions()
+            with self._lock:
+                self._listening_done.wait_for(lambda: not self._listening, self.shutdown_timeout)
         with self._lock:
             self._closed = True
             self._stopping = True
@@ -463,6 +469,8 @@ class StdioTransport:
                 outcome = "busy"
             if tracked and outcome != "busy":
                 self._active[request_id] = session.accept(request_id)
+                if message.get("method") == methods.SUBSCRIPTIONS_LISTEN:
+                    self._listening.add(request_id)
         if outcome == "busy":
             self._busy(message)
             return True
@@ -506,6 +514,10 @@ class StdioTransport:
                         self._busy_since = None
             if response is not None:
                 self._write_response(response, defer=leading)
+            if request_id in self._listening:  # only this thread removes its own request's id
+                with self._lock:
+                    self._listening.discard(request_id)
+                    self._listening_done.notify_all()
             if message is None:
                 return leading
 

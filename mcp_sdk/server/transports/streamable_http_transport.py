@@ -51,16 +51,16 @@ import threading
 import time
 import typing as t
 
-from ... import error_codes, json_rpc, methods
+from ... import error_codes, json_rpc
 from ... import protocol_version as versions
 from ...cancellation import Cancellation
-from ...errors import InvalidParamsError, RequestHandlerError, TransportError
-from ...server.envelope import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, carries_envelope
+from ...errors import TransportError
 from ...server_session import ServerSession
-from .streamable_http import request_headers
-from ..auth import AuthRefusal, BearerAuth, Principal, RequestAuthenticator
-from ..auth.request_auth import Authenticate
+from .streamable_http.modern_post import ModernPost, no_session_means_modern
+from ..auth import AuthRefusal, BearerAuth, Principal
+from ..auth.request_auth import Authenticate, RequestAuthenticator
 from .streamable_http.connection import BodyDeadlines, disconnect_probe
+from .streamable_http.deployment import ENDED, DeploymentCheck
 from .streamable_http.dispatch import internal_errors, is_initialize, may_send_first, request_ids
 from .streamable_http.event_store import EventStore, InMemoryEventStore
 from .streamable_http.http_io import (
@@ -120,7 +120,7 @@ _SESSION_KEY = "HTTP_MCP_SESSION_ID"
 _VERSION_KEY = "HTTP_MCP_PROTOCOL_VERSION"
 
 
-class StreamableHTTPTransport:
+class StreamableHTTPTransport(ModernPost):
     """Serves a :class:`~mcp_sdk.Server` over Streamable HTTP, as a WSGI application.
 
     Mount it anywhere WSGI goes (werkzeug ``DispatcherMiddleware`` beside a Flask
@@ -240,6 +240,7 @@ class StreamableHTTPTransport:
         self.first_event_wait = FIRST_EVENT_WAIT
         self._event_store = event_store or InMemoryEventStore
         self._guard = RebindingGuard(allowed_hosts, allowed_origins) if dns_rebinding_protection else None
+        self._deployment = DeploymentCheck()
         self._sessions = None if stateless else SessionRegistry(session_idle_timeout, max_sessions, unused_session_timeout)
         self._pool = WorkerPool(max_workers)
         #: What an outage of the shared store raises (requests needing it get 503); none in-process.
@@ -261,6 +262,7 @@ class StreamableHTTPTransport:
             self._event_store = self._shared.event_store
             self._sessions = self._shared.registry
             self._outage_errors = self._shared.backplane.errors
+            self._deployment.shared = True
         self.max_requests_per_session = max_requests_per_session
         total_streams = max_streams if max_streams is not None else streams_for_threads(wsgi_threads)
         self._stream_limits = StreamLimits(
@@ -419,96 +421,6 @@ class StreamableHTTPTransport:
 
         return self._stream_answer(server_session, message, stream, consumer, preamble, finish, session.stream_ended)
 
-    def _is_modern(self, environ: WSGIEnvironment, message: t.Any) -> bool:
-        """Whether a POST is a 2026-07-28 request: it carries the ``_meta`` envelope, or, outside
-        stateless mode, it has no session and does not open one (nor names a 2025 version)."""
-        if carries_envelope(message):
-            return True
-        if self.stateless or type(message) is not dict or "method" not in message or is_initialize(message):
-            return False
-        if environ.get(_SESSION_KEY):
-            return False
-        header = environ.get(_VERSION_KEY)
-        return header is None or not versions.is_supported(header)
-
-    def _post_modern(self, environ: WSGIEnvironment, message: t.Any, principal: Principal | None) -> Answer:
-        """A 2026-07-28 POST: one request, one answer; no session, no resumption (Mcp-Session-Id
-        and Last-Event-ID are ignored)."""
-        if type(message) is not dict:
-            raise HTTPRequestError(400, "Invalid Request: protocol 2026-07-28 has no batches")
-        if "method" not in message:
-            raise HTTPRequestError(400, "Invalid Request: protocol 2026-07-28 clients send no responses")
-        server_session = self._request_channel(principal)
-        if "id" not in message:  # no notification means anything over HTTP in 2026-07-28; a custom one still runs
-            self.server.handle_message(message, server_session, modern=True)
-            return empty_answer(202)
-        request_id = message["id"]
-        try:
-            _require_envelope(message.get("params"))
-            request_headers.check(environ, message, self.server.tools)
-        except RequestHandlerError as refusal:
-            status = error_codes.MODERN_HTTP_STATUS.get(refusal.code, 400)
-            return json_answer(json_rpc.encode(json_rpc.error(request_id, refusal.code, refusal.message, refusal.data)), status)
-        if not json_rpc.is_valid_id(request_id):
-            return self._answer_modern(server_session, message)
-        if self.enable_json_response or not (
-            message.get("method") == methods.SUBSCRIPTIONS_LISTEN or may_send_first(self.server, message)
-        ):
-            return self._answer_modern(server_session, message)
-        self._hold_stream(environ, None, request_id)
-        return self._stream_modern(server_session, message)
-
-    def _request_channel(self, principal: Principal | None) -> _RequestChannel:
-        channel = _RequestChannel(self.server)
-        channel.auth = principal
-        channel.can_send_requests = False  # the answer would arrive in another POST, on another session
-        channel.no_requests_reason = "stateless mode"
-        return channel
-
-    def _answer_modern(self, server_session: _RequestChannel, message: dict[str, t.Any]) -> Answer:
-        response = self.server.handle_message(message, server_session, modern=True)
-        text = server_session.encode(response)
-        if text is None:
-            return empty_answer(202)
-        return json_answer(text, _modern_status(response))
-
-    def _stream_modern(self, server_session: _RequestChannel, message: dict[str, t.Any]) -> Answer:
-        """SSE once the handler talks first; an answer with nothing before it goes out as JSON
-        with its status (a -32021 is a 400 even from a tool that could have streamed)."""
-        stream = server_session.stream = Stream("0", None, [message["id"]])
-        stream.listen = message.get("method") == methods.SUBSCRIPTIONS_LISTEN
-        consumer, _ = stream.attach()
-        outcome: list[t.Any] = []
-
-        def finish(response: t.Any, text: str | None) -> None:
-            outcome.append(response)
-            stream.finish(response, text)
-
-        with self._stateless_lock:
-            self._stateless_streams[stream] = server_session
-        if self._closed:
-            self._stateless_ended(stream, False)
-        body = SSEBody(
-            stream, consumer, [], keepalive=self.keepalive_interval, retry_ms=None, on_end=self._stateless_ended
-        )
-        request_id = message["id"]
-        cancellation = server_session.accept(request_id)
-        try:
-            self._pool.submit(lambda: self._run(server_session, message, finish, cancellation, modern=True))
-        except TransportError:
-            server_session.forget(request_id)
-            finish(None, None)
-            body.close()
-            raise HTTPRequestError(503, "Service Unavailable: the MCP transport is closed") from None
-        length = body.prefetch(self.keepalive_interval)
-        if length is None:
-            return Answer(200, list(SSE_HEADERS), body)
-        response = outcome[0] if outcome else None
-        if server_session.messages_sent == 0 and type(response) is dict and "error" in response:
-            body.close()
-            return json_answer(json_rpc.encode(response), _modern_status(response))
-        return Answer(200, [*SSE_HEADERS, ("Content-Length", str(length))], body)
-
     def _initialize(self, environ: WSGIEnvironment, message: dict[str, t.Any], principal: Principal | None) -> Answer:
         assert self._sessions is not None
         existing = environ.get(_SESSION_KEY)
@@ -516,10 +428,12 @@ class StreamableHTTPTransport:
             found = self._sessions.get(existing)
             if found is not None and found.belongs_to(principal):
                 raise HTTPRequestError(400, "Invalid Request: this session is already initialized", request_id=message.get("id"))
-            raise HTTPRequestError(404, "Not Found: unknown or expired session")
+            raise self._deployment.unknown_session(existing) if found is None else HTTPRequestError(404, ENDED)
         session = self._sessions.new_session(
             self.server, new_session_id(), self._event_store, can_send_requests=not self.enable_json_response, principal=principal
         )
+        self._deployment.issued(session.id)
+        self._deployment.limit_single_threaded(environ, session.server_session)
         if not self._sessions.add(session):
             session.close("Too many sessions")
             raise HTTPRequestError(
@@ -533,23 +447,7 @@ class StreamableHTTPTransport:
         return json_answer(session.server_session.encode(response) or "", headers=[(SESSION_HEADER, session.id)])
 
     def _post_stateless(self, environ: WSGIEnvironment, message: t.Any, principal: Principal | None) -> Answer:
-        streams: list[Stream] = []
-
-        def send(outgoing: dict[str, t.Any], related_request_id: t.Any) -> None:
-            # Only the request's own stream exists; session-scoped messages have nowhere to go.
-            if related_request_id is None or not streams:
-                return
-            try:
-                text = json_rpc.encode(outgoing)
-            except (TypeError, ValueError) as error:
-                self.server.report_exception(error, {"notification": outgoing.get("method")})
-                return
-            streams[0].put(outgoing, text)
-
-        server_session = ServerSession(self.server, send)
-        server_session.can_send_requests = False  # the answer would arrive in another POST, on another session
-        server_session.no_requests_reason = "stateless mode"
-        server_session.auth = principal
+        server_session = self._request_channel(principal)
         if not is_initialize(message):
             server_session.protocol_version = self._protocol_version(environ)
         ids = request_ids(message)
@@ -558,8 +456,7 @@ class StreamableHTTPTransport:
         if self.enable_json_response or not may_send_first(self.server, message):
             return self._answer_json(server_session, message)
         self._hold_stream(environ, None, ids[0])
-        stream = Stream("0", None, ids)
-        streams.append(stream)
+        stream = server_session.stream = Stream("0", None, ids)
         consumer, _ = stream.attach()
         with self._stateless_lock:
             self._stateless_streams[stream] = server_session
@@ -637,7 +534,7 @@ class StreamableHTTPTransport:
     # -- GET -----------------------------------------------------------------
 
     def _get(self, environ: WSGIEnvironment, principal: Principal | None) -> Answer:
-        _no_session_means_modern(environ, "GET")
+        no_session_means_modern(environ, "GET")
         require_accept(environ, SSE_MIMETYPE)
         session = self._session(environ, principal)
         self._protocol_version(environ)
@@ -645,6 +542,7 @@ class StreamableHTTPTransport:
         if last_event_id:
             self._hold_stream(environ, session)
             return self._resume(session, last_event_id)
+        self._deployment.refuse_standalone_stream(environ)
         stream = session.standalone_stream()
         consumer = stream.attach_if_free()  # two GETs at once: exactly one wins
         if consumer is None:
@@ -716,7 +614,7 @@ class StreamableHTTPTransport:
 
     def _delete(self, environ: WSGIEnvironment, principal: Principal | None) -> Answer:
         assert self._sessions is not None
-        _no_session_means_modern(environ, "DELETE")
+        no_session_means_modern(environ, "DELETE")
         session = self._session(environ, principal)
         self._protocol_version(environ)
         self._sessions.remove(session.id)
@@ -731,8 +629,10 @@ class StreamableHTTPTransport:
         if not session_id:
             raise HTTPRequestError(400, f"Bad Request: the {SESSION_HEADER} header is required")
         session = self._sessions.get(session_id)
-        if session is None or not session.belongs_to(principal):
-            raise HTTPRequestError(404, "Not Found: unknown or expired session")
+        if session is None:
+            raise self._deployment.unknown_session(session_id)
+        if not session.belongs_to(principal):  # another caller's session: never say more than "ended"
+            raise HTTPRequestError(404, ENDED)
         session.note_request()
         if principal is not None:
             session.server_session.auth = principal  # the same caller's latest token: its scopes may have grown
@@ -801,59 +701,6 @@ class StreamableHTTPTransport:
 
     def __exit__(self, *exc_info: t.Any) -> None:
         self.close()
-
-
-class _RequestChannel(ServerSession):
-    """The connection one stateless request (2026-07-28) runs on: it carries what relates to
-    the request on the request's own stream, and counts it."""
-
-    def __init__(self, server: Server) -> None:
-        super().__init__(server, self._put)
-        #: The request's SSE stream, once it has one.
-        self.stream: Stream | None = None
-        #: Messages written before the answer.
-        self.messages_sent = 0
-
-    def _put(self, outgoing: dict[str, t.Any], related_request_id: t.Any) -> None:
-        stream = self.stream
-        if related_request_id is None or stream is None:
-            return  # session-scoped messages have nowhere to go
-        try:
-            text = json_rpc.encode(outgoing)
-        except (TypeError, ValueError) as error:
-            self.server.report_exception(error, {"notification": outgoing.get("method")})
-            return
-        self.messages_sent += 1
-        stream.put(outgoing, text)
-
-
-def _no_session_means_modern(environ: WSGIEnvironment, method: str) -> None:
-    """GET and DELETE exist only for 2025 sessions: without one, 405 (2026-07-28 has neither)."""
-    if not environ.get(_SESSION_KEY):
-        raise HTTPRequestError(
-            405,
-            f"Method Not Allowed: {method} needs an {SESSION_HEADER} (protocol 2026-07-28 uses POST only)",
-            headers={"Allow": "POST"},
-        )
-
-
-def _require_envelope(params: t.Any) -> None:
-    """-32602 (HTTP 400) when a modern request lacks its envelope: checked before the headers."""
-    meta = params.get("_meta") if type(params) is dict else None
-    if type(meta) is not dict:
-        raise InvalidParamsError(
-            f"Invalid params: params._meta must be an object carrying {PROTOCOL_VERSION_KEY!r} and {CLIENT_CAPABILITIES_KEY!r}"
-        )
-    missing = [key for key in (PROTOCOL_VERSION_KEY, CLIENT_CAPABILITIES_KEY) if key not in meta]
-    if missing:
-        raise InvalidParamsError(f"Invalid params: params._meta is missing {' and '.join(map(repr, missing))}")
-
-
-def _modern_status(response: t.Any) -> int:
-    """The HTTP status of a 2026-07-28 answer: 400 or 404 for the protocol's errors, else 200."""
-    if type(response) is dict and type(response.get("error")) is dict:
-        return error_codes.MODERN_HTTP_STATUS.get(response["error"].get("code"), 200)
-    return 200
 
 
 def _resumable(version: str | None) -> bool:

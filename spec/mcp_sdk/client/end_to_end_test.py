@@ -24,11 +24,12 @@ class Connection(t.NamedTuple):
     recorder: Recorder | None  # what the HTTP server received (None over stdio)
 
 
-@pytest.fixture(params=["stdio", "http"])
-def connection(request: pytest.FixtureRequest) -> t.Iterator[Connection]:
+@contextlib.contextmanager
+def connected(kind: str, mode: str) -> t.Iterator[Connection]:
+    """Our client, with sampling, elicitation and roots handlers, connected over ``kind`` in ``mode``."""
     with contextlib.ExitStack() as stack:
         recorder = None
-        if request.param == "stdio":
+        if kind == "stdio":
             transport: t.Any = fixture_stdio()
         else:
             url, recorder = stack.enter_context(fixture_http())
@@ -38,10 +39,16 @@ def connection(request: pytest.FixtureRequest) -> t.Iterator[Connection]:
         client.on_sampling(lambda p: {"role": "assistant", "content": {"type": "text", "text": "42"}, "model": "m"})
         client.on_elicitation(lambda p: {"action": "accept", "content": {"nickname": "jd"}})
         client.on_roots(lambda p: [{"uri": "file:///a", "name": "a"}])
-        # These specs pin the 2025 session semantics (ping, initialize); the 2026-07-28 path
-        # of the same server is in test_modern_round_trips below.
-        client.connect(client_info={"name": "e2e", "version": "1.0"}, mode="legacy")
+        client.connect(client_info={"name": "e2e", "version": "1.0"}, mode=mode)
         yield Connection(client, recorder)
+
+
+@pytest.fixture(params=["stdio", "http"])
+def connection(request: pytest.FixtureRequest) -> t.Iterator[Connection]:
+    # These specs pin the 2025 session semantics (ping, initialize); the 2026-07-28 path
+    # of the same server is in test_modern_round_trips below.
+    with connected(request.param, "legacy") as established:
+        yield established
 
 
 def text(client: Client, name: str, **arguments: t.Any) -> str:
@@ -187,19 +194,7 @@ def test_threads_share_a_client(connection: Connection) -> None:
 def test_modern_round_trips(kind: str) -> None:
     """mode="auto" against this dual-era server speaks 2026-07-28: sampling, elicitation and roots
     travel as MRTR input requests answered by the same handlers, with no initialize."""
-    with contextlib.ExitStack() as stack:
-        recorder = None
-        if kind == "stdio":
-            transport: t.Any = fixture_stdio()
-        else:
-            url, recorder = stack.enter_context(fixture_http())
-            transport = HTTP(url=url, timeout=TIMEOUT)
-        client = Client(transport=transport)
-        stack.callback(client.close)
-        client.on_sampling(lambda p: {"role": "assistant", "content": {"type": "text", "text": "42"}, "model": "m"})
-        client.on_elicitation(lambda p: {"action": "accept", "content": {"nickname": "jd"}})
-        client.on_roots(lambda p: [{"uri": "file:///a", "name": "a"}])
-        client.connect(client_info={"name": "e2e", "version": "1.0"})
+    with connected(kind, "auto") as (client, recorder):
         assert (client.protocol_version, client.server_info) == (
             "2026-07-28",
             {"name": "client_fixture", "title": "Client Fixture", "version": "1.0.0"},

@@ -297,7 +297,7 @@ class TestSessions:
             client = connected(server)
             transport = t.cast(HTTP, client.transport)
             expired.set()
-            with pytest.raises(mcp_sdk.SessionExpiredError, match="session session-1 has expired"):
+            with pytest.raises(mcp_sdk.SessionExpiredError, match=r"session session-1 has expired or is unknown to the server \(HTTP 404\); call connect\(\) .* several processes"):
                 client.ping()
             assert transport.session_id is None
             expired.clear()

@@ -262,3 +262,123 @@ class TestToolHeaders:
 
 def test_modern_constants() -> None:
     assert modern.MODERN_VERSIONS == (V,)
+
+
+class TestBrokenStreams:
+    def test_a_request_lost_with_its_stream_is_sent_again_once_under_a_new_id(self) -> None:
+        from mcp_sdk import TransportError
+
+        failures = [TransportError("stream broke")]
+
+        def flaky(request: Message) -> Message:
+            if failures:
+                raise failures.pop()
+            return {"jsonrpc": "2.0", "id": request["id"], "result": {"content": []}}
+
+        client, transport = modern_client({"tools/call": flaky})
+        client.call_tool(name="x", meta={"traceparent": "00-1"})
+        first, second = [m for m in transport.sent if m["method"] == "tools/call"]
+        assert first["id"] != second["id"] and first["params"] == second["params"]
+        failures.extend([TransportError("again"), TransportError("and again")])
+        with pytest.raises(TransportError, match="and again|again"):
+            client.call_tool(name="x")
+
+
+class TestMoreOfTheModernPath:
+    def test_a_header_mismatch_lists_the_tools_again_and_retries_once(self) -> None:
+        answers = [lambda r: error(r, -32020, "Header mismatch"),
+                   lambda r: {"jsonrpc": "2.0", "id": r["id"], "result": {"content": []}}]
+        client, transport = modern_client({"tools/call": lambda r: answers.pop(0)(r), "tools/list": {"tools": []}})
+        client.call_tool(name="x")
+        assert [m["method"] for m in transport.sent[1:]] == ["tools/call", "tools/list", "tools/call"]
+
+    def test_cancelling_on_a_stream_less_transport_sends_notifications_cancelled(self) -> None:
+        import threading
+
+        from mcp_sdk import Cancellation, CancelledError
+        from spec.support.client_fake_transport import HangingTransport
+
+        transport = HangingTransport({"server/discover": DISCOVER})
+        client = Client(transport=transport)
+        client.connect(mode="modern")
+        cancellation = Cancellation()
+        threading.Timer(0.2, cancellation.cancel, kwargs={"reason": "user"}).start()
+        with pytest.raises(CancelledError):
+            client.call_tool(name="slow", cancellation=cancellation)
+        call = transport.requests()[-1]
+        cancelled = transport.notifications()[-1]
+        assert cancelled == {"jsonrpc": "2.0", "method": "notifications/cancelled",
+                             "params": {"requestId": call["id"], "reason": "user"}}
+
+    def test_private_results_are_cached_per_auth_context(self) -> None:
+        class AuthTransport(KeyedTransport):
+            token = "a"
+
+            def auth_context(self) -> str:
+                return self.token
+
+        read = {"contents": [], "ttlMs": 60000, "cacheScope": "private"}
+        transport = AuthTransport({"server/discover": DISCOVER,
+                                   "resources/read": lambda r: {"jsonrpc": "2.0", "id": r["id"], "result": read}})
+        client = Client(transport=transport)
+        client.connect()
+        client.read_resource("a://1")
+        client.read_resource("a://1")
+        transport.token = "b"
+        client.read_resource("a://1")
+        assert [m["method"] for m in transport.sent].count("resources/read") == 2
+        client.read_resource("a://2")
+        transport.deliver({"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {"uri": "a://1"}})
+        client.read_resource("a://1")
+        assert [m["method"] for m in transport.sent].count("resources/read") == 4
+
+    def test_listen_opens_again_after_a_dropped_stream_and_close_ends_it(self) -> None:
+        from mcp_sdk import TransportError
+        from spec.support.client_fake_transport import hang_until_cancelled
+
+        transport: KeyedTransport
+        attempts: list[Message] = []
+
+        class ListenTransport(KeyedTransport):
+            def send_request(self, request: Message, *, timeout: float | None = None,
+                             cancellation: t.Any = None) -> Message:
+                if request["method"] != "subscriptions/listen":
+                    return super().send_request(request, timeout=timeout, cancellation=cancellation)
+                attempts.append(request)
+                if len(attempts) == 1:
+                    raise TransportError("stream dropped")
+                self.deliver({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged", "params": {
+                    "_meta": {"io.modelcontextprotocol/subscriptionId": request["id"]},
+                    "notifications": {"toolsListChanged": True}}})
+                self.deliver({"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {
+                    "_meta": {"io.modelcontextprotocol/subscriptionId": request["id"]}}})
+                return hang_until_cancelled(request, None, cancellation)
+
+        transport = ListenTransport({"server/discover": DISCOVER})
+        client = Client(transport=transport)
+        seen: list[str] = []
+        client.on_notification(lambda method, params: seen.append("handler " + method))
+        client.connect()
+        subscription = client.listen(tools=True, callback=lambda method, params: seen.append("callback " + method),
+                                     wait=30)
+        assert subscription.acknowledged == {"toolsListChanged": True}
+        assert [a["params"]["notifications"] for a in attempts] == [{"toolsListChanged": True}] * 2
+        assert attempts[0]["id"] != attempts[1]["id"] == subscription.request_id
+        wire_schema.assert_valid("SubscriptionsListenRequest", attempts[1], V)
+        assert seen == ["callback notifications/tools/list_changed", "handler notifications/tools/list_changed"]
+        client.close()
+        assert not subscription.active
+        assert transport.notifications()[-1]["params"]["requestId"] == subscription.request_id
+
+
+def test_a_result_that_took_input_rounds_is_never_cached() -> None:
+    rounds = [
+        {"resultType": "input_required", "requestState": "s"},
+        {"resultType": "complete", "contents": [], "ttlMs": 60000, "cacheScope": "public"},
+        {"resultType": "complete", "contents": [], "ttlMs": 60000, "cacheScope": "public"},
+    ]
+    client, transport = modern_client({"resources/read": rounds})
+    client.read_resource("a://1")
+    client.read_resource("a://1")  # not from the cache: the first result depended on the retry
+    client.read_resource("a://1")  # from the cache: the second came in one round
+    assert [m["method"] for m in transport.sent].count("resources/read") == 3

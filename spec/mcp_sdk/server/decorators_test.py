@@ -95,6 +95,20 @@ class TestPrompt:
         assert got == {"messages": [{"role": "user", "content": {"type": "text", "text": "Review this python: x = 1"}}]}
         assert_valid("GetPromptResult", got, LATEST)
 
+    def test_int_float_and_bool_arguments_arrive_as_declared(self):
+        server = Server(name="s")
+
+        @server.prompt
+        def plan(city: str, days: int = 2, budget: float = 0.0, hotel: bool = False) -> str:
+            return f"{city} {days!r} {budget!r} {hotel!r}"
+
+        served(server)
+        arguments = {"city": "Oslo", "days": "3", "budget": "99.5", "hotel": "true"}
+        got = server.handle(request("prompts/get", {"name": "plan", "arguments": arguments}))["result"]
+        assert got["messages"][0]["content"]["text"] == "Oslo 3 99.5 True"
+        bad = server.handle(request("prompts/get", {"name": "plan", "arguments": {"city": "Oslo", "days": "many"}}))
+        assert bad["error"] == {"code": -32602, "message": "Invalid params: argument 'days' must be int, not 'many'"}
+
     def test_a_named_prompt_returning_messages(self):
         server = Server(name="s")
 

@@ -213,6 +213,16 @@ class TestExplicitSchemaChecked:
                 def call(cls, **arguments):
                     return "x"
 
+    def test_an_output_schema_requiring_a_missing_property(self):
+        with pytest.raises(SchemaError, match=r"^Tool report: output_schema 'required' names 'total', which is not in 'properties'"):
+
+            class Report(Tool):
+                output_schema = {"properties": {"count": {"type": "integer"}}, "required": ["total"]}
+
+                @classmethod
+                def call(cls):
+                    return {"count": 1}
+
     def test_a_schema_that_does_not_compile_names_the_tool_and_the_field(self):
         with pytest.raises(ValidationError, match=r"^Tool echo: invalid input_schema at property 'message': "):
 
@@ -284,6 +294,15 @@ class TestDefineWithKeywordArguments:
         initialize(server)
         assert server.handle(call_tool("echo", {"m": "hi"}))["result"]["content"] == [{"type": "text", "text": "hi"}]
 
+    def test_a_single_parameter_the_explicit_schema_does_not_name_is_the_arguments_dict(self):
+        @Tool.define(name="greet", input_schema={"properties": {"who": {"type": "string"}}})
+        def greet(data):
+            return f"Hello {data['who']}"
+
+        server = Server(name="s", tools=[greet])
+        initialize(server)
+        assert server.handle(call_tool("greet", {"who": "Ada"}))["result"]["content"] == [{"type": "text", "text": "Hello Ada"}]
+
     def test_a_single_keyword_parameter_named_in_the_schema_is_a_keyword(self):
         @Tool.define(input_schema={"properties": {"args": {"type": "string"}}, "required": ["args"]})
         def shell(args):
@@ -292,3 +311,24 @@ class TestDefineWithKeywordArguments:
         server = Server(name="s", tools=[shell])
         initialize(server)
         assert server.handle(call_tool("shell", {"args": "ls"}))["result"]["content"] == [{"type": "text", "text": "ran ls"}]
+
+
+class TestUnresolvableHints:
+    def test_hints_of_server_context_and_the_return_may_name_type_checking_only_imports(self):
+        class Hello(Tool):
+            @classmethod
+            def call(cls, name: str, server_context: OnlyForTheTypeChecker | None = None) -> AlsoOnlyForIt:  # type: ignore[name-defined] # noqa: F821
+                return name
+
+        assert Hello.to_dict() == {
+            "name": "hello",
+            "inputSchema": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
+        }
+
+    def test_an_argument_hint_that_cannot_be_resolved_names_the_tool_and_the_field(self):
+        with pytest.raises(DefinitionError, match=r"^Tool bad: cannot resolve the type hint 'Nowhere' of parameter 'thing'"):
+
+            class Bad(Tool):
+                @classmethod
+                def call(cls, thing: Nowhere):  # type: ignore[name-defined] # noqa: F821
+                    return thing

@@ -13,6 +13,7 @@ import base64
 import binascii
 import re
 import typing as t
+import weakref
 
 from .... import methods
 from ....errors import HeaderMismatchError
@@ -41,6 +42,8 @@ def decode_value(raw: str) -> str | None:
 
     A value without the exact sentinel (``=?base64?...`` with no ``?=``) is taken literally.
     """
+    if "=?" not in raw:  # the common case: a plain value
+        return raw if raw.isascii() and (raw.isprintable() or _SAFE_VALUE.fullmatch(raw)) else None
     match = _SENTINEL.fullmatch(raw)
     if match is None:
         return raw if _SAFE_VALUE.fullmatch(raw) else None
@@ -58,8 +61,15 @@ def decode_value(raw: str) -> str | None:
 
 
 def _header(environ: WSGIEnvironment, name: str) -> str | None:
-    value = environ.get("HTTP_" + name.upper().replace("-", "_"))
+    key = _ENVIRON_KEYS.get(name)
+    if key is None:
+        key = "HTTP_" + name.upper().replace("-", "_")
+    value = environ.get(key)
     return value.strip(" \t") if isinstance(value, str) else None
+
+
+#: The WSGI environ keys of the headers every request carries (spared the string work per request).
+_ENVIRON_KEYS = {name: "HTTP_" + name.upper().replace("-", "_") for name in ("MCP-Protocol-Version", "Mcp-Method", "Mcp-Name")}
 
 
 def annotated_parameters(schema: t.Any) -> list[tuple[tuple[str, ...], str, str]] | None:
@@ -148,11 +158,26 @@ def check(environ: WSGIEnvironment, message: dict[str, t.Any], tools: t.Mapping[
     if method == methods.TOOLS_CALL:
         tool = tools.get(name)
         if tool is not None:
-            _check_parameters(environ, tool.input_schema.to_dict(), params.get("arguments"))
+            _check_parameters(environ, _tool_annotations(tool), params.get("arguments"))
 
 
-def _check_parameters(environ: WSGIEnvironment, schema: t.Any, arguments: t.Any) -> None:
-    annotations = annotated_parameters(schema)
+#: The ``x-mcp-header`` annotations of each tool class, found once (a tool's schema is fixed).
+_ANNOTATIONS: weakref.WeakKeyDictionary[type[Tool], list[tuple[tuple[str, ...], str, str]] | None] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _tool_annotations(tool: type[Tool]) -> list[tuple[tuple[str, ...], str, str]] | None:
+    try:
+        return _ANNOTATIONS[tool]
+    except KeyError:
+        found = _ANNOTATIONS[tool] = annotated_parameters(tool.input_schema.to_dict())
+        return found
+
+
+def _check_parameters(
+    environ: WSGIEnvironment, annotations: list[tuple[tuple[str, ...], str, str]] | None, arguments: t.Any
+) -> None:
     if not annotations:
         return
     for path, name, kind in annotations:

@@ -75,9 +75,9 @@ class RebindingGuard:
         if host is not None and not self.any_host:
             normalized = host.strip().lower()
             if host_name(normalized) not in self.hosts and normalized not in self.hosts:
-                return f"Forbidden: Host {host[:_QUOTED_CHARS]!r} is not allowed"
+                return f"Forbidden: Host {host[:_QUOTED_CHARS]!r} is not allowed; name it in StreamableHTTPTransport(allowed_hosts=[...])"
         if origin is not None and not self.any_origin and not self._origin_ok(origin, host):
-            return f"Forbidden: Origin {origin[:_QUOTED_CHARS]!r} is not allowed"
+            return f"Forbidden: Origin {origin[:_QUOTED_CHARS]!r} is not allowed; name it in StreamableHTTPTransport(allowed_origins=[...])"
         return None
 
     def _origin_ok(self, origin: str, host: str | None) -> bool:

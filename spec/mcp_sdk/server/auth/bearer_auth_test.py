@@ -263,3 +263,20 @@ def test_an_explicit_audience_is_checked_by_the_verifier_too(issuer, protect):
     # The verifier wants api://mcp; BearerAuth wants the resource URL: a token naming both passes.
     assert post_initialize(protected.url, "Bearer " + issuer.mint(aud=[protected.url, "api://mcp"])).status_code == 200
     assert post_initialize(protected.url, "Bearer " + issuer.mint(aud=protected.url)).status_code == 401
+
+
+def test_a_token_without_kid_is_checked_against_a_single_key_issuer(issuer, protect):
+    protected = protect()
+    claims = issuer.claims(aud=protected.url)
+    no_kid = jwt.encode(claims, issuer.signing_key.private, algorithm="ES256")
+    assert post_initialize(protected.url, "Bearer " + no_kid).status_code == 200
+    issuer.rotate_keys(keep_old=True)  # two keys now: a kid-less token names neither
+    assert post_initialize(protected.url, "Bearer " + issuer.mint(aud=protected.url)).status_code == 200  # new kid: refetched
+    assert post_initialize(protected.url, "Bearer " + no_kid).status_code == 401
+
+
+def test_a_token_in_the_query_string_is_ignored(issuer, protect):
+    protected = protect()
+    token = issuer.mint(aud=protected.url)
+    response = post_initialize(protected.url + "?access_token=" + token, None)
+    assert response.status_code == 401

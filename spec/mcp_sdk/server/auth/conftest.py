@@ -22,13 +22,17 @@ def issuer() -> t.Iterator[JWTAuthorizationServer]:
 
 @pytest.fixture
 def protect(issuer: JWTAuthorizationServer) -> t.Iterator[t.Callable[..., ProtectedServer]]:
-    """``protect(verifier=None, required_scopes=("mcp",), **transport_options)``: a served protected server."""
+    """``protect(verifier=None, required_scopes=("mcp",), auth_options=None, **transport_options)``: a served protected server."""
     started: list[ProtectedServer] = []
 
-    def start(verifier: t.Any = None, required_scopes: t.Sequence[str] = ("mcp",), **options: t.Any) -> ProtectedServer:
+    def start(
+        verifier: t.Any = None, required_scopes: t.Sequence[str] = ("mcp",), auth_options: dict[str, t.Any] | None = None, **options: t.Any
+    ) -> ProtectedServer:
         def make_auth(resource: str) -> BearerAuth:
             chosen = verifier or JWTVerifier(jwks_uri=issuer.jwks_uri, issuer=issuer.issuer, refetch_interval=0)
-            return BearerAuth(chosen, resource=resource, authorization_servers=[issuer.issuer], required_scopes=required_scopes)
+            return BearerAuth(
+                chosen, resource=resource, authorization_servers=[issuer.issuer], required_scopes=required_scopes, **(auth_options or {})
+            )
 
         protected = ProtectedServer(make_auth, **options)
         started.append(protected)

@@ -47,6 +47,8 @@ def test_introspection_refuses_inactive_and_unknown_tokens(issuer, protect):
     issuer.revoked.add(token)
     assert initialize(protected.url, token).status_code == 401
     assert initialize(protected.url, "opaque-unknown").status_code == 401
+    assert initialize(protected.url, "opaque-unknown").status_code == 401  # a client retrying a dead token
+    assert issuer.introspection_calls() == 2  # the "inactive" answer was reused
 
 
 def test_introspection_checks_the_audience_and_issuer(issuer, protect):
@@ -136,6 +138,9 @@ def test_authenticate_alone_lets_signed_in_users_in():
 def test_authenticate_with_bearer_fallback(issuer, protect):
     protected = protect(authenticate=signed_in)
     assert initialize(protected.url, None, **{"X-Test-User": "erin"}).status_code == 200
+    unscoped = protect(authenticate=signed_in, required_scopes=("mcp", "beta"))  # the endpoint's scopes bind signed-in users too
+    response = initialize(unscoped.url, None, **{"X-Test-User": "erin"})
+    assert (response.status_code, 'error="insufficient_scope"' in response.headers["WWW-Authenticate"]) == (403, True)
     assert initialize(protected.url, issuer.mint(aud=protected.url)).status_code == 200
     assert initialize(protected.url, None).status_code == 401
 
@@ -183,3 +188,11 @@ def test_without_the_auth_extra_the_error_names_it():
     assert completed.returncode == 0, completed.stderr
     message = "JWT signing and verification need PyJWT and cryptography: pip install 'mcp_sdk[auth]'"
     assert completed.stdout.splitlines() == [message, message]
+
+
+def test_canonical_uris():
+    from mcp_sdk.server.auth import canonical_uri
+
+    assert canonical_uri("HTTPS://MCP.Example.com/") == "https://mcp.example.com"
+    assert canonical_uri("https://mcp.example.com/Server/mcp") == "https://mcp.example.com/Server/mcp"
+    assert canonical_uri("not a url") == "not a url"

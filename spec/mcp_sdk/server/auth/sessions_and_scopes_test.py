@@ -8,6 +8,7 @@ import pytest
 import requests
 
 from mcp_sdk.server.auth import Principal
+from mcp_sdk.server.transports.streamable_http.deployment import ENDED
 from spec.support.http_client import messages_of, request, tool_call
 from spec.support.protected_server import ADMIN_URI, PUBLIC_URI
 
@@ -35,7 +36,7 @@ def test_a_session_belongs_to_its_principal(issuer, protect, clients):
 
     with bob.post(tool_call("whoami")) as response:
         assert response.status_code == 404
-        assert response.json()["error"]["message"] == "Not Found: unknown or expired session"
+        assert response.json()["error"]["message"] == ENDED  # nothing said of whose session it is
     with bob.get(bob.headers(Accept="text/event-stream", **{"Last-Event-ID": "1-1"})) as response:
         assert response.status_code == 404
     with bob.get() as response:
@@ -97,9 +98,11 @@ def test_items_needing_a_scope_are_hidden_from_lists(issuer, protect, clients):
         tool_call("admin_report"),
         request("prompts/get", {"name": "admin_prompt"}),
         request("resources/read", {"uri": ADMIN_URI}),
+        request("resources/subscribe", {"uri": ADMIN_URI}),
+        request("completion/complete", {"ref": {"type": "ref/prompt", "name": "admin_prompt"}, "argument": {"name": "a", "value": ""}}),
         [tool_call("whoami", id=1), tool_call("admin_report", id=2)],
     ],
-    ids=["tool", "prompt", "resource", "batch"],
+    ids=["tool", "prompt", "resource", "subscribe", "completion", "batch"],
 )
 def test_using_an_item_without_its_scope_is_403_with_a_step_up_challenge(issuer, protect, clients, message):
     protected = protect()
@@ -163,8 +166,12 @@ def test_the_handlers_refuse_too_when_no_http_check_ran(issuer):
         "message": "Forbidden: insufficient scope (requires admin)",
         "data": {"requiredScopes": ["admin"]},
     }
+    completion = request("completion/complete", {"ref": {"type": "ref/prompt", "name": "admin_prompt"}, "argument": {"name": "a", "value": ""}})
+    assert session.handle(completion)["error"]["data"] == {"requiredScopes": ["admin"]}
+    assert session.handle(request("resources/subscribe", {"uri": ADMIN_URI}))["error"]["data"] == {"requiredScopes": ["admin"]}
     session.auth = Principal(subject="alice", scopes=["mcp", "admin"])
     assert session.handle(tool_call("admin_report"))["result"]["content"] == [{"type": "text", "text": "all is well"}]
+    assert session.handle(completion)["result"]["completion"] == {"values": [], "hasMore": False}
 
 
 def test_without_authentication_nothing_is_restricted():
@@ -175,3 +182,70 @@ def test_without_authentication_nothing_is_restricted():
     session = server.create_session(None)
     assert [tool["name"] for tool in session.handle(request("tools/list"))["result"]["tools"]] == ["whoami", "admin_report"]
     assert session.handle(tool_call("admin_report"))["result"]["isError"] is False
+
+
+# -- protocol 2026-07-28: no session, the principal on each request -----------------
+
+MODERN = "2026-07-28"
+
+
+def modern_post(url: str, token: str | None, method: str, params: dict | None = None, name: str | None = None) -> requests.Response:
+    params = {**(params or {}), "_meta": {"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}}}
+    headers = {
+        "Accept": "application/json, text/event-stream",
+        "Content-Type": "application/json",
+        "MCP-Protocol-Version": MODERN,
+        "Mcp-Method": method,
+    }
+    if name is not None:
+        headers["Mcp-Name"] = name
+    if token is not None:
+        headers["Authorization"] = "Bearer " + token
+    with requests.post(url, json={"jsonrpc": "2.0", "id": 1, "method": method, "params": params}, headers=headers, timeout=30) as response:
+        response.content  # read it whole before the connection closes
+        return response
+
+
+def modern_result(response: requests.Response) -> dict:
+    assert response.status_code == 200, response.text
+    [answer] = messages_of(response)
+    return answer["result"]
+
+
+def test_modern_requests_are_authenticated_and_see_only_their_items(issuer, protect):
+    protected = protect()
+    assert modern_post(protected.url, None, "tools/list").status_code == 401
+    plain = issuer.mint(aud=protected.url, sub="mona")
+    admin = issuer.mint(aud=protected.url, sub="mona", scope="mcp admin")
+    assert [tool["name"] for tool in modern_result(modern_post(protected.url, plain, "tools/list"))["tools"]] == ["whoami"]
+    assert [tool["name"] for tool in modern_result(modern_post(protected.url, admin, "tools/list"))["tools"]] == ["whoami", "admin_report"]
+    whoami = modern_result(modern_post(protected.url, plain, "tools/call", {"name": "whoami"}, name="whoami"))
+    assert whoami["structuredContent"] == {"subject": "mona", "client_id": "test-client", "scopes": ["mcp"]}
+    refused = modern_post(protected.url, plain, "tools/call", {"name": "admin_report"}, name="admin_report")
+    assert refused.status_code == 403
+    assert 'error="insufficient_scope", error_description="the token lacks a required scope", scope="mcp admin"' in refused.headers["WWW-Authenticate"]
+    allowed = modern_result(modern_post(protected.url, admin, "tools/call", {"name": "admin_report"}, name="admin_report"))
+    assert allowed["content"] == [{"type": "text", "text": "all is well"}]
+    read = modern_post(protected.url, plain, "resources/read", {"uri": ADMIN_URI}, name=ADMIN_URI)
+    assert read.status_code == 403
+
+
+def test_scope_hierarchies(issuer, protect, clients):
+    """A broader scope implies narrower ones (2026-07-28 authorization, "Step-Up Authorization Flow")."""
+    protected = protect(auth_options={"implied_scopes": {"org:owner": ["admin", "mcp"]}})
+    owner = clients(protected.url, issuer.mint(aud=protected.url, scope="org:owner"))
+    owner.initialize()
+    [listed] = owner.call(request("tools/list"))
+    assert [tool["name"] for tool in listed["result"]["tools"]] == ["whoami", "admin_report"]
+    [answer] = owner.call(tool_call("whoami"))
+    assert answer["result"]["structuredContent"]["scopes"] == ["admin", "mcp", "org:owner"]
+
+
+def test_audiences_compare_in_canonical_form(issuer, protect):
+    """Uppercase scheme and host, and a trailing slash on an empty path, name the same resource."""
+    from spec.mcp_sdk.server.auth.bearer_auth_test import post_initialize
+
+    protected = protect()
+    shouted = protected.url.replace("http://127.0.0.1", "HTTP://127.0.0.1")
+    assert post_initialize(protected.url, "Bearer " + issuer.mint(aud=shouted)).status_code == 200
+    assert post_initialize(protected.url, "Bearer " + issuer.mint(aud=protected.url + "/other")).status_code == 401

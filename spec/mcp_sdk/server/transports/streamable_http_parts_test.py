@@ -78,7 +78,8 @@ def test_a_custom_event_store_is_made_per_session() -> None:
     response = client.post("/", json=initialize_message(), headers=headers)
     session_id = response.headers["Mcp-Session-Id"]
     assert made == []  # not before a stream needs it
-    with client.get("/", headers={**headers, "Mcp-Session-Id": session_id}) as stream:
+    threaded = {"wsgi.multithread": True}  # as on a real threaded server (see streamable_http_deployment_test)
+    with client.get("/", headers={**headers, "Mcp-Session-Id": session_id}, environ_overrides=threaded) as stream:
         assert next(iter(stream.response)) == b"id: 0-0\nretry: 1000\ndata: \n\n"
     assert made == [session_id]
     transport.close()
@@ -126,8 +127,8 @@ def test_guard_allow_lists() -> None:
     assert guard.check("mcp.example.com", "https://app.example.com") is None
     assert guard.check("mcp.example.com:443", "https://mcp.example.com") is None  # same origin, default port
     assert guard.check("api.example.com:8443", None) is None
-    assert guard.check("api.example.com:9000", None) == "Forbidden: Host 'api.example.com:9000' is not allowed"
-    assert guard.check("mcp.example.com", "http://localhost") == "Forbidden: Origin 'http://localhost' is not allowed"
+    assert guard.check("api.example.com:9000", None) == "Forbidden: Host 'api.example.com:9000' is not allowed; name it in StreamableHTTPTransport(allowed_hosts=[...])"
+    assert guard.check("mcp.example.com", "http://localhost") == "Forbidden: Origin 'http://localhost' is not allowed; name it in StreamableHTTPTransport(allowed_origins=[...])"
     anything = RebindingGuard(allowed_hosts=["*"], allowed_origins=["*"])
     assert anything.check("evil.example.com", "http://evil.example.com") is None
 

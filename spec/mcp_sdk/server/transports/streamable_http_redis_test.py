@@ -23,6 +23,7 @@ import requests
 
 from mcp_sdk import Server, Tool
 from mcp_sdk.server.transports import StreamableHTTPTransport
+from mcp_sdk.server.transports.streamable_http.deployment import ENDED
 from spec.support.http_client import Client, read_events, request, tool_call
 from spec.support.http_server import LiveServer, ROOT
 from spec.support.redis_server import RedisServer, wait_until
@@ -97,7 +98,7 @@ class TestSessions:
             running.close()
             with on_b.post(tool_call("whoami", id=6)) as gone:
                 assert gone.status_code == 404
-                assert gone.json()["error"]["message"] == "Not Found: unknown or expired session"
+                assert gone.json()["error"]["message"] == ENDED
 
 
 class TestRouting:

@@ -8,6 +8,7 @@ import typing as t
 import pytest
 import requests
 
+from mcp_sdk.server.transports.streamable_http.deployment import ENDED, ISSUED_ELSEWHERE
 from spec.support.http_client import (
     LATEST,
     TIMEOUT,
@@ -21,7 +22,6 @@ from spec.support.http_client import (
 from spec.support.http_fixtures import Served
 from spec.support.wire_schema import assert_valid, assert_valid_notification, assert_valid_response
 
-SESSION_ERROR = "Not Found: unknown or expired session"
 SSE_HEADERS_BASE = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Content-Type": "text/event-stream"}
 SSE_HEADERS = {**SSE_HEADERS_BASE, "Transfer-Encoding": "chunked"}
 
@@ -104,7 +104,7 @@ def test_initialize_on_an_open_session_is_refused(serve: t.Callable[..., Served]
             error_body("Invalid Request: this session is already initialized", id=7),
         )
     with client.post(initialize_message(), headers=client.headers(**{"Mcp-Session-Id": "gone"})) as response:
-        assert (response.status_code, response.json()) == (404, error_body(SESSION_ERROR))
+        assert (response.status_code, response.json()) == (404, error_body(ISSUED_ELSEWHERE))
 
 
 def test_a_failed_initialize_leaves_no_session(serve: t.Callable[..., Served]) -> None:
@@ -135,7 +135,7 @@ def test_delete_ends_the_session_and_its_streams(serve: t.Callable[..., Served])
         assert (deleted.status_code, wire_headers(deleted), deleted.content) == (204, {}, b"")
         assert list(events) == []  # the GET stream ended
     with client.post(request("ping")) as response:
-        assert (response.status_code, response.json()) == (404, error_body(SESSION_ERROR))
+        assert (response.status_code, response.json()) == (404, error_body(ENDED))
     assert client.delete().status_code == 404
     assert served.transport.session_ids == []
 
@@ -151,7 +151,7 @@ def test_idle_sessions_expire(serve: t.Callable[..., Served]) -> None:
         time.sleep(0.05)
     assert served.transport.session_ids == [busy.session_id]  # the reaper removed the idle one
     with idle.post(request("ping")) as response:
-        assert (response.status_code, response.json()) == (404, error_body(SESSION_ERROR))
+        assert (response.status_code, response.json()) == (404, error_body(ENDED))
 
 
 def test_an_open_get_stream_keeps_a_session_alive(serve: t.Callable[..., Served]) -> None:
@@ -373,15 +373,15 @@ SUPPORTED = "2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25"
     ("change", "status", "message"),
     [
         ({"Mcp-Session-Id": None}, 400, "Bad Request: the Mcp-Session-Id header is required"),
-        ({"Mcp-Session-Id": "no-such-session"}, 404, SESSION_ERROR),
+        ({"Mcp-Session-Id": "no-such-session"}, 404, ISSUED_ELSEWHERE),
         ({"Accept": "application/json"}, 406, "Not Acceptable: the Accept header must allow application/json and text/event-stream"),
         ({"Accept": "text/event-stream"}, 406, "Not Acceptable: the Accept header must allow application/json and text/event-stream"),
         ({"Accept": "text/html, application/json;q=0"}, 406, "Not Acceptable: the Accept header must allow application/json and text/event-stream"),
         ({"Content-Type": "text/plain"}, 415, "Unsupported Media Type: Content-Type must be application/json"),
         ({"MCP-Protocol-Version": "1999-01-01"}, 400, f"Bad Request: unsupported MCP-Protocol-Version '1999-01-01' (supported: {SUPPORTED})"),
-        ({"Host": "evil.example.com"}, 403, "Forbidden: Host 'evil.example.com' is not allowed"),
-        ({"Origin": "http://evil.example.com"}, 403, "Forbidden: Origin 'http://evil.example.com' is not allowed"),
-        ({"Origin": "null"}, 403, "Forbidden: Origin 'null' is not allowed"),
+        ({"Host": "evil.example.com"}, 403, "Forbidden: Host 'evil.example.com' is not allowed; name it in StreamableHTTPTransport(allowed_hosts=[...])"),
+        ({"Origin": "http://evil.example.com"}, 403, "Forbidden: Origin 'http://evil.example.com' is not allowed; name it in StreamableHTTPTransport(allowed_origins=[...])"),
+        ({"Origin": "null"}, 403, "Forbidden: Origin 'null' is not allowed; name it in StreamableHTTPTransport(allowed_origins=[...])"),
     ],
 )
 def test_post_refusals(serve: t.Callable[..., Served], change: dict[str, str | None], status: int, message: str) -> None:

@@ -1,0 +1,46 @@
+"""A connected :class:`~mcp_sdk.Client` for a TARGET: an URL, a server file, or a command line."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+
+from ..client import Client
+from ..client.stdio import Stdio
+from .errors import CLIError
+from .loading import split_target
+
+
+def client_for(target: str, timeout: float = 30.0) -> Client:
+    """Connect to ``target``: ``http(s)://...`` over Streamable HTTP; ``FILE.py[:server]`` run with
+    ``python -m mcp_sdk run`` over stdio; anything else as a command line over stdio.
+
+    :raises CLIError: the target cannot be reached or refuses the handshake.
+    """
+    if target.startswith(("http://", "https://")):
+        from ..client.http import HTTP
+
+        transport: Stdio | HTTP = HTTP(url=target, timeout=timeout)
+    else:
+        path, _ = split_target(target)
+        if path.endswith(".py") and " " not in path:
+            if not os.path.isfile(path):
+                raise CLIError(f"no such file: {path}")
+            command, args = sys.executable, ["-m", "mcp_sdk", "run", target]
+        else:
+            words = shlex.split(target)
+            if not words:
+                raise CLIError("the target is empty: give an URL, a server file or a command line")
+            command, args = words[0], words[1:]
+        transport = Stdio(command=command, args=args, read_timeout=timeout)
+    client = Client(transport=transport, timeout=timeout)
+    try:
+        client.connect(client_info={"name": "mcp-sdk-cli", "version": "1"})
+    except Exception:
+        transport.close()
+        raise
+    return client
+
+
+__all__ = ["client_for"]

@@ -1,0 +1,255 @@
+"""Running one request: the handler, ``around_request``, instrumentation, and the outcome.
+
+:class:`RequestDispatch` is the part of :class:`~mcp_sdk.Server` that the
+:class:`~.router.Router` calls for a request or notification, in either era:
+it tracks the request for cancellation, runs its handler inside the
+configured hooks, and turns what happened (a result, a handler error, a
+cancellation, an MRTR ask) into the JSON-RPC response. On a 2025 session it
+also fulfils a handler's :class:`~.input_required.InputRequiredResult` with real
+server-to-client requests.
+"""
+
+from __future__ import annotations
+
+import time
+import typing as t
+
+from .. import error_codes, json_rpc, methods
+from .. import protocol_version as versions
+from .._signature import Signature
+from ..cancellation import Cancellation
+from ..errors import CancelledError, JSONRPCError, MCPError, RequestHandlerError
+from .input_required import InputRequired, InputRequiredResult
+from .request import Request, RoundTripInputs
+
+if t.TYPE_CHECKING:
+    from ..configuration import Configuration
+    from ..server_session import ServerSession
+
+Handler = t.Callable[[Request], t.Any]
+
+#: Times a handler may answer InputRequiredResult to one request on a 2025 session.
+MAX_INPUT_ROUNDS = 8
+
+
+class RequestDispatch:
+    """Mixin of :class:`~mcp_sdk.Server` that runs requests (see the module docstring).
+
+    The annotations declare what it uses of :class:`~mcp_sdk.Server`; they exist for the type checker only.
+    """
+
+    configuration: Configuration
+    handlers: dict[str, tuple[t.Callable[..., t.Any], Signature]]
+    _methods: dict[str, Handler]
+    _custom_methods: dict[str, tuple[t.Callable[..., t.Any], Signature]]
+
+    if t.TYPE_CHECKING:
+
+        def report_exception(self, error: BaseException, context: dict[str, t.Any]) -> None: ...
+
+    def _handle_request(
+        self,
+        session: ServerSession,
+        request_id: t.Any,
+        method: str,
+        params: t.Any,
+        message: dict[str, t.Any],
+        cancellation: Cancellation | None = None,
+        *,
+        inputs: RoundTripInputs | None = None,
+    ) -> dict[str, t.Any] | None:
+        handler = self._methods.get(method)
+        if handler is None:
+            custom = self._custom_methods.get(method)
+            if custom is None:
+                return self._method_not_found(session, request_id, method)
+            handler = self._custom_handler(custom)
+        if method == methods.INITIALIZE:
+            cancellation = None  # the specification: initialize is never cancelled
+        elif cancellation is None:
+            cancellation = Cancellation()
+        request = Request(session, request_id, method, params, message, cancellation, inputs)
+        if cancellation is not None and not session._begin(request_id, cancellation):
+            # The specification: ids are unique per session. Answering would end
+            # or cancel the first request in the duplicate's place.
+            return json_rpc.error(
+                request_id, error_codes.INVALID_REQUEST, "Invalid Request: this id is already in use by a request in flight"
+            )
+        if cancellation is not None and cancellation.cancelled():
+            session._end(request_id)
+            return None  # cancelled before it started: nothing to run, nothing to answer
+        try:
+            response = self._run(handler, request)
+            if not versions.is_modern(session.version):
+                response = self._fulfil_input_requests(handler, request, response)
+        finally:
+            if cancellation is not None:
+                session._end(request_id)
+        if cancellation is not None and cancellation.cancelled():
+            return None  # the specification: no response to a cancelled request
+        return response
+
+    def _fulfil_input_requests(
+        self, handler: Handler, request: Request, response: dict[str, t.Any] | None
+    ) -> dict[str, t.Any] | None:
+        """On a 2025 session, a handler's :class:`InputRequiredResult` is asked of the client as
+        real requests, and the handler runs again with the answers (as the TypeScript and Ruby
+        SDKs' legacy shims do)."""
+        rounds = 0
+        while response is not None and isinstance(response.get("result"), InputRequiredResult):
+            asked: InputRequiredResult = response["result"]
+            rounds += 1
+            if rounds > MAX_INPUT_ROUNDS:
+                self.report_exception(
+                    RuntimeError(f"{request.method} asked for input more than {MAX_INPUT_ROUNDS} times"),
+                    {"request": request.message},
+                )
+                return json_rpc.error(request.id, error_codes.INTERNAL_ERROR)
+            answers: dict[str, t.Any] = {}
+            try:
+                for key, input_request in asked.input_requests.items():
+                    answers[key] = request.session.send_request(
+                        input_request["method"],
+                        input_request.get("params"),
+                        related_request_id=request.id,
+                        cancellation=request.cancellation,
+                    )
+            except CancelledError:
+                return None
+            except JSONRPCError as error:
+                return json_rpc.error(request.id, error.code, error.message, error.data)
+            except MCPError as error:
+                return json_rpc.error(request.id, error_codes.INTERNAL_ERROR, str(error))
+            request = Request(
+                request.session,
+                request.id,
+                request.method,
+                request.params,
+                request.message,
+                request.cancellation,
+                RoundTripInputs(answers, asked.request_state),
+            )
+            response = self._run(handler, request)
+        return response
+
+    def _run(self, handler: Handler, request: Request) -> dict[str, t.Any] | None:
+        config = self.configuration
+        around = config.around_request
+        instrument = config.instrumentation_callback
+        if around is None and instrument is None:
+            return self._respond(handler, request)
+        data = request.data
+        started = time.perf_counter()
+        outcome: list[dict[str, t.Any] | None] = [None]
+        handled = [False]
+
+        def request_handler() -> dict[str, t.Any] | None:
+            # A hook that calls it twice gets the first outcome again: a tool never runs twice.
+            if not handled[0]:
+                handled[0] = True
+                outcome[0] = self._respond(handler, request)
+            return outcome[0]
+
+        try:
+            if around is not None:
+                around(data, request_handler)
+                if not handled[0]:  # a request must be answered: a hook that skips the handler is a bug
+                    raise RuntimeError("around_request returned without calling request_handler()")
+            else:
+                request_handler()
+        except Exception as error:
+            self.report_exception(error, {"request": request.message})
+            outcome[0] = outcome[0] or json_rpc.error(request.id, error_codes.INTERNAL_ERROR)
+        finally:
+            if instrument is not None:
+                data["duration"] = time.perf_counter() - started
+                try:
+                    instrument(data)
+                except Exception as error:
+                    self.report_exception(error, {"instrumentation": request.method})
+        return outcome[0]
+
+    def _respond(self, handler: Handler, request: Request) -> dict[str, t.Any] | None:
+        """Run ``handler`` and turn its outcome into the JSON-RPC response."""
+        session = request.session
+        client_info = session.client_info
+        if client_info is not None:
+            request.data["client"] = {"name": client_info.get("name"), "version": client_info.get("version")}
+        try:
+            return {"jsonrpc": "2.0", "id": request.id, "result": handler(request)}
+        except RequestHandlerError as error:
+            request.data.setdefault("error", _error_name(error.code))
+            return json_rpc.error(request.id, error.code, error.message, error.data)
+        except CancelledError:
+            request.data.setdefault("error", "cancelled")
+            if request.cancellation is not None:
+                request.cancellation.cancel()
+            return None
+        except InputRequired as ask:  # 2026-07-28: ModernRequests turns it into an InputRequiredResult
+            request.data["result_type"] = "input_required"
+            return {"jsonrpc": "2.0", "id": request.id, "result": ask}
+        except Exception as error:
+            request.data.setdefault("error", "internal_error")
+            self.report_exception(error, {"request": request.message})
+            return json_rpc.error(request.id, error_codes.INTERNAL_ERROR)
+
+    def _custom_handler(self, custom: tuple[t.Callable[..., t.Any], Signature]) -> Handler:
+        function, signature = custom
+
+        def handler(request: Request) -> t.Any:
+            if signature.accepts_server_context:
+                return function(request.params, server_context=request.server_context())
+            return function(request.params)
+
+        return handler
+
+    def _method_not_found(self, session: ServerSession, request_id: t.Any, method: str) -> dict[str, t.Any]:
+        config = self.configuration
+        if config.around_request is not None or config.instrumentation_callback is not None:
+            request = Request(session, request_id, method, None, {}, None)
+
+            def fail(request: Request) -> t.NoReturn:
+                request.data["error"] = "method_not_found"
+                raise RequestHandlerError(f"Method not found: {method}", code=error_codes.METHOD_NOT_FOUND)
+
+            return t.cast("dict[str, t.Any]", self._run(fail, request))
+        return json_rpc.error(request_id, error_codes.METHOD_NOT_FOUND, f"Method not found: {method}")
+
+    def _handle_notification(self, session: ServerSession, method: str, params: t.Any, message: dict[str, t.Any]) -> None:
+        try:
+            if method == methods.NOTIFICATIONS_INITIALIZED:
+                session.initialized = True
+            elif method == methods.NOTIFICATIONS_CANCELLED:
+                if isinstance(params, dict) and json_rpc.is_valid_id(params.get("requestId")):
+                    reason = params.get("reason")
+                    session.cancel_request(params["requestId"], reason if isinstance(reason, str) else None)
+            elif method == methods.NOTIFICATIONS_ROOTS_LIST_CHANGED:
+                entry = self.handlers.get("roots_list_changed")
+                if entry is not None:
+                    entry[0]()
+            elif method in self._custom_methods:
+                function, signature = self._custom_methods[method]
+                request = Request(session, None, method, params, message, Cancellation())
+                if signature.accepts_server_context:
+                    function(params, server_context=request.server_context())
+                else:
+                    function(params)
+        except Exception as error:  # a notification has no response to carry the error
+            self.report_exception(error, {"notification": method})
+
+
+_ERROR_NAMES = {
+    error_codes.PARSE_ERROR: "parse_error",
+    error_codes.INVALID_REQUEST: "invalid_request",
+    error_codes.METHOD_NOT_FOUND: "method_not_found",
+    error_codes.INVALID_PARAMS: "invalid_params",
+    error_codes.INTERNAL_ERROR: "internal_error",
+    error_codes.URL_ELICITATION_REQUIRED: "url_elicitation_required",
+}
+
+
+def _error_name(code: int) -> str:
+    return _ERROR_NAMES.get(code, str(code))
+
+
+__all__ = ["Handler", "MAX_INPUT_ROUNDS", "RequestDispatch"]

@@ -1,0 +1,87 @@
+"""Deployment mistakes the HTTP transport can see, answered with what to do instead of a hang.
+
+- A single-threaded WSGI server (``wsgi.multithread`` false: gunicorn's default ``sync``
+  worker) cannot hold an SSE stream and take the next POST. Plain requests still work (test
+  clients are single-threaded too), but the standalone GET stream, which would hold the only
+  thread for the whole session, is refused with 405 and the fix, and a server-to-client request
+  (sampling, elicitation, roots), whose answer would need a second thread, fails at once with the
+  fix instead of waiting out its timeout. The fix is logged once.
+- A session id this process never issued, while sessions live in this process's memory, most
+  likely came from another process of the same server (``gunicorn -w 4``).
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import threading
+import typing as t
+
+from .http_io import HTTPRequestError
+
+if t.TYPE_CHECKING:
+    from ....server_session import ServerSession
+
+logger = logging.getLogger("mcp_sdk.server")
+
+#: Session ids remembered after they end, to tell "expired" from "issued elsewhere".
+REMEMBERED_SESSION_IDS = 100_000
+
+FIX_THREADS = (
+    "the WSGI server is single-threaded (wsgi.multithread is false): run gunicorn with "
+    "-k gthread --threads 32 -w 1, or waitress, or werkzeug with threaded=True"
+)
+SINGLE_THREADED = f"Method Not Allowed: no GET stream, because {FIX_THREADS}"
+ISSUED_ELSEWHERE = (
+    "Not Found: unknown session. Sessions live in the memory of the process that created them: "
+    "several server processes (gunicorn -w N) are the likely cause. Run one process with threads "
+    "(gunicorn -w 1 -k gthread), share sessions on Redis (redis_url=), or pass stateless=True"
+)
+ENDED = "Not Found: the session expired or was ended; send initialize to start a new one"
+
+
+class DeploymentCheck:
+    """Per transport: the single-threaded check (logged once) and the ids this process issued."""
+
+    def __init__(self, shared: bool = False) -> None:
+        #: Sessions are shared by every process (Redis): an unknown id is never another process's.
+        self.shared = shared
+        self._lock = threading.Lock()
+        self._warned = False
+        self._issued: collections.OrderedDict[str, None] = collections.OrderedDict()
+
+    def refuse_standalone_stream(self, environ: t.Mapping[str, t.Any]) -> None:
+        """Raise a 405 :class:`HTTPRequestError` saying how to fix it when the WSGI server has one thread."""
+        if self._single_threaded(environ):
+            raise HTTPRequestError(405, SINGLE_THREADED, headers={"Allow": "POST, DELETE"})
+
+    def limit_single_threaded(self, environ: t.Mapping[str, t.Any], session: ServerSession) -> None:
+        """Make a new session's server-to-client requests fail at once under a single-threaded server."""
+        if self._single_threaded(environ):
+            session.can_send_requests = False
+            session.no_requests_reason = FIX_THREADS
+
+    def _single_threaded(self, environ: t.Mapping[str, t.Any]) -> bool:
+        if environ.get("wsgi.multithread", True) is not False:
+            return False
+        with self._lock:
+            first, self._warned = not self._warned, True
+        if first:
+            logger.warning("MCP Streamable HTTP: %s; GET streams and server-to-client requests are refused", FIX_THREADS)
+        return True
+
+    def issued(self, session_id: str) -> None:
+        """Note a session id this process created."""
+        with self._lock:
+            self._issued[session_id] = None
+            if len(self._issued) > REMEMBERED_SESSION_IDS:
+                self._issued.popitem(last=False)
+
+    def unknown_session(self, session_id: str) -> HTTPRequestError:
+        """The 404 for a session id no open session has: ended here, or issued by another process."""
+        with self._lock:
+            ours = self.shared or session_id in self._issued
+        return HTTPRequestError(404, ENDED if ours else ISSUED_ELSEWHERE)
+
+
+__all__ = ["DeploymentCheck", "ENDED", "FIX_THREADS", "ISSUED_ELSEWHERE", "SINGLE_THREADED"]

@@ -1,0 +1,219 @@
+"""The 2026-07-28 side of the Streamable HTTP endpoint: one POST, one request, one answer.
+
+https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http
+
+A POST carrying the ``_meta`` envelope (or, outside stateless mode, one with no
+session that does not open one) is served statelessly: checked for its envelope
+(-32602), its headers (-32020, :mod:`.request_headers`) and its version (-32022),
+then run on a :class:`RequestChannel` of its own. Errors keep the HTTP status the
+specification gives them (400, 404): an answer becomes an SSE stream only once the
+handler writes something before it. ``Mcp-Session-Id`` and ``Last-Event-ID`` are
+ignored; GET and DELETE without a session get 405.
+"""
+
+from __future__ import annotations
+
+import threading
+import typing as t
+
+from .... import error_codes, json_rpc, methods
+from .... import protocol_version as versions
+from ....cancellation import Cancellation
+from ....errors import InvalidParamsError, RequestHandlerError, TransportError
+from ....server_session import ServerSession
+from ...envelope import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, carries_envelope
+from . import request_headers
+from .dispatch import is_initialize, may_send_first
+from .http_io import SESSION_HEADER, Answer, HTTPRequestError, empty_answer, json_answer
+from .sse import SSE_HEADERS, SSEBody, Stream
+from .workers import WorkerPool
+
+if t.TYPE_CHECKING:
+    from ....server import Server
+    from ...auth import Principal
+
+WSGIEnvironment = t.Dict[str, t.Any]
+
+_SESSION_KEY = "HTTP_MCP_SESSION_ID"
+_VERSION_KEY = "HTTP_MCP_PROTOCOL_VERSION"
+
+
+class ModernPost:
+    """Mixin of :class:`~mcp_sdk.server.transports.StreamableHTTPTransport` serving 2026-07-28 POSTs.
+
+    The annotations declare what it uses of the transport; they exist for the type checker only.
+    """
+
+    server: Server
+    stateless: bool
+    enable_json_response: bool
+    keepalive_interval: float
+    _closed: bool
+    _pool: WorkerPool
+    _stateless_lock: threading.Lock
+    _stateless_streams: dict[Stream, ServerSession]
+
+    if t.TYPE_CHECKING:
+
+        def _hold_stream(self, environ: WSGIEnvironment, session: t.Any, request_id: t.Any = None) -> None: ...
+
+        def _stateless_ended(self, stream: Stream, delivered: bool) -> None: ...
+
+        def _run(
+            self,
+            server_session: ServerSession,
+            message: t.Any,
+            finish: t.Callable[[t.Any, str | None], None],
+            cancellation: Cancellation | None = None,
+            modern: bool | None = None,
+        ) -> None: ...
+
+    def _is_modern(self, environ: WSGIEnvironment, message: t.Any) -> bool:
+        """Whether a POST is a 2026-07-28 request: it carries the ``_meta`` envelope, or, outside
+        stateless mode, it has no session and does not open one (nor names a 2025 version)."""
+        if carries_envelope(message):
+            return True
+        if self.stateless or type(message) is not dict or "method" not in message or is_initialize(message):
+            return False
+        if environ.get(_SESSION_KEY):
+            return False
+        header = environ.get(_VERSION_KEY)
+        return header is None or not versions.is_supported(header)
+
+    def _post_modern(self, environ: WSGIEnvironment, message: t.Any, principal: Principal | None) -> Answer:
+        """A 2026-07-28 POST: one request, one answer; no session, no resumption (Mcp-Session-Id
+        and Last-Event-ID are ignored)."""
+        if type(message) is not dict:
+            raise HTTPRequestError(400, "Invalid Request: protocol 2026-07-28 has no batches")
+        if "method" not in message:
+            raise HTTPRequestError(400, "Invalid Request: protocol 2026-07-28 clients send no responses")
+        server_session = self._request_channel(principal)
+        if "id" not in message:  # no notification means anything over HTTP in 2026-07-28; a custom one still runs
+            self.server.handle_message(message, server_session, modern=True)
+            return empty_answer(202)
+        request_id = message["id"]
+        try:
+            _require_envelope(message.get("params"))
+            request_headers.check(environ, message, self.server.tools)
+        except RequestHandlerError as refusal:
+            status = error_codes.MODERN_HTTP_STATUS.get(refusal.code, 400)
+            return json_answer(json_rpc.encode(json_rpc.error(request_id, refusal.code, refusal.message, refusal.data)), status)
+        if not json_rpc.is_valid_id(request_id):
+            return self._answer_modern(server_session, message)
+        # subscriptions/listen is a stream by nature: SSE even in JSON response mode, where a
+        # JSON answer would hold the request open with its notifications dropped.
+        if message.get("method") != methods.SUBSCRIPTIONS_LISTEN and (
+            self.enable_json_response or not may_send_first(self.server, message)
+        ):
+            return self._answer_modern(server_session, message)
+        self._hold_stream(environ, None, request_id)
+        return self._stream_modern(server_session, message)
+
+    def _request_channel(self, principal: Principal | None) -> RequestChannel:
+        channel = RequestChannel(self.server)
+        channel.auth = principal
+        channel.can_send_requests = False  # the answer would arrive in another POST, on another session
+        channel.no_requests_reason = "stateless mode"
+        return channel
+
+    def _answer_modern(self, server_session: RequestChannel, message: dict[str, t.Any]) -> Answer:
+        response = self.server.handle_message(message, server_session, modern=True)
+        text = server_session.encode(response)
+        if text is None:
+            return empty_answer(202)
+        return json_answer(text, _modern_status(response))
+
+    def _stream_modern(self, server_session: RequestChannel, message: dict[str, t.Any]) -> Answer:
+        """SSE once the handler talks first; an answer with nothing before it goes out as JSON
+        with its status (a -32021 is a 400 even from a tool that could have streamed)."""
+        stream = server_session.stream = Stream("0", None, [message["id"]])
+        stream.listen = message.get("method") == methods.SUBSCRIPTIONS_LISTEN
+        consumer, _ = stream.attach()
+        outcome: list[t.Any] = []
+
+        def finish(response: t.Any, text: str | None) -> None:
+            outcome.append(response)
+            stream.finish(response, text)
+
+        with self._stateless_lock:
+            self._stateless_streams[stream] = server_session
+        if self._closed:
+            self._stateless_ended(stream, False)
+        body = SSEBody(
+            stream, consumer, [], keepalive=self.keepalive_interval, retry_ms=None, on_end=self._stateless_ended
+        )
+        request_id = message["id"]
+        cancellation = server_session.accept(request_id)
+        try:
+            self._pool.submit(lambda: self._run(server_session, message, finish, cancellation, modern=True))
+        except TransportError:
+            server_session.forget(request_id)
+            finish(None, None)
+            body.close()
+            raise HTTPRequestError(503, "Service Unavailable: the MCP transport is closed") from None
+        length = body.prefetch(self.keepalive_interval)
+        if length is None:
+            return Answer(200, list(SSE_HEADERS), body)
+        response = outcome[0] if outcome else None
+        if server_session.messages_sent == 0 and type(response) is dict and "error" in response:
+            body.close()
+            return json_answer(json_rpc.encode(response), _modern_status(response))
+        return Answer(200, [*SSE_HEADERS, ("Content-Length", str(length))], body)
+
+
+class RequestChannel(ServerSession):
+    """The connection one stateless request (2026-07-28) runs on: it carries what relates to
+    the request on the request's own stream, and counts it."""
+
+    def __init__(self, server: Server) -> None:
+        super().__init__(server, self._put)
+        #: The request's SSE stream, once it has one.
+        self.stream: Stream | None = None
+        #: Messages written before the answer.
+        self.messages_sent = 0
+
+    def _put(self, outgoing: dict[str, t.Any], related_request_id: t.Any) -> None:
+        stream = self.stream
+        if related_request_id is None or stream is None:
+            return  # session-scoped messages have nowhere to go
+        try:
+            text = json_rpc.encode(outgoing)
+        except (TypeError, ValueError) as error:
+            self.server.report_exception(error, {"notification": outgoing.get("method")})
+            return
+        self.messages_sent += 1
+        stream.put(outgoing, text)
+
+
+def no_session_means_modern(environ: WSGIEnvironment, method: str) -> None:
+    """GET and DELETE exist only for 2025 sessions: without one, 405 (2026-07-28 has neither)."""
+    if not environ.get(_SESSION_KEY):
+        raise HTTPRequestError(
+            405,
+            f"Method Not Allowed: {method} needs an {SESSION_HEADER} (protocol 2026-07-28 uses POST only)",
+            headers={"Allow": "POST"},
+        )
+
+
+def _require_envelope(params: t.Any) -> None:
+    """-32602 (HTTP 400) when a modern request lacks its envelope: checked before the headers."""
+    meta = params.get("_meta") if type(params) is dict else None
+    if type(meta) is not dict or not (PROTOCOL_VERSION_KEY in meta or CLIENT_CAPABILITIES_KEY in meta):
+        # Neither era: a 2025 client that lost its session reads this too.
+        raise InvalidParamsError(
+            f"Invalid params: no {SESSION_HEADER} header (send initialize first, MCP 2025) and no "
+            f"params._meta carrying {PROTOCOL_VERSION_KEY!r} and {CLIENT_CAPABILITIES_KEY!r} (MCP 2026-07-28)"
+        )
+    missing = [key for key in (PROTOCOL_VERSION_KEY, CLIENT_CAPABILITIES_KEY) if key not in meta]
+    if missing:
+        raise InvalidParamsError(f"Invalid params: params._meta is missing {' and '.join(map(repr, missing))}")
+
+
+def _modern_status(response: t.Any) -> int:
+    """The HTTP status of a 2026-07-28 answer: 400 or 404 for the protocol's errors, else 200."""
+    if type(response) is dict and type(response.get("error")) is dict:
+        return error_codes.MODERN_HTTP_STATUS.get(response["error"].get("code"), 200)
+    return 200
+
+
+__all__ = ["ModernPost", "RequestChannel", "no_session_means_modern"]

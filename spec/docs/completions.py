@@ -1,0 +1,150 @@
+'''What the doc test runs around README blocks marked ``<!-- fragment: NAME -->``: ``(before, after)``.
+
+Add an entry when you add a fragment to README.md or examples/README.md; keep it the smallest
+code that makes the block run as a reader's program would (see spec/docs/code_blocks_test.py).
+Names starting with ``_`` are the completions' own; ``after`` may exercise what the block built.
+'''
+
+from __future__ import annotations
+
+TOOLS = """
+from mcp_sdk import Tool
+
+class SomeTool(Tool):
+    @classmethod
+    def call(cls):
+        return "some"
+
+class AnotherTool(Tool):
+    @classmethod
+    def call(cls):
+        return "another"
+"""
+
+SERVER = """
+from mcp_sdk import Server
+server = Server(name="my_server")
+"""
+
+FLASK_APP = (
+    TOOLS
+    + """
+from types import SimpleNamespace
+from flask import Flask, request
+from werkzeug.middleware.dispatcher import DispatcherMiddleware
+from mcp_sdk import Server
+from mcp_sdk.server.auth import Principal
+from mcp_sdk.server.transports import StreamableHTTPTransport
+
+app = Flask(__name__)
+server = Server(name="my_server", tools=[SomeTool])
+current_user = SimpleNamespace(id="42", is_authenticated=True, scopes=["mcp"])
+"""
+)
+
+AUTH = """
+from mcp_sdk.server.auth import BearerAuth, JWTVerifier
+auth = BearerAuth(
+    JWTVerifier(jwks_uri="https://auth.example.com/.well-known/jwks.json", issuer="https://auth.example.com"),
+    resource="https://api.example.com/mcp",
+    authorization_servers=["https://auth.example.com"],
+)
+"""
+
+# https://api.example.com/mcp, played by a server on 127.0.0.1 with a `count` tool.
+API_EXAMPLE_COM = """
+import threading
+from werkzeug.serving import make_server
+import mcp_sdk.client.http as _http
+from mcp_sdk import Client, Server
+from mcp_sdk.server.transports import StreamableHTTPTransport
+
+_api = Server(name="api")
+
+@_api.tool
+def count(to: int, server_context=None) -> str:
+    for step in range(to):
+        server_context.report_progress(step + 1, total=to)
+    return f"counted to {to}"
+
+_transport = StreamableHTTPTransport(_api)
+_listener = make_server("127.0.0.1", 0, _transport, threaded=True)
+threading.Thread(target=_listener.serve_forever, name="api.example.com", daemon=True).start()
+_original_init = _http.HTTP.__init__
+
+def _to_loopback(self, url, *args, **kwargs):
+    _original_init(self, url.replace("https://api.example.com", f"http://127.0.0.1:{_listener.server_port}"), *args, **kwargs)
+
+_http.HTTP.__init__ = _to_loopback
+"""
+API_EXAMPLE_COM_END = """
+_listener.shutdown()
+_transport.close()
+"""
+
+COMPLETIONS: dict[str, tuple[str, str]] = {
+    "flask-mount": (
+        TOOLS,
+        """
+from werkzeug.test import Client as _Client
+_answer = _Client(app).post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
+                            headers={"Accept": "application/json, text/event-stream"})
+assert _answer.status_code == 400, _answer.status_code  # reached the transport: a session is required
+""",
+    ),
+    "flask-view": (
+        FLASK_APP,
+        """
+_init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+_answer = app.test_client().post("/mcp", json=_init, headers={"Accept": "application/json, text/event-stream"})
+assert _answer.status_code == 200, _answer.get_data()
+""",
+    ),
+    "flask-auth": (FLASK_APP, ""),
+    "flask-auth-session": (FLASK_APP + AUTH, ""),
+    "tool-import": ("from mcp_sdk import Server, Tool\n", ""),
+    "server": (SERVER, ""),
+    "roots-sampling-elicitation": ("from mcp_sdk import Tool\n", ""),
+    "completion-handler": (
+        """
+from mcp_sdk import Prompt, Server
+
+class CodeReviewPrompt(Prompt):
+    arguments = [Prompt.Argument(name="language", required=True)]
+
+    @classmethod
+    def template(cls, args):
+        return Prompt.Result(messages=[])
+""",
+        "",
+    ),
+    "client-handlers": (
+        "from mcp_sdk import Client, Server\nfrom mcp_sdk.client import InMemory\n"
+        "client = Client(transport=InMemory(Server(name='my_server')))\n",
+        "client.connect()\nassert set(client.capabilities()) == {'sampling', 'elicitation', 'roots'}\nclient.close()\n",
+    ),
+    "api-example-com": (
+        API_EXAMPLE_COM,
+        "assert response['result']['content'] == [{'type': 'text', 'text': 'counted to 10'}]\n" + API_EXAMPLE_COM_END,
+    ),
+    "api-example-com-oauth": (API_EXAMPLE_COM + "\ndef wait_for_callback():\n    raise AssertionError('no 401 here')\n", "client.close()\n" + API_EXAMPLE_COM_END),
+    "client-listen": (
+        "from mcp_sdk import Client, Server\nfrom mcp_sdk.client import InMemory\n"
+        "server = Server(name='my_server')\nclient = Client(transport=InMemory(server))\nclient.connect()\n",
+        "client.close()\n",
+    ),
+    "client-secret": ("import os\nos.environ.setdefault('MCP_CLIENT_SECRET', 'a-secret')\n", ""),
+    "waitress-serve": (
+        """
+import waitress
+from examples.http_server import app
+
+def _serve_once(app, **options):  # check the options waitress takes, then stop instead of serving
+    waitress.create_server(app, **{**options, "host": "127.0.0.1", "port": 0}).close()
+
+waitress.serve = _serve_once
+""",
+        "",
+    ),
+}

@@ -1,0 +1,156 @@
+"""The ``mcp-sdk`` command line, run as a real subprocess against examples/weather.py (issue 12)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import typing as t
+from pathlib import Path
+
+import pytest
+import requests
+
+from mcp_sdk.cli import parse_arguments
+from spec.support.http_server import free_port
+from spec.support.sigint import python_command
+
+ROOT = Path(__file__).resolve().parents[3]
+WEATHER = str(ROOT / "examples" / "weather.py")
+TIMEOUT = 60
+
+
+def mcp_sdk(*args: str, env: dict[str, str] | None = None, console_script: bool = False) -> subprocess.CompletedProcess[str]:
+    """Run the CLI (``python -m mcp_sdk``, or the installed ``mcp-sdk`` script) to completion."""
+    command = [str(Path(sys.executable).parent / "mcp-sdk")] if console_script else [sys.executable, "-m", "mcp_sdk"]
+    return subprocess.run([*command, *args], capture_output=True, text=True, timeout=TIMEOUT, env=env, cwd=ROOT)
+
+
+class TestTalkingToAServerFile:
+    def test_tools_are_listed_readably_and_as_json(self):
+        listed = mcp_sdk("tools", WEATHER, console_script=True)
+        assert (listed.returncode, listed.stderr) == (0, "")
+        assert listed.stdout == (
+            "get_alerts: Get weather alerts for a US state (two-letter code, e.g. CA).\n"
+            "    state (string, required)\n"
+            "get_forecast: Get the weather forecast for a location.\n"
+            "    latitude (number, required)\n"
+            "    longitude (number, required)\n"
+        )
+        as_json = json.loads(mcp_sdk("tools", WEATHER, "--json").stdout)
+        assert [tool["name"] for tool in as_json] == ["get_alerts", "get_forecast"]
+        assert as_json[1]["inputSchema"]["required"] == ["latitude", "longitude"]
+
+    def test_call_passes_typed_key_value_arguments(self):
+        called = mcp_sdk("call", WEATHER, "get_forecast", "latitude=47.6", "longitude=-122.3")
+        assert (called.returncode, called.stdout, called.stderr) == (0, "Forecast for 47.6, -122.3: sunny, 22°C, light wind\n", "")
+        result = json.loads(mcp_sdk("call", WEATHER, "get_alerts", "state=ca", "--json").stdout)
+        assert (result["content"], result["isError"]) == ([{"type": "text", "text": "Heat advisory until 8 PM"}], False)
+
+    def test_a_tool_error_exits_non_zero(self):
+        failed = mcp_sdk("call", WEATHER, "get_forecast", "latitude=north", "longitude=1")
+        assert failed.returncode == 1
+        assert failed.stdout.startswith("Invalid arguments: latitude must be number")
+
+    def test_prompts_and_resources_of_a_server_without_any(self):
+        assert mcp_sdk("prompts", WEATHER).stdout == "(no prompts)\n"
+        assert json.loads(mcp_sdk("resources", WEATHER, "--json").stdout) == {"resources": [], "resourceTemplates": []}
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("tools", "no_such_server.py"), "mcp-sdk: error: no such file: no_such_server.py\n"),
+        (("call", WEATHER, "get_weather"), "mcp-sdk: error: no tool 'get_weather'; the server has: get_alerts, get_forecast\n"),
+        (("call", WEATHER, "get_alerts", "CA"), "mcp-sdk: error: arguments are key=value, not 'CA'\n"),
+        (("run", f"{WEATHER}:nothing"), f"mcp-sdk: error: {WEATHER} has no Server named 'nothing'\n"),
+        (("run", "{broken}"), "mcp-sdk: error: importing {broken} failed: RuntimeError: no database\n"),
+        (("run", "{empty}"), "mcp-sdk: error: {empty} defines no mcp_sdk.Server at module level (e.g. server = Server(name=...))\n"),
+    ],
+)
+def test_errors_are_one_line_and_a_non_zero_exit(args: tuple[str, ...], message: str | None, tmp_path: Path):
+    (tmp_path / "broken.py").write_text("raise RuntimeError('no database')\n")
+    (tmp_path / "empty.py").write_text("x = 1\n")
+    files = {"broken": str(tmp_path / "broken.py"), "empty": str(tmp_path / "empty.py")}
+    args = tuple(arg.format(**files) for arg in args)
+    message = message.format(**files) if message is not None else None
+    failed = mcp_sdk(*args)
+    assert failed.returncode == 1
+    assert failed.stderr.count("\n") == 1 and failed.stderr.startswith("mcp-sdk: error: ")
+    if message is not None:
+        assert failed.stderr == message
+
+
+def test_run_serves_http_for_any_client():
+    port = free_port()
+    process = subprocess.Popen(
+        python_command("-m", "mcp_sdk", "run", WEATHER, "--http", str(port)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    try:
+        url = f"http://127.0.0.1:{port}/mcp"
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:  # bounded: until the server listens
+            try:
+                requests.get(url, timeout=5)
+                break
+            except requests.ConnectionError:
+                time.sleep(0.1)
+        called = mcp_sdk("call", url, "get_alerts", "state=TX")
+        assert (called.returncode, called.stdout) == (0, "Flood watch\n")
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=TIMEOUT)
+    assert f"Serving weather on {url}" in stderr
+    assert process.returncode in (0, 130)
+
+
+class TestInstallClaudeDesktop:
+    def test_dry_run_prints_the_entry_with_this_interpreter(self):
+        shown = mcp_sdk("install", "claude-desktop", WEATHER, "--dry-run")
+        assert json.loads(shown.stdout) == {
+            "mcpServers": {"weather": {"command": sys.executable, "args": ["-m", "mcp_sdk", "run", WEATHER]}}
+        }
+
+    def test_the_entry_is_merged_into_an_existing_configuration(self, tmp_path: Path):
+        config = tmp_path / "claude_desktop_config.json"
+        config.write_text(json.dumps({"mcpServers": {"other": {"command": "x"}}, "theme": "dark"}))
+        done = mcp_sdk("install", "claude-desktop", WEATHER, "--name", "forecasts", "--config", str(config))
+        assert done.returncode == 0 and "restart Claude Desktop" in done.stdout
+        assert json.loads(config.read_text()) == {
+            "mcpServers": {
+                "other": {"command": "x"},
+                "forecasts": {"command": sys.executable, "args": ["-m", "mcp_sdk", "run", WEATHER]},
+            },
+            "theme": "dark",
+        }
+
+    def test_a_configuration_that_is_not_one_is_left_alone(self, tmp_path: Path):
+        config = tmp_path / "claude_desktop_config.json"
+        config.write_text("[1, 2]")
+        failed = mcp_sdk("install", "claude-desktop", WEATHER, "--config", str(config))
+        assert failed.returncode == 1 and "is not a Claude Desktop configuration" in failed.stderr
+        assert config.read_text() == "[1, 2]"
+
+
+def test_dev_without_node_says_how_to_get_it(tmp_path: Path):
+    env = {**os.environ, "PATH": str(tmp_path)}  # no npx, no node
+    failed = mcp_sdk("dev", WEATHER, env=env)
+    assert failed.returncode == 1
+    assert failed.stderr.startswith("mcp-sdk: error: dev needs Node.js 22+ with npx (https://nodejs.org/en/download); then run: npx")
+
+
+def test_key_value_arguments_follow_the_schema():
+    schema: dict[str, t.Any] = {"properties": {"zip": {"type": "string"}, "days": {"type": "integer"}}}
+    assert parse_arguments(["zip=02134", "days=3", "tags=[1,2]", "note=hello"], schema) == {
+        "zip": "02134",
+        "days": 3,
+        "tags": [1, 2],
+        "note": "hello",
+    }

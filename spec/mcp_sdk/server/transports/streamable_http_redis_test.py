@@ -282,6 +282,11 @@ class TestFailures:
             assert text_of(again.call(tool_call("whoami", id=3))[0]).isdigit()
 
 
+def _echoes(client: Client) -> bool:
+    with client.post(tool_call("echo", id=4)) as response:
+        return response.status_code == 200
+
+
 def _initializes(url: str) -> bool:
     try:
         started(url)
@@ -360,6 +365,26 @@ class TestTwoWorkersInOneProcess:
         steps = [m["params"]["progress"] for m in rest if m.get("method") == "notifications/progress"]
         assert steps == list(range(steps[0], 11))  # live all along, none lost
         assert rest[-1] == {"jsonrpc": "2.0", "id": 2, "result": {"content": [{"type": "text", "text": "done"}], "isError": False}}
+
+    def test_a_redis_that_stops_answering_gives_503_in_bounded_time_then_recovers(self) -> None:
+        with RedisServer() as own_redis:
+            a, b = self.pair(own_redis.url)
+            with a, b:
+                client = started(a.url)
+                elsewhere = Client(b.url, requests.Session())
+                elsewhere.session_id, elsewhere.protocol_version = client.session_id, client.protocol_version
+                assert own_redis.process is not None
+                own_redis.process.send_signal(signal.SIGSTOP)  # alive, listening, answering nothing
+                try:
+                    began = time.monotonic()
+                    with elsewhere.post(tool_call("echo", id=2)) as refused:
+                        assert refused.status_code == 503
+                        assert refused.headers["Retry-After"] == "1"
+                    assert time.monotonic() - began < 30  # a 2 s socket timeout, one retry: never a hang
+                finally:
+                    own_redis.process.send_signal(signal.SIGCONT)
+                assert wait_until(lambda: _echoes(elsewhere), timeout=30)
+                elsewhere.close()
 
     def test_missing_redis_py_names_the_extra(self) -> None:
         code = (

@@ -11,7 +11,12 @@ For each WSGI server (waitress; gunicorn with gthread workers) it measures, with
 then the memory an idle session costs (RSS growth of the server process over
 1,000 initialized sessions). See bench/README.md for the targets and figures.
 
+``--scale-out`` measures instead the transport with ``redis_url`` (a redis-server it
+starts on a free port) under gunicorn ``-w 1`` and ``-w 4`` against the in-memory
+transport under ``-w 1``, 8 clients, and the Redis memory an idle session costs.
+
     python bench/http_bench.py [--duration 1.5] [--rounds 3] [--servers waitress gunicorn]
+    python bench/http_bench.py --scale-out
     python bench/http_bench.py --serve json --port 8000     # just run one server (waitress)
 """
 
@@ -73,7 +78,10 @@ def create_app(mode: str | None = None) -> t.Any:
     def echo(args: dict[str, t.Any], server_context: t.Any = None) -> str:
         return f"Hello {args['message']}"
 
-    return StreamableHTTPTransport(server, enable_json_response=mode == "json", max_sessions=None, wsgi_threads=THREADS)
+    redis_url = os.environ.get("MCP_BENCH_REDIS_URL") or None
+    return StreamableHTTPTransport(
+        server, enable_json_response=mode == "json", max_sessions=None, wsgi_threads=THREADS, redis_url=redis_url
+    )
 
 
 def free_port() -> int:
@@ -85,14 +93,14 @@ def free_port() -> int:
 class ServerProcess:
     """One benchmark server, started as a subprocess on a free port."""
 
-    def __init__(self, server: str, mode: str) -> None:
+    def __init__(self, server: str, mode: str, workers: int = 1, redis_url: str = "") -> None:
         self.port = free_port()
-        env = {**os.environ, "MCP_BENCH_MODE": mode, "PYTHONPATH": ROOT}
+        env = {**os.environ, "MCP_BENCH_MODE": mode, "PYTHONPATH": ROOT, "MCP_BENCH_REDIS_URL": redis_url}
         if server == "waitress":
             command = [sys.executable, __file__, "--serve", mode, "--port", str(self.port)]
         else:
             command = [
-                sys.executable, "-m", "gunicorn", "-k", "gthread", "-w", "1", "--threads", str(THREADS),
+                sys.executable, "-m", "gunicorn", "-k", "gthread", "-w", str(workers), "--threads", str(THREADS),
                 "-b", f"127.0.0.1:{self.port}", "--chdir", HERE, "--graceful-timeout", "1", "http_bench:create_app()",
             ]  # fmt: skip
         self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -106,6 +114,15 @@ class ServerProcess:
                     self.stop()
                     raise RuntimeError(f"{server} ({mode}) did not start") from None
                 time.sleep(0.05)
+
+    @property
+    def worker_pids(self) -> list[int]:
+        """Every process serving requests (gunicorn's workers)."""
+        try:
+            with open(f"/proc/{self.process.pid}/task/{self.process.pid}/children") as children:
+                return [int(pid) for pid in children.read().split()] or [self.process.pid]
+        except OSError:
+            return [self.process.pid]
 
     @property
     def worker_pid(self) -> int:
@@ -219,6 +236,98 @@ def measure_memory(sessions: int = SESSIONS_FOR_MEMORY) -> float:
         server.stop()
 
 
+# -- scale-out on Redis -----------------------------------------------------------
+
+#: Scale-out targets: server CPU per call with Redis at most this times the in-memory one;
+#: calls/s with 4 workers at least the in-memory single worker's; Redis bytes per idle session.
+SCALE_CPU_RATIO = 1.5
+SCALE_MAX_REDIS_BYTES = 2 * 1024
+
+
+def _total_cpu(pids: list[int]) -> float:
+    return sum(cpu_seconds(pid) or 0.0 for pid in pids)
+
+
+def _redis_memory(port: int) -> int:
+    import redis
+
+    client = redis.Redis(port=port)
+    try:
+        return int(client.info("memory")["used_memory"])
+    finally:
+        client.close()
+
+
+def measure_scale_out(duration: float, rounds: int, clients: int = 8) -> int:
+    """The in-memory transport (-w 1) against redis_url under -w 1 and -w 4, in SSE and JSON modes."""
+    import shutil
+
+    binary = shutil.which("redis-server")
+    if binary is None:
+        print("redis-server is not installed (apt-get install redis-server)")
+        return 1
+    redis_port = free_port()
+    redis_process = subprocess.Popen(
+        [binary, "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    time.sleep(0.3)
+    url = f"redis://127.0.0.1:{redis_port}/0"
+    configs = [("in-memory -w 1", 1, ""), ("redis -w 1", 1, url), ("redis -w 4", 4, url)]
+    rows = []
+    try:
+        for mode in ("sse", "json"):
+            servers = {name: ServerProcess("gunicorn", mode, workers, redis) for name, workers, redis in configs}
+            time.sleep(1.0)  # let the workers boot
+            best: dict[str, tuple[float, float, float]] = {}
+            try:
+                for _ in range(rounds):
+                    for name, server in servers.items():
+                        pids = server.worker_pids
+                        cpu_before, redis_before = _total_cpu(pids), cpu_seconds(redis_process.pid) or 0.0
+                        started = time.perf_counter()
+                        per_second = run_clients(server.port, mode, clients, duration)
+                        calls = per_second * (time.perf_counter() - started)
+                        cpu = (_total_cpu(pids) - cpu_before) / calls * 1e6
+                        redis_cpu = ((cpu_seconds(redis_process.pid) or 0.0) - redis_before) / calls * 1e6
+                        if per_second > best.get(name, (0.0, 0.0, 0.0))[0]:
+                            best[name] = (per_second, cpu, redis_cpu)
+            finally:
+                for server in servers.values():
+                    server.stop()
+            base_rate, base_cpu, _ = best["in-memory -w 1"]
+            for name, (per_second, cpu, redis_cpu) in best.items():
+                verdict = ""
+                if name == "redis -w 1":
+                    verdict = "ok" if cpu <= SCALE_CPU_RATIO * base_cpu else f"MISSED (CPU <= {SCALE_CPU_RATIO}x)"
+                if name == "redis -w 4":
+                    verdict = "ok" if per_second >= base_rate else "MISSED (calls/s >= in-memory -w 1)"
+                rows.append([mode, name, str(clients), f"{per_second:,.0f}", f"{cpu:,.0f}", f"{redis_cpu:,.0f}",
+                             f"{cpu / base_cpu:.2f}x", verdict])  # fmt: skip
+        print(table(["mode", "server", "clients", "calls/s", "worker CPU us/call", "redis CPU us/call", "CPU vs in-memory", "target"], rows))
+        server = ServerProcess("gunicorn", "json", 1, url)
+        try:
+            time.sleep(1.0)
+            warm = Connection(server.port)
+            for _ in range(50):
+                warm.initialize()
+            before = _redis_memory(redis_port)
+            for _ in range(SESSIONS_FOR_MEMORY):
+                warm.initialize()
+            per_session = (_redis_memory(redis_port) - before) / SESSIONS_FOR_MEMORY
+            warm.close()
+        finally:
+            server.stop()
+        verdict = "ok" if per_session <= SCALE_MAX_REDIS_BYTES else "MISSED"
+        print(f"\nidle session in Redis: {per_session:,.0f} bytes each ({SESSIONS_FOR_MEMORY} sessions)"
+              f"  target <= {SCALE_MAX_REDIS_BYTES} bytes: {verdict}")  # fmt: skip
+    finally:
+        redis_process.terminate()
+        redis_process.wait(10)
+    return 0
+
+
 # -- main ----------------------------------------------------------------------
 
 
@@ -263,7 +372,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--servers", nargs="+", default=["waitress", "gunicorn"], choices=["waitress", "gunicorn"])
     parser.add_argument("--serve", choices=MODES, help="only run a waitress server of this mode")
     parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--scale-out", action="store_true", help="redis_url under gunicorn -w 1 and -w 4 vs in-memory -w 1")
     args = parser.parse_args(argv)
+    if args.scale_out:
+        return measure_scale_out(args.duration, args.rounds)
     if args.serve:
         serve(args.serve, args.port)
         return 0

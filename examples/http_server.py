@@ -8,7 +8,8 @@
 Every open SSE stream holds one server thread, so give the WSGI server plenty
 and tell the transport how many (``wsgi_threads``: it keeps some free for other
 clients; see "Deploying the HTTP transport" in examples/README.md). Sessions live
-in this process: run one worker process (``-w 1``), or ``--stateless``.
+in this process: run one worker process (``-w 1``), or ``--stateless``, or share
+them on Redis with ``redis_url=`` (examples/scale_out/).
 Environment variables ``MCP_STATELESS=1`` / ``MCP_JSON_RESPONSE=1`` set the
 modes of the module-level ``app`` (for gunicorn), ``MCP_WSGI_THREADS`` its
 thread count (32, as the gunicorn line above).

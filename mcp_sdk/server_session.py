@@ -104,6 +104,9 @@ class ServerSession:
         self._accepted: dict[t.Any, Cancellation] = {}
         self._pending: dict[t.Any, _Pending] = {}
         self._ids = itertools.count(1)
+        #: Prepended to the ids of server-to-client requests (as strings), so a transport shared by
+        #: several processes can tell from a client's response which process waits for it.
+        self.request_id_prefix: str | None = None
         self._closed = False
 
     # -- state ---------------------------------------------------------------
@@ -316,7 +319,8 @@ class ServerSession:
             raise TransportError(f"Cannot send {method}: the session is closed")
         if timeout is None:
             timeout = self.server.configuration.server_request_timeout
-        request_id = next(self._ids)
+        number = next(self._ids)
+        request_id: t.Any = number if self.request_id_prefix is None else f"{self.request_id_prefix}{number}"
         pending = _Pending()
         with self._lock:
             if self._closed:  # checked again here: close() fails only the waiters it finds

@@ -80,7 +80,8 @@ from .streamable_http.http_io import (
 )
 from .streamable_http.limits import StreamLimits, streams_for_threads
 from .streamable_http.security import RebindingGuard
-from .streamable_http.sessions import DEFAULT_IDLE_TIMEOUT, UNUSED_TIMEOUT, HTTPSession, SessionRegistry, new_session_id
+from .streamable_http.redis_setup import SharedState, share_on_redis
+from .streamable_http.sessions import DEFAULT_IDLE_TIMEOUT, STANDALONE, UNUSED_TIMEOUT, HTTPSession, SessionRegistry, new_session_id
 from .streamable_http.sse import SSE_HEADERS, QueueItem, SSEBody, Stream, format_event
 from .streamable_http.workers import WorkerPool
 
@@ -124,8 +125,8 @@ class StreamableHTTPTransport(ModernPost):
 
     Mount it anywhere WSGI goes (werkzeug ``DispatcherMiddleware`` beside a Flask
     app, a Django URL, gunicorn, waitress); it answers every path it is given.
-    Sessions live in this process's memory: run one process, or route each
-    session to its process (sticky sessions), or use ``stateless=True``.
+    Sessions live in this process's memory, unless ``redis_url`` is given: then
+    any number of processes and hosts share them (see "Running several processes").
 
     :param server: the server to serve.
     :param stateless: no sessions: every POST is self-contained (a fresh session,
@@ -173,7 +174,12 @@ class StreamableHTTPTransport(ModernPost):
         Flask-Login user, a Django ``request.user``); None falls back to ``auth``, or 401.
         With either, a session belongs to the principal that created it (404 for anyone
         else) and handlers read the caller as ``server_context.auth``.
+    :param redis_url: share sessions, streams, resumption and ``subscriptions/listen`` across
+        every process given the same URL (``"redis://host:6379/0"``); needs the ``mcp_sdk[redis]`` extra.
+    :param redis: a ``redis.Redis`` client, instead of ``redis_url``.
+    :param redis_prefix: prepended to every Redis key and channel (endpoints sharing one Redis differ in it).
     :raises ValueError: for an invalid combination or value.
+    :raises ~mcp_sdk.MissingExtraError: ``redis_url`` without redis-py installed.
     """
 
     def __init__(
@@ -200,6 +206,9 @@ class StreamableHTTPTransport(ModernPost):
         max_streams_per_session: int | None = None,
         max_requests_per_session: int = DEFAULT_MAX_REQUESTS_PER_SESSION,
         body_timeout: float | None = DEFAULT_BODY_TIMEOUT,
+        redis_url: str | None = None,
+        redis: t.Any = None,
+        redis_prefix: str = "mcp:",
     ) -> None:
         for name, value in (("session_idle_timeout", session_idle_timeout), ("unused_session_timeout", unused_session_timeout)):
             if value is not None and value <= 0:
@@ -234,6 +243,26 @@ class StreamableHTTPTransport(ModernPost):
         self._deployment = DeploymentCheck()
         self._sessions = None if stateless else SessionRegistry(session_idle_timeout, max_sessions, unused_session_timeout)
         self._pool = WorkerPool(max_workers)
+        #: What an outage of the shared store raises (requests needing it get 503); none in-process.
+        self._outage_errors: tuple[type[BaseException], ...] = ()
+        self._shared: SharedState | None = None
+        if redis_url is not None or redis is not None:
+            self._shared = share_on_redis(
+                server,
+                redis_url=redis_url,
+                client=redis,
+                prefix=redis_prefix,
+                event_store=event_store,
+                stateless=stateless,
+                can_send_requests=not enable_json_response,
+                idle_timeout=session_idle_timeout,
+                max_sessions=max_sessions,
+                unused_timeout=unused_session_timeout,
+            )
+            self._event_store = self._shared.event_store
+            self._sessions = self._shared.registry
+            self._outage_errors = self._shared.backplane.errors
+            self._deployment.shared = True
         self.max_requests_per_session = max_requests_per_session
         total_streams = max_streams if max_streams is not None else streams_for_threads(wsgi_threads)
         self._stream_limits = StreamLimits(
@@ -338,6 +367,12 @@ class StreamableHTTPTransport(ModernPost):
             return refusal.answer()
         except AuthRefusal as refusal:
             return HTTPRequestError(refusal.status, refusal.message, headers=refusal.headers).answer()
+        except self._outage_errors as error:
+            self.server.report_exception(error, {"shared_store": "unreachable"})
+            return HTTPRequestError(
+                503, "Service Unavailable: the shared session store (Redis) is unreachable; retry shortly",
+                headers={"Retry-After": "1"},
+            ).answer()
         except Exception as error:  # a bug here must not take the WSGI server's thread with it
             where = f"{environ.get('REQUEST_METHOD')} {environ.get('SCRIPT_NAME', '')}{environ.get('PATH_INFO', '')}"
             self.server.report_exception(error, {"http_request": where})
@@ -363,11 +398,19 @@ class StreamableHTTPTransport(ModernPost):
         session = self._session(environ, principal)
         self._protocol_version(environ)
         server_session = session.server_session
+        assert self._sessions is not None
+        message = self._sessions.route(session, message)  # shared sessions: what other processes wait for goes there
+        if message is None:
+            return empty_answer(202)
         ids = request_ids(message)
         if not ids:
-            return self._answer_inline(server_session, message)
+            answer = self._answer_inline(server_session, message)
+            self._sessions.commit(session)
+            return answer
         if self.enable_json_response or not may_send_first(self.server, message):
-            return self._answer_json(server_session, message)
+            answer = self._answer_json(server_session, message)
+            self._sessions.commit(session)
+            return answer
         self._hold_stream(environ, session, ids[0])
         stream = session.open_request_stream(ids)
         consumer, _ = stream.attach()
@@ -386,7 +429,7 @@ class StreamableHTTPTransport(ModernPost):
             if found is not None and found.belongs_to(principal):
                 raise HTTPRequestError(400, "Invalid Request: this session is already initialized", request_id=message.get("id"))
             raise self._deployment.unknown_session(existing) if found is None else HTTPRequestError(404, ENDED)
-        session = HTTPSession(
+        session = self._sessions.new_session(
             self.server, new_session_id(), self._event_store, can_send_requests=not self.enable_json_response, principal=principal
         )
         self._deployment.issued(session.id)
@@ -400,6 +443,7 @@ class StreamableHTTPTransport(ModernPost):
         if response is None or "error" in response:  # no session came of it
             self._sessions.remove(session.id, "Initialization failed")
             return empty_answer(202) if response is None else json_answer(json_rpc.encode(response))
+        self._sessions.commit(session)
         return json_answer(session.server_session.encode(response) or "", headers=[(SESSION_HEADER, session.id)])
 
     def _post_stateless(self, environ: WSGIEnvironment, message: t.Any, principal: Principal | None) -> Answer:
@@ -504,8 +548,10 @@ class StreamableHTTPTransport(ModernPost):
         if consumer is None:
             raise HTTPRequestError(409, "Conflict: this session already has a GET stream open")
         try:
+            if not session.claim_standalone():  # held by another process
+                raise HTTPRequestError(409, "Conflict: this session already has a GET stream open")
             self._hold_stream(environ, session)
-        except HTTPRequestError:
+        except BaseException:
             stream.detach(consumer)
             raise
         preamble = [stream.prime(self.retry_ms)] if _resumable(session.server_session.protocol_version) else []
@@ -528,11 +574,22 @@ class StreamableHTTPTransport(ModernPost):
         if stream_id is None:
             raise HTTPRequestError(400, f"Bad Request: unknown Last-Event-ID {last_event_id!r}")
         stream = session.find_stream(stream_id)
+        if stream_id == STANDALONE and stream is None:
+            stream = session.standalone_stream()
         consumer: queue.SimpleQueue[QueueItem]
-        if stream is None:  # finished and gone: what the store still had is all there is
-            stream, consumer, finished = Stream(stream_id, None), queue.SimpleQueue(), True
+        if stream is None:
+            stream = Stream(stream_id, None)
+            consumer, _ = stream.attach()
+            finished = not session.running_elsewhere(stream_id)
+            if finished:  # gone (a dead process's requests now have their error): what the store has is all
+                store.replay_events_after(replayed[-1][0] if replayed else last_event_id, collect)
+            else:  # live in another process: the client comes back for the rest (SEP-1699 polling)
+                stream.close_connection()
         else:
             attached = stream.attach_if_free()  # a live connection keeps its stream
+            if attached is not None and stream.stream_id == STANDALONE and not session.claim_standalone():
+                stream.detach(attached)
+                attached = None
             if attached is None:
                 raise HTTPRequestError(
                     409, "Conflict: this stream is still being read on another connection", headers={"Retry-After": "1"}
@@ -636,6 +693,8 @@ class StreamableHTTPTransport(ModernPost):
         self._pool.close()
         if self._body_deadlines is not None:
             self._body_deadlines.close()
+        if self._shared is not None:
+            self._shared.backplane.close()
 
     def __enter__(self) -> StreamableHTTPTransport:
         return self

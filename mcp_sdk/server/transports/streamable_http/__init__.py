@@ -9,6 +9,9 @@
 - :mod:`.workers`: the pool of threads running requests answered with SSE, shared in turn by sessions.
 - :mod:`.limits`: caps on open SSE connections, in total and per session.
 - :mod:`.connection`: what the WSGI server shows of the client's socket: disconnect probes, body deadlines.
+- :mod:`.redis_setup`, :mod:`.redis_backplane`, :mod:`.redis_sessions`, :mod:`.redis_event_store`,
+  :mod:`.redis_bus`: sessions, routing, events and ``subscriptions/listen`` shared across processes
+  on Redis (``redis_url=``; redis-py is imported only then).
 """
 
 from __future__ import annotations
@@ -16,6 +19,21 @@ from __future__ import annotations
 from .event_store import EventStore as EventStore
 from .event_store import InMemoryEventStore as InMemoryEventStore
 from .http_io import HTTPRequestError as HTTPRequestError
+from .redis_backplane import RedisBackplane as RedisBackplane
+from .redis_bus import RedisSubscriptionBus as RedisSubscriptionBus
+from .redis_event_store import RedisEventStore as RedisEventStore
+from .redis_sessions import RedisSessionRegistry as RedisSessionRegistry
+from .redis_sessions import SharedHTTPSession as SharedHTTPSession
 from .security import RebindingGuard as RebindingGuard
 
-__all__ = ["EventStore", "HTTPRequestError", "InMemoryEventStore", "RebindingGuard"]
+__all__ = [
+    "EventStore",
+    "HTTPRequestError",
+    "InMemoryEventStore",
+    "RebindingGuard",
+    "RedisBackplane",
+    "RedisEventStore",
+    "RedisSessionRegistry",
+    "RedisSubscriptionBus",
+    "SharedHTTPSession",
+]

@@ -35,7 +35,7 @@ SINGLE_THREADED = f"Method Not Allowed: no GET stream, because {FIX_THREADS}"
 ISSUED_ELSEWHERE = (
     "Not Found: unknown session. Sessions live in the memory of the process that created them: "
     "several server processes (gunicorn -w N) are the likely cause. Run one process with threads "
-    "(gunicorn -w 1 -k gthread), route each session to its process, or pass stateless=True"
+    "(gunicorn -w 1 -k gthread), share sessions on Redis (redis_url=), or pass stateless=True"
 )
 ENDED = "Not Found: the session expired or was ended; send initialize to start a new one"
 
@@ -43,7 +43,9 @@ ENDED = "Not Found: the session expired or was ended; send initialize to start a
 class DeploymentCheck:
     """Per transport: the single-threaded check (logged once) and the ids this process issued."""
 
-    def __init__(self) -> None:
+    def __init__(self, shared: bool = False) -> None:
+        #: Sessions are shared by every process (Redis): an unknown id is never another process's.
+        self.shared = shared
         self._lock = threading.Lock()
         self._warned = False
         self._issued: collections.OrderedDict[str, None] = collections.OrderedDict()
@@ -78,7 +80,7 @@ class DeploymentCheck:
     def unknown_session(self, session_id: str) -> HTTPRequestError:
         """The 404 for a session id no open session has: ended here, or issued by another process."""
         with self._lock:
-            ours = session_id in self._issued
+            ours = self.shared or session_id in self._issued
         return HTTPRequestError(404, ENDED if ours else ISSUED_ELSEWHERE)
 
 

@@ -75,6 +75,8 @@ class HTTPSession:
         self._streams: dict[str, Stream] = {}
         self._by_request: dict[t.Any, Stream] = {}
         self._numbers = itertools.count(1)
+        #: Prepended to the numbers of POST streams (a shared session's streams are unique across processes).
+        self.stream_prefix = ""
         self._retained: collections.deque[str] = collections.deque()  # finished streams, oldest first
         self.last_active = time.monotonic()
         #: Whether the client sent anything after ``initialize``.
@@ -111,7 +113,7 @@ class HTTPSession:
         """A new stream carrying the answers to ``request_ids`` (one POST)."""
         store = self.store
         with self._lock:
-            stream = Stream(str(next(self._numbers)), store, request_ids)
+            stream = Stream(f"{self.stream_prefix}{next(self._numbers)}", store, request_ids)
             self._streams[stream.stream_id] = stream
             self.running_requests += 1
             for request_id in request_ids:
@@ -138,6 +140,14 @@ class HTTPSession:
             if stream is None:
                 stream = self._streams[STANDALONE] = Stream(STANDALONE, store)
         return stream
+
+    def claim_standalone(self) -> bool:
+        """Take the session's one GET stream for a connection of this process (in-process: always yes)."""
+        return True
+
+    def running_elsewhere(self, stream_id: str) -> bool:
+        """Whether ``stream_id`` is still running in another process (in-process: never)."""
+        return False
 
     def find_stream(self, stream_id: str) -> Stream | None:
         """The live stream with this id, if any."""
@@ -305,6 +315,24 @@ class SessionRegistry:
     def __len__(self) -> int:
         return len(self._sessions)
 
+    def new_session(
+        self,
+        server: Server,
+        session_id: str,
+        event_store: EventStoreFactory,
+        can_send_requests: bool = True,
+        principal: Principal | None = None,
+    ) -> HTTPSession:
+        """A new session of this registry's kind (not yet added)."""
+        return HTTPSession(server, session_id, event_store, can_send_requests, principal)
+
+    def route(self, session: HTTPSession, message: t.Any) -> t.Any:
+        """What of a POSTed ``message`` this process handles (a shared registry forwards the rest)."""
+        return message
+
+    def commit(self, session: HTTPSession) -> None:
+        """Save what a request changed in the session's state (in-process: nothing to do)."""
+
     def _expired(self, session: HTTPSession, now: float) -> bool:
         return session.expired(now, self.idle_timeout, self.unused_timeout)
 
@@ -313,16 +341,20 @@ class SessionRegistry:
         while True:
             with self._lock:
                 if self.max_sessions is None or len(self._sessions) < self.max_sessions:
-                    self._sessions[session.id] = session
-                    if self._reaper is None and self._interval is not None and not self._stop.is_set():
-                        self._reaper = threading.Thread(target=self._reap_loop, name="mcp-http-session-reaper", daemon=True)
-                        self._reaper.start()
+                    self._keep(session)
                     return True
                 victim = self._evictable()
                 if victim is None:
                     return False
                 del self._sessions[victim.id]
             victim.close("Session expired")  # outside the lock: cancels requests, ends connections
+
+    def _keep(self, session: HTTPSession) -> None:
+        """Hold ``session`` as the most recently used, starting the reaper if need be (under the lock)."""
+        self._sessions[session.id] = session
+        if self._reaper is None and self._interval is not None and not self._stop.is_set():
+            self._reaper = threading.Thread(target=self._reap_loop, name="mcp-http-session-reaper", daemon=True)
+            self._reaper.start()
 
     def _evictable(self) -> HTTPSession | None:
         """The least recently used session that is expired or idle long enough to make room (under the lock)."""

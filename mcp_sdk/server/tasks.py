@@ -206,6 +206,8 @@ class TaskManager:
     ) -> None:
         self.server = server
         self.store: TaskStore = store if store is not None else InMemoryTaskStore()
+        #: Whether ``store`` was chosen by the user (a transport sharing state elsewhere leaves it).
+        self.store_given = store is not None
         self.ttl_ms = ttl_ms
         self.poll_interval_ms = poll_interval_ms
         self.max_running = max_running

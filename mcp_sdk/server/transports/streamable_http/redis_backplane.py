@@ -77,9 +77,11 @@ class RedisBackplane:
     :param prefix: prepended to every key and channel (several endpoints may share one Redis).
     """
 
-    def __init__(self, client: t.Any, prefix: str = "mcp:") -> None:
+    def __init__(self, client: t.Any, prefix: str = "mcp:", *, owns_client: bool = False) -> None:
         redis = import_redis()
         self.redis = client
+        #: Whether :meth:`close` disconnects the client (one made from ``redis_url``, not the user's).
+        self.owns_client = owns_client
         self.prefix = prefix
         #: What a Redis outage raises: requests needing Redis then get 503.
         self.errors: tuple[type[BaseException], ...] = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
@@ -270,6 +272,8 @@ class RedisBackplane:
                 self.redis.delete(self.key("alive", self._worker_id))
             except self.errors:
                 pass
+        if self.owns_client:
+            self.redis.connection_pool.disconnect()
 
 
 __all__ = ["HEARTBEAT_INTERVAL", "HEARTBEAT_TTL", "RedisBackplane", "connect", "import_redis", "text"]

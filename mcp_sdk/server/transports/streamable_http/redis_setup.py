@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typing as t
 
+from ...redis_task_store import RedisTaskStore
 from .event_store import DEFAULT_MAX_AGE, EventStore
 from .redis_backplane import RedisBackplane, connect
 from .redis_bus import RedisSubscriptionBus
@@ -37,14 +38,18 @@ def share_on_redis(
     max_sessions: int | None,
     unused_timeout: float | None,
 ) -> SharedState:
-    """Connect to Redis (``client``, else ``redis_url``) and build the shared registry, event store and bus.
+    """Connect to Redis (``client``, else ``redis_url``) and build the shared registry, event store and
+    bus; the server's tasks move to Redis too (unless it was given a task store of its own).
 
     :raises MissingExtraError: redis-py is not installed.
     :raises ValueError: both or neither of ``redis_url`` and ``client``.
     """
     if (redis_url is None) == (client is None):
         raise ValueError("pass redis_url or redis, not both")
-    backplane = RedisBackplane(client if client is not None else connect(t.cast(str, redis_url)), prefix)
+    if client is not None:
+        backplane = RedisBackplane(client, prefix)
+    else:
+        backplane = RedisBackplane(connect(t.cast(str, redis_url)), prefix, owns_client=True)
     ttl = idle_timeout if idle_timeout is not None else DEFAULT_MAX_AGE
 
     def redis_events(session_id: str) -> EventStore:
@@ -58,6 +63,8 @@ def share_on_redis(
         )
     bus = RedisSubscriptionBus(backplane)
     server.subscriptions = bus
+    if not server.tasks.store_given:  # the default in-memory store: tasks are shared too
+        server.tasks.store = RedisTaskStore(backplane.redis, prefix=backplane.key(""))
     return SharedState(backplane, registry, store, bus)
 
 

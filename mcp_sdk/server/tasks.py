@@ -254,14 +254,16 @@ class TaskManager:
         with self._lock:
             if len(self._running) >= self.max_running:
                 raise InternalError("Internal error: too many tasks are running; try again later")
-            self._running[task_id] = cancellation
-            self._deadlines[task_id] = time.monotonic() + self.ttl_ms / 1000 if self.ttl_ms is not None else float("inf")
-            if self._watcher is None:
-                self._watcher = threading.Thread(target=self._watch, name="mcp-task-watch", daemon=True)
-                self._watcher.start()
+            self._running[task_id] = cancellation  # the slot; the watcher sees the task only once it is stored
         record = TaskRecord(task_id, ttl_ms=self.ttl_ms, poll_interval_ms=self.poll_interval_ms, owner=_principal(origin))
         try:
             self.store.create(record)
+            with self._lock:
+                # Watched from now on: a heartbeat before the record exists would find no task and cancel it.
+                self._deadlines[task_id] = time.monotonic() + self.ttl_ms / 1000 if self.ttl_ms is not None else float("inf")
+                if self._watcher is None:
+                    self._watcher = threading.Thread(target=self._watch, name="mcp-task-watch", daemon=True)
+                    self._watcher.start()
             runner = _Runner(task_id, cancellation)
             thread = threading.Thread(
                 target=self._run, args=(runner, origin, request.meta, work), name=f"mcp-task-{task_id[:8]}", daemon=True
@@ -297,15 +299,15 @@ class TaskManager:
                 own = dict(zip(outcome.input_requests, answers.values()))
                 inputs = RoundTripInputs(own, outcome.request_state)
         except CancelledError:
-            self._finish(runner.task_id, "cancelled")
+            self._finish_quietly(runner.task_id, "cancelled")
         except RequestHandlerError as error:
             failure: dict[str, t.Any] = {"code": error.code, "message": error.message}
             if error.data is not None:
                 failure["data"] = error.data
-            self._finish(runner.task_id, "failed", error=failure, message=error.message)
+            self._finish_quietly(runner.task_id, "failed", error=failure, message=error.message)
         except Exception as error:  # a fault of the work itself: reported, the client told nothing internal
             server.report_exception(error, {"task": "tools/call"})
-            self._finish(
+            self._finish_quietly(
                 runner.task_id, "failed", error={"code": -32603, "message": "Internal error"}, message="Internal error"
             )
         finally:
@@ -378,6 +380,14 @@ class TaskManager:
 
         self._change(task_id, take)
         return {key: answers[key] for key in requests}
+
+    def _finish_quietly(self, task_id: str, status: str, **outcome: t.Any) -> None:
+        """:meth:`_finish` on the task's own thread: a store that fails now (Redis down, say) is
+        reported, never an exception that kills the thread; the task then ends by its heartbeat."""
+        try:
+            self._finish(task_id, status, **outcome)
+        except Exception as error:
+            self.server.report_exception(error, {"task": "store"})
 
     def _finish(
         self,

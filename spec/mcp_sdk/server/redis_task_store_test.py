@@ -29,7 +29,7 @@ def redis_server() -> t.Iterator[RedisServer]:
 def worker(redis_url: str, **options: t.Any) -> LiveServer:
     server = Server(name="worker", tools=[task_tools.Gated, task_tools.AskName])
     transport = StreamableHTTPTransport(server, redis_url=redis_url, wsgi_threads=16, **options)
-    return LiveServer(transport, closeables=[transport])
+    return LiveServer(transport, closeables=[server.tasks, transport])  # tasks still asking end with the worker
 
 
 def status(client: ModernHTTP, task_id: str) -> dict[str, t.Any]:
@@ -90,6 +90,26 @@ class TestAcrossWorkers:
                 assert wait_until(lambda: status(on_second, task_id)["status"] == "completed")
                 assert status(on_second, task_id)["result"]["content"] == [{"type": "text", "text": "released"}]
 
+    def test_an_answer_given_to_one_worker_reaches_the_task_on_another(self, redis_server: RedisServer) -> None:
+        with worker(redis_server.url) as first, worker(redis_server.url) as second:
+            with ModernHTTP(first.url, WITH_TASKS) as on_first, ModernHTTP(second.url, WITH_TASKS) as on_second:
+                task_id = on_first.result("tools/call", {"name": "ask_name"})["taskId"]
+                assert wait_until(lambda: status(on_second, task_id)["status"] == "input_required")
+                [key] = status(on_second, task_id)["inputRequests"]
+                answer = {key: {"action": "accept", "content": {"name": "Ann"}}}
+                on_second.result("tasks/update", {"taskId": task_id, "inputResponses": answer})
+                assert wait_until(lambda: status(on_first, task_id)["status"] == "completed")
+                assert status(on_first, task_id)["result"]["content"] == [{"type": "text", "text": "Hello, Ann!"}]
+
+    @pytest.mark.parametrize("attempt", range(5))
+    def test_a_new_task_is_never_cancelled_by_its_own_first_heartbeat(self, redis_server: RedisServer, attempt: int) -> None:
+        """Regression: the heartbeat thread could beat a task before the store had it, find nothing,
+        and cancel it (seen as 'cancelled' a few milliseconds after creation)."""
+        with worker(redis_server.url) as only, ModernHTTP(only.url, WITH_TASKS) as client:
+            task_id = client.result("tools/call", {"name": "ask_name"})["taskId"]
+            assert wait_until(lambda: status(client, task_id)["status"] != "working")
+            assert status(client, task_id)["status"] == "input_required"
+
     def test_a_task_whose_worker_was_killed_ends_failed(self, redis_server: RedisServer) -> None:
         dying = ServerProcess([PYTHON, "-m", "spec.support.task_worker", "{port}", redis_server.url])
         try:
@@ -100,6 +120,6 @@ class TestAcrossWorkers:
         finally:
             dying.stop()
         with worker(redis_server.url) as survivor, ModernHTTP(survivor.url, WITH_TASKS) as client:
-            survivor.closeables[0].server.tasks.worker_timeout = 2.0  # seconds without a heartbeat
+            survivor.closeables[0].worker_timeout = 2.0  # its TaskManager: seconds without a heartbeat
             assert status(client, task_id)["status"] == "working"  # its heartbeat is still fresh
             assert wait_until(lambda: status(client, task_id)["status"] == "failed", timeout=30)

@@ -56,7 +56,7 @@ from ... import protocol_version as versions
 from ...cancellation import Cancellation
 from ...errors import TransportError
 from ...server_session import ServerSession
-from .streamable_http.modern_post import ModernPost, no_session_means_modern
+from .streamable_http.modern_post import ModernPost, RequestChannel, no_session_means_modern
 from ..auth import AuthRefusal, BearerAuth, Principal
 from ..auth.request_auth import Authenticate, RequestAuthenticator
 from .streamable_http.connection import BodyDeadlines, disconnect_probe
@@ -456,14 +456,21 @@ class StreamableHTTPTransport(ModernPost):
         if self.enable_json_response or not may_send_first(self.server, message):
             return self._answer_json(server_session, message)
         self._hold_stream(environ, None, ids[0])
+        stream, consumer = self._open_stateless_stream(server_session, ids)
+        return self._stream_answer(server_session, message, stream, consumer, [], stream.finish, self._stateless_ended)
+
+    def _open_stateless_stream(
+        self, server_session: RequestChannel, ids: t.Sequence[t.Any]
+    ) -> tuple[Stream, queue.SimpleQueue[QueueItem]]:
+        """The SSE stream of a request with no session (``stateless=True``, or 2026-07-28), which
+        :meth:`close` ends and whose dropped connection cancels the request."""
         stream = server_session.stream = Stream("0", None, ids)
         consumer, _ = stream.attach()
         with self._stateless_lock:
             self._stateless_streams[stream] = server_session
         if self._closed:  # close() ran since the check in _answer: it did not see this stream
             self._stateless_ended(stream, False)
-
-        return self._stream_answer(server_session, message, stream, consumer, [], stream.finish, self._stateless_ended)
+        return stream, consumer
 
     def _stateless_ended(self, stream: Stream, delivered: bool) -> None:
         """A stateless SSE answer ended; without its answer written, nobody can get it any more: cancel."""
@@ -491,21 +498,30 @@ class StreamableHTTPTransport(ModernPost):
         preamble: list[bytes],
         finish: t.Callable[[t.Any, str | None], None],
         on_end: t.Callable[[Stream, bool], None] | None,
+        *,
+        modern: bool | None = None,
+        first_event_wait: float | None = None,
     ) -> Answer:
-        body = SSEBody(stream, consumer, preamble, keepalive=self.keepalive_interval, retry_ms=self.retry_ms, on_end=on_end)
+        """Run ``message`` on the pool and answer with its SSE stream: whole, with a length, if it
+        ends within ``first_event_wait`` seconds (default :attr:`first_event_wait`).
+
+        :param modern: passed to :meth:`Server.handle_message` (True: served as 2026-07-28).
+        """
+        retry_ms = None if modern else self.retry_ms  # 2026-07-28 streams are never resumed
+        body = SSEBody(stream, consumer, preamble, keepalive=self.keepalive_interval, retry_ms=retry_ms, on_end=on_end)
         # The request may wait for a free worker: its token exists from now on, so a
         # notifications/cancelled POSTed meanwhile still reaches it.
         request_id = message.get("id") if type(message) is dict else None
         cancellation = server_session.accept(request_id) if json_rpc.is_valid_id(request_id) else None
         try:
-            self._pool.submit(lambda: self._run(server_session, message, finish, cancellation), owner=server_session)
+            self._pool.submit(lambda: self._run(server_session, message, finish, cancellation, modern), owner=server_session)
         except TransportError:
             if cancellation is not None:
                 server_session.forget(request_id)
             finish(None, None)
             body.close()
             raise HTTPRequestError(503, "Service Unavailable: the MCP transport is closed") from None
-        length = body.prefetch(self.first_event_wait)
+        length = body.prefetch(self.first_event_wait if first_event_wait is None else first_event_wait)
         if length is None:
             return Answer(200, list(SSE_HEADERS), body)
         return Answer(200, [*SSE_HEADERS, ("Content-Length", str(length))], body)

@@ -13,20 +13,18 @@ ignored; GET and DELETE without a session get 405.
 
 from __future__ import annotations
 
-import threading
+import queue
 import typing as t
 
 from .... import error_codes, json_rpc, methods
 from .... import protocol_version as versions
-from ....cancellation import Cancellation
-from ....errors import InvalidParamsError, RequestHandlerError, TransportError
+from ....errors import InvalidParamsError, RequestHandlerError
 from ....server_session import ServerSession
 from ...envelope import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, carries_envelope
 from . import request_headers
 from .dispatch import is_initialize, may_send_first
 from .http_io import SESSION_HEADER, Answer, HTTPRequestError, empty_answer, json_answer
-from .sse import SSE_HEADERS, SSEBody, Stream
-from .workers import WorkerPool
+from .sse import QueueItem, SSEBody, Stream
 
 if t.TYPE_CHECKING:
     from ....server import Server
@@ -48,10 +46,6 @@ class ModernPost:
     stateless: bool
     enable_json_response: bool
     keepalive_interval: float
-    _closed: bool
-    _pool: WorkerPool
-    _stateless_lock: threading.Lock
-    _stateless_streams: dict[Stream, ServerSession]
 
     if t.TYPE_CHECKING:
 
@@ -59,14 +53,23 @@ class ModernPost:
 
         def _stateless_ended(self, stream: Stream, delivered: bool) -> None: ...
 
-        def _run(
+        def _open_stateless_stream(
+            self, server_session: RequestChannel, ids: t.Sequence[t.Any]
+        ) -> tuple[Stream, queue.SimpleQueue[QueueItem]]: ...
+
+        def _stream_answer(
             self,
             server_session: ServerSession,
             message: t.Any,
+            stream: Stream,
+            consumer: queue.SimpleQueue[QueueItem],
+            preamble: list[bytes],
             finish: t.Callable[[t.Any, str | None], None],
-            cancellation: Cancellation | None = None,
+            on_end: t.Callable[[Stream, bool], None] | None,
+            *,
             modern: bool | None = None,
-        ) -> None: ...
+            first_event_wait: float | None = None,
+        ) -> Answer: ...
 
     def _is_modern(self, environ: WSGIEnvironment, message: t.Any) -> bool:
         """Whether a POST is a 2026-07-28 request: it carries the ``_meta`` envelope, or, outside
@@ -126,39 +129,26 @@ class ModernPost:
     def _stream_modern(self, server_session: RequestChannel, message: dict[str, t.Any]) -> Answer:
         """SSE once the handler talks first; an answer with nothing before it goes out as JSON
         with its status (a -32021 is a 400 even from a tool that could have streamed)."""
-        stream = server_session.stream = Stream("0", None, [message["id"]])
+        stream, consumer = self._open_stateless_stream(server_session, [message["id"]])
         stream.listen = message.get("method") == methods.SUBSCRIPTIONS_LISTEN
-        consumer, _ = stream.attach()
         outcome: list[t.Any] = []
 
         def finish(response: t.Any, text: str | None) -> None:
             outcome.append(response)
             stream.finish(response, text)
 
-        with self._stateless_lock:
-            self._stateless_streams[stream] = server_session
-        if self._closed:
-            self._stateless_ended(stream, False)
-        body = SSEBody(
-            stream, consumer, [], keepalive=self.keepalive_interval, retry_ms=None, on_end=self._stateless_ended
+        answer = self._stream_answer(
+            server_session, message, stream, consumer, [], finish, self._stateless_ended,
+            modern=True, first_event_wait=self.keepalive_interval,
         )
-        request_id = message["id"]
-        cancellation = server_session.accept(request_id)
-        try:
-            self._pool.submit(lambda: self._run(server_session, message, finish, cancellation, modern=True))
-        except TransportError:
-            server_session.forget(request_id)
-            finish(None, None)
-            body.close()
-            raise HTTPRequestError(503, "Service Unavailable: the MCP transport is closed") from None
-        length = body.prefetch(self.keepalive_interval)
-        if length is None:
-            return Answer(200, list(SSE_HEADERS), body)
         response = outcome[0] if outcome else None
-        if server_session.messages_sent == 0 and type(response) is dict and "error" in response:
+        body = answer.body
+        if isinstance(body, SSEBody) and body.complete and server_session.messages_sent == 0 and (
+            type(response) is dict and "error" in response
+        ):
             body.close()
             return json_answer(json_rpc.encode(response), _modern_status(response))
-        return Answer(200, [*SSE_HEADERS, ("Content-Length", str(length))], body)
+        return answer
 
 
 class RequestChannel(ServerSession):

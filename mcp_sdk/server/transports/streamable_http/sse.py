@@ -242,6 +242,11 @@ class SSEBody:
     def __iter__(self) -> t.Iterator[bytes]:
         return self._events
 
+    @property
+    def complete(self) -> bool:
+        """Whether the whole stream is known before anything was written (see :meth:`prefetch`)."""
+        return self._outcome is not None
+
     def prefetch(self, timeout: float) -> int | None:
         """Wait up to ``timeout`` seconds for the stream to end, before anything is written.
 

@@ -56,9 +56,6 @@ CACHEABLE_METHODS = frozenset(
 INPUT_REQUIRED_METHODS = frozenset({methods.TOOLS_CALL, methods.PROMPTS_GET, methods.RESOURCES_READ})
 
 
-_MISSING: t.Any = object()
-
-
 def carries_envelope(message: t.Any) -> bool:
     """Whether a decoded message is a modern request: it names a modern-only method, or its
     ``params._meta`` carries one of the per-request protocol fields.
@@ -75,6 +72,23 @@ def carries_envelope(message: t.Any) -> bool:
         return False
     meta = params.get("_meta")
     return type(meta) is dict and (PROTOCOL_VERSION_KEY in meta or CLIENT_CAPABILITIES_KEY in meta)
+
+
+def required_meta(params: t.Any) -> dict[str, t.Any]:
+    """``params._meta``, once it is an object carrying both required per-request fields.
+
+    :raises InvalidParamsError: it is not (-32602).
+    """
+    meta = params.get("_meta") if type(params) is dict else None
+    if type(meta) is not dict:
+        raise InvalidParamsError(
+            f"Invalid params: params._meta must be an object carrying {PROTOCOL_VERSION_KEY!r} "
+            f"and {CLIENT_CAPABILITIES_KEY!r}"
+        )
+    if PROTOCOL_VERSION_KEY not in meta or CLIENT_CAPABILITIES_KEY not in meta:
+        missing = [key for key in (PROTOCOL_VERSION_KEY, CLIENT_CAPABILITIES_KEY) if key not in meta]
+        raise InvalidParamsError(f"Invalid params: params._meta is missing {' and '.join(map(repr, missing))}")
+    return meta
 
 
 class Envelope:
@@ -108,16 +122,8 @@ class Envelope:
         :raises InvalidParamsError: ``_meta`` or a required field is missing or malformed (-32602).
         :raises UnsupportedProtocolVersionError: the version is not a modern one served here (-32022).
         """
-        meta = params.get("_meta") if type(params) is dict else None
-        if type(meta) is not dict:
-            raise InvalidParamsError(
-                f"Invalid params: params._meta must be an object carrying {PROTOCOL_VERSION_KEY!r} "
-                f"and {CLIENT_CAPABILITIES_KEY!r}"
-            )
-        version = meta.get(PROTOCOL_VERSION_KEY, _MISSING)
-        if version is _MISSING or CLIENT_CAPABILITIES_KEY not in meta:
-            missing = [key for key in (PROTOCOL_VERSION_KEY, CLIENT_CAPABILITIES_KEY) if key not in meta]
-            raise InvalidParamsError(f"Invalid params: params._meta is missing {' and '.join(map(repr, missing))}")
+        meta = required_meta(params)
+        version = meta[PROTOCOL_VERSION_KEY]
         if type(version) is not str:
             raise InvalidParamsError(f"Invalid params: {PROTOCOL_VERSION_KEY!r} must be a string")
         if not versions.is_modern(version):
@@ -166,5 +172,6 @@ __all__ = [
     "SERVER_INFO_KEY",
     "SUBSCRIPTION_ID_KEY",
     "carries_envelope",
+    "required_meta",
     "stamp",
 ]

@@ -20,7 +20,7 @@ from .... import error_codes, json_rpc, methods
 from .... import protocol_version as versions
 from ....errors import InvalidParamsError, RequestHandlerError
 from ....server_session import ServerSession
-from ...envelope import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, carries_envelope
+from ...envelope import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, carries_envelope, required_meta
 from . import request_headers
 from .dispatch import is_initialize, may_send_first
 from .http_io import SESSION_HEADER, Answer, HTTPRequestError, empty_answer, json_answer
@@ -194,9 +194,7 @@ def _require_envelope(params: t.Any) -> None:
             f"Invalid params: no {SESSION_HEADER} header (send initialize first, MCP 2025) and no "
             f"params._meta carrying {PROTOCOL_VERSION_KEY!r} and {CLIENT_CAPABILITIES_KEY!r} (MCP 2026-07-28)"
         )
-    missing = [key for key in (PROTOCOL_VERSION_KEY, CLIENT_CAPABILITIES_KEY) if key not in meta]
-    if missing:
-        raise InvalidParamsError(f"Invalid params: params._meta is missing {' and '.join(map(repr, missing))}")
+    required_meta(params)
 
 
 def _modern_status(response: t.Any) -> int:

@@ -17,7 +17,8 @@ import json
 import threading
 import typing as t
 
-from ..errors import MissingExtraError, TransportError
+from .._redis import connect, import_redis
+from ..errors import TransportError
 from .task_store import TaskRecord
 
 #: Seconds between reads of a task someone waits on.
@@ -30,12 +31,6 @@ DEFAULT_RETENTION = 3600
 _FIELDS = TaskRecord.__slots__
 
 
-def _redis() -> t.Any:
-    try:
-        import redis
-    except ImportError as error:  # pragma: no cover - the test extras bring it
-        raise MissingExtraError("the Redis task store needs redis-py: pip install 'mcp_sdk[redis]'") from error
-    return redis
 
 
 class RedisTaskStore:
@@ -48,7 +43,7 @@ class RedisTaskStore:
     """
 
     def __init__(self, client: t.Any, *, prefix: str = "mcp:", retention: int = DEFAULT_RETENTION) -> None:
-        self._redis = _redis()
+        self._redis = import_redis()
         self.client = client
         self.prefix = prefix
         self.retention = retention
@@ -57,7 +52,7 @@ class RedisTaskStore:
     @classmethod
     def from_url(cls, url: str, **options: t.Any) -> RedisTaskStore:
         """A store on the Redis at ``url`` (``redis://host:6379/0``)."""
-        return cls(_redis().Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5), **options)
+        return cls(connect(url), **options)
 
     def _key(self, task_id: str) -> str:
         return f"{self.prefix}task:{task_id}"

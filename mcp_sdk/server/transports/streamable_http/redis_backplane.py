@@ -18,10 +18,9 @@ import logging
 import os
 import secrets
 import threading
-import types
 import typing as t
 
-from ....errors import MissingExtraError
+from ...._redis import import_redis
 
 logger = logging.getLogger("mcp_sdk.server")
 
@@ -29,8 +28,6 @@ logger = logging.getLogger("mcp_sdk.server")
 HEARTBEAT_INTERVAL = 2.0
 #: Seconds a worker's heartbeat key outlives its last beat: a dead worker is noticed this soon.
 HEARTBEAT_TTL = 8
-#: Seconds one Redis command may take before the request needing it gets 503.
-SOCKET_TIMEOUT = 2.0
 #: Seconds between attempts to reach Redis again after it failed.
 RECONNECT_DELAY = 0.5
 #: Writes waiting for the writer thread at most; past it new ones are dropped (Redis is too slow).
@@ -38,31 +35,6 @@ MAX_PENDING_WRITES = 100_000
 
 #: A message between workers: a JSON object whose ``"k"`` names its kind.
 Handler = t.Callable[[t.Dict[str, t.Any]], None]
-
-
-def import_redis() -> types.ModuleType:
-    """The ``redis`` module (redis-py).
-
-    :raises MissingExtraError: naming the extra to install.
-    """
-    try:
-        import redis
-    except ImportError:
-        raise MissingExtraError(
-            "Sharing sessions across processes needs redis-py: pip install 'mcp_sdk[redis]'"
-        ) from None
-    return redis
-
-
-def connect(url: str) -> t.Any:
-    """A ``redis.Redis`` client for ``url`` whose commands fail within bounded time."""
-    redis = import_redis()
-    from redis.backoff import NoBackoff
-    from redis.retry import Retry
-
-    return redis.Redis.from_url(
-        url, socket_timeout=SOCKET_TIMEOUT, socket_connect_timeout=SOCKET_TIMEOUT, retry=Retry(NoBackoff(), 1)
-    )
 
 
 def text(value: t.Any) -> str:
@@ -276,4 +248,4 @@ class RedisBackplane:
             self.redis.connection_pool.disconnect()
 
 
-__all__ = ["HEARTBEAT_INTERVAL", "HEARTBEAT_TTL", "RedisBackplane", "connect", "import_redis", "text"]
+__all__ = ["HEARTBEAT_INTERVAL", "HEARTBEAT_TTL", "RedisBackplane", "text"]

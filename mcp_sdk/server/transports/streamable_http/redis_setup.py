@@ -6,7 +6,8 @@ import typing as t
 
 from ...redis_task_store import RedisTaskStore
 from .event_store import DEFAULT_MAX_AGE, EventStore
-from .redis_backplane import RedisBackplane, connect
+from ...._redis import connect
+from .redis_backplane import RedisBackplane
 from .redis_bus import RedisSubscriptionBus
 from .redis_event_store import RedisEventStore
 from .redis_sessions import RedisSessionRegistry

@@ -67,7 +67,9 @@ from .streamable_http.http_io import (
     JSON_MIMETYPE,
     PROTOCOL_VERSION_HEADER,
     SESSION_HEADER,
+    SESSION_KEY,
     SSE_MIMETYPE,
+    VERSION_KEY,
     Answer,
     HTTPRequestError,
     content_length,
@@ -116,8 +118,6 @@ DEFAULT_MAX_REQUESTS_PER_SESSION = 8
 _RELEASE_KEY = "mcp_sdk.release_stream"
 
 _RESUMABLE_FROM = versions.SUPPORTED_VERSIONS.index(RESUMABLE_VERSION)
-_SESSION_KEY = "HTTP_MCP_SESSION_ID"
-_VERSION_KEY = "HTTP_MCP_PROTOCOL_VERSION"
 
 
 class StreamableHTTPTransport(ModernPost):
@@ -423,7 +423,7 @@ class StreamableHTTPTransport(ModernPost):
 
     def _initialize(self, environ: WSGIEnvironment, message: dict[str, t.Any], principal: Principal | None) -> Answer:
         assert self._sessions is not None
-        existing = environ.get(_SESSION_KEY)
+        existing = environ.get(SESSION_KEY)
         if existing:
             found = self._sessions.get(existing)
             if found is not None and found.belongs_to(principal):
@@ -641,7 +641,7 @@ class StreamableHTTPTransport(ModernPost):
     def _session(self, environ: WSGIEnvironment, principal: Principal | None) -> HTTPSession:
         """The request's session; one another principal created is as unknown as a made-up id (404)."""
         assert self._sessions is not None
-        session_id = environ.get(_SESSION_KEY)
+        session_id = environ.get(SESSION_KEY)
         if not session_id:
             raise HTTPRequestError(400, f"Bad Request: the {SESSION_HEADER} header is required")
         session = self._sessions.get(session_id)
@@ -659,7 +659,7 @@ class StreamableHTTPTransport(ModernPost):
 
         Any supported version passes, even one other than the session's.
         """
-        version: str | None = environ.get(_VERSION_KEY)
+        version: str | None = environ.get(VERSION_KEY)
         if version is None:
             return versions.DEFAULT_HTTP_VERSION
         if not versions.is_supported(version):

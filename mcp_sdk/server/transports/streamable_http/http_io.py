@@ -23,6 +23,9 @@ JSON_MIMETYPE = "application/json"
 SSE_MIMETYPE = "text/event-stream"
 SESSION_HEADER = "Mcp-Session-Id"
 PROTOCOL_VERSION_HEADER = "MCP-Protocol-Version"
+#: The WSGI environ keys of those two headers.
+SESSION_KEY = "HTTP_MCP_SESSION_ID"
+VERSION_KEY = "HTTP_MCP_PROTOCOL_VERSION"
 #: Bodies are read in pieces of this size, so a chunked body over the limit is refused early.
 READ_CHUNK = 64 * 1024
 #: Longest ``Accept`` value whose parsed form is cached (a client sends the same short value
@@ -224,6 +227,8 @@ def decode_body(body: bytes) -> t.Any:
 
 
 __all__ = [
+    "SESSION_KEY",
+    "VERSION_KEY",
     "Answer",
     "HTTPRequestError",
     "JSON_MIMETYPE",

@@ -23,7 +23,7 @@ from ....server_session import ServerSession
 from ...envelope import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, carries_envelope, required_meta
 from . import request_headers
 from .dispatch import is_initialize, may_send_first
-from .http_io import SESSION_HEADER, Answer, HTTPRequestError, empty_answer, json_answer
+from .http_io import SESSION_HEADER, SESSION_KEY, VERSION_KEY, Answer, HTTPRequestError, empty_answer, json_answer
 from .sse import QueueItem, SSEBody, Stream
 
 if t.TYPE_CHECKING:
@@ -32,8 +32,6 @@ if t.TYPE_CHECKING:
 
 WSGIEnvironment = t.Dict[str, t.Any]
 
-_SESSION_KEY = "HTTP_MCP_SESSION_ID"
-_VERSION_KEY = "HTTP_MCP_PROTOCOL_VERSION"
 
 
 class ModernPost:
@@ -78,9 +76,9 @@ class ModernPost:
             return True
         if self.stateless or type(message) is not dict or "method" not in message or is_initialize(message):
             return False
-        if environ.get(_SESSION_KEY):
+        if environ.get(SESSION_KEY):
             return False
-        header = environ.get(_VERSION_KEY)
+        header = environ.get(VERSION_KEY)
         return header is None or not versions.is_supported(header)
 
     def _post_modern(self, environ: WSGIEnvironment, message: t.Any, principal: Principal | None) -> Answer:
@@ -177,7 +175,7 @@ class RequestChannel(ServerSession):
 
 def no_session_means_modern(environ: WSGIEnvironment, method: str) -> None:
     """GET and DELETE exist only for 2025 sessions: without one, 405 (2026-07-28 has neither)."""
-    if not environ.get(_SESSION_KEY):
+    if not environ.get(SESSION_KEY):
         raise HTTPRequestError(
             405,
             f"Method Not Allowed: {method} needs an {SESSION_HEADER} (protocol 2026-07-28 uses POST only)",

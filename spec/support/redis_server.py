@@ -7,12 +7,13 @@ message saying so, never skip.
 
 from __future__ import annotations
 
+import functools
 import shutil
 import subprocess
 import tempfile
-import time
 import typing as t
 
+from spec.support import waiting
 from spec.support.http_server import START_TIMEOUT, free_port, wait_for_port
 
 
@@ -77,14 +78,8 @@ class RedisServer:
         self.close()
 
 
-def wait_until(condition: t.Callable[[], bool], timeout: float = 20.0) -> bool:
-    """Poll ``condition`` until true or ``timeout`` seconds passed; returns its last value."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return condition()
+#: ``wait_until`` with the scale-out specs' default bound (20 s).
+wait_until = functools.partial(waiting.wait_until, timeout=20.0)
 
 
 __all__ = ["RedisServer", "redis_binary", "wait_until"]

@@ -25,23 +25,13 @@ from spec.support.client_http_server import (
 )
 from spec.support.client_servers import script_stdio
 from spec.support.oauth_fixture import FixtureServer, Registry, browser
+from spec.support.waiting import WAIT, wait_until
 
 SCRIPT = "client_hostile_leaks.py"
-#: Generous bound on any wait (the machine is shared and slow at times).
-WAIT = 30.0
 
 
 def threads_named(prefix: str) -> list[str]:
     return [thread.name for thread in threading.enumerate() if thread.name.startswith(prefix)]
-
-
-def wait_until(condition: t.Callable[[], bool], timeout: float = WAIT) -> bool:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True
 
 
 # -- 15: server-to-client requests -------------------------------------------------------

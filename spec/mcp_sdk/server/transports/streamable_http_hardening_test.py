@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 import json
 import socket
 import threading
-import time
 import typing as t
 
 import pytest
@@ -29,17 +29,11 @@ from spec.support.http_client import (
 )
 from spec.support.http_fixtures import Served
 from spec.support.http_server import LiveServer
+from spec.support.waiting import wait_until as wait_for
 
 CHANGED = {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}
 
-
-def wait_until(condition: t.Callable[[], bool], timeout: float = WAIT) -> bool:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.01)
-    return True
+wait_until = functools.partial(wait_for, timeout=WAIT)
 
 
 def transport_threads() -> list[str]:

@@ -18,6 +18,7 @@ from mcp_sdk import Server
 from mcp_sdk.server.transports import StreamableHTTPTransport
 from spec.support.http_client import Client, messages_of, read_events
 from spec.support.http_server import LiveServer
+from spec.support.waiting import wait_until
 from spec.support.modern import MODERN, asking_server, modern_request, retry, text_of, tool_call
 from spec.support.wire_schema import assert_valid_modern, assert_valid_response
 
@@ -291,13 +292,6 @@ def listen_request(notifications: dict[str, t.Any], id: t.Any) -> dict[str, t.An
     return modern_request("subscriptions/listen", {"notifications": notifications}, id=id)
 
 
-def wait_until(predicate: t.Callable[[], bool], what: str) -> None:
-    deadline = time.monotonic() + TIMEOUT
-    while not predicate():
-        assert time.monotonic() < deadline, f"never: {what}"
-        time.sleep(0.02)
-
-
 class TestListen:
     def test_ack_tagged_changes_from_another_post_and_a_graceful_close(self, started: t.Any) -> None:
         server, transport, _, client = started()
@@ -469,7 +463,7 @@ class TestStreamsAndShapes:
                 assert response.headers["Content-Type"] == "text/event-stream"
                 assert next(read_events(response)).message["method"] == "notifications/progress"
             client.http.close()
-            wait_until(lambda: probe.outcomes == ["cancelled"], "the tool saw its cancellation")
+            assert wait_until(lambda: probe.outcomes == ["cancelled"], TIMEOUT), "never: the tool saw its cancellation"
         finally:
             client.close()
 

@@ -524,6 +524,31 @@ def browser() -> tuple[t.Callable[[str], None], t.Callable[[], tuple[str, str]],
     return redirect_handler, callback_handler, visited
 
 
+#: Where the fake browser pretends the client listens (never contacted: the callback is read from ``Location``).
+REDIRECT_URI = "http://127.0.0.1:9/callback"
+
+
+def browser_provider() -> tuple[t.Any, list[str]]:
+    """A public authorization-code :class:`~mcp_sdk.client.oauth.Provider` signing in through
+    :func:`browser`; also the URLs the browser visited."""
+    from mcp_sdk.client.oauth import Provider
+
+    redirect_handler, callback_handler, visited = browser()
+    provider = Provider(
+        client_metadata={
+            "client_name": "spec client",
+            "redirect_uris": [REDIRECT_URI],
+            "grant_types": ["authorization_code", "refresh_token"],
+            "response_types": ["code"],
+            "token_endpoint_auth_method": "none",
+        },
+        redirect_uri=REDIRECT_URI,
+        redirect_handler=redirect_handler,
+        callback_handler=callback_handler,
+    )
+    return provider, visited
+
+
 # Throwaway keys generated for these tests only (openssl genpkey); never used anywhere else.
 TEST_EC_PRIVATE_KEY = """\
 -----BEGIN PRIVATE KEY-----

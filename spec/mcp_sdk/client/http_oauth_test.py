@@ -9,10 +9,9 @@ import requests
 from requests.adapters import HTTPAdapter
 
 from mcp_sdk.client import HTTP
-from mcp_sdk.client.oauth import ClientCredentialsProvider, InMemoryStorage, InsecureURLError, Provider
-from spec.support.oauth_fixture import FixtureServer, Registry, browser
+from mcp_sdk.client.oauth import ClientCredentialsProvider, InMemoryStorage, InsecureURLError
+from spec.support.oauth_fixture import FixtureServer, Registry, browser_provider
 
-REDIRECT_URI = "http://127.0.0.1:9/callback"
 INITIALIZE = {
     "jsonrpc": "2.0",
     "id": 1,
@@ -31,19 +30,7 @@ def servers() -> tuple[FixtureServer, FixtureServer]:
 
 def test_authorization_code_flow_through_the_transport() -> None:
     auth, mcp = servers()
-    redirect_handler, callback_handler, visited = browser()
-    provider = Provider(
-        client_metadata={
-            "client_name": "spec client",
-            "redirect_uris": [REDIRECT_URI],
-            "grant_types": ["authorization_code", "refresh_token"],
-            "response_types": ["code"],
-            "token_endpoint_auth_method": "none",
-        },
-        redirect_uri=REDIRECT_URI,
-        redirect_handler=redirect_handler,
-        callback_handler=callback_handler,
-    )
+    provider, visited = browser_provider()
     transport = HTTP(url=mcp.mcp_url, oauth=provider, timeout=10, standalone_stream=False)
     try:
         response = transport.send_request(INITIALIZE)

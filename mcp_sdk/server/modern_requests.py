@@ -82,10 +82,14 @@ class ModernRequests:
                 )
             retryable = method in INPUT_REQUIRED_METHODS
             state: dict[str, t.Any] = {}
+            # What a requestState is bound to: computed (a digest of the arguments) only when a
+            # state is opened or sealed, and at most once.
+            binding: dict[str, t.Any] | None = None
             if retryable:
                 sealed = params.get("requestState")
                 if sealed is not None:
-                    state = self.codec.open(sealed, _binding(method, params, channel))
+                    binding = _binding(method, params, channel)
+                    state = self.codec.open(sealed, binding)
         except RequestHandlerError as error:
             if json_rpc.is_valid_id(request_id) and cancellation is not None:
                 channel.forget(request_id)
@@ -103,19 +107,15 @@ class ModernRequests:
             return None
         if "error" in response:
             if response["error"].get("code") == error_codes.URL_ELICITATION_REQUIRED and retryable:
-                return self._url_elicitations(exchange, request_id, response, _binding(method, params, channel))
+                binding = binding or _binding(method, params, channel)
+                return self._url_elicitations(exchange, request_id, response, binding)
             return response
         result = response["result"]
-        if retryable:
-            # The binding (a digest of the arguments) is computed only when a state is sealed or opened.
+        if retryable and isinstance(result, (InputRequired, InputRequiredResult)):
+            binding = binding or _binding(method, params, channel)
             if isinstance(result, InputRequired):
-                binding = _binding(method, params, channel)
                 return self._input_required(exchange, request_id, {result.key: result.request}, None, binding)
-            if isinstance(result, InputRequiredResult):
-                binding = _binding(method, params, channel)
-                return self._input_required(
-                    exchange, request_id, result.input_requests, result.request_state, binding
-                )
+            return self._input_required(exchange, request_id, result.input_requests, result.request_state, binding)
         stamped = stamp(result, server.server_info())
         if method in CACHEABLE_METHODS:
             _cache_hints(server, exchange, method, params, stamped)

@@ -56,7 +56,8 @@ from ... import protocol_version as versions
 from ...cancellation import Cancellation
 from ...errors import TransportError
 from ...server_session import ServerSession
-from .streamable_http.modern_post import ModernPost, RequestChannel, no_session_means_modern
+from .streamable_http.modern_post import ModernPost, no_session_means_modern
+from .streamable_http.request_channel import RequestChannel
 from ..auth import AuthRefusal, BearerAuth, Principal
 from ..auth.request_auth import Authenticate, RequestAuthenticator
 from .streamable_http.connection import BodyDeadlines, disconnect_probe

@@ -24,6 +24,7 @@ from ...envelope import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, carries_e
 from . import request_headers
 from .dispatch import is_initialize, may_send_first
 from .http_io import SESSION_HEADER, SESSION_KEY, VERSION_KEY, Answer, HTTPRequestError, empty_answer, json_answer
+from .request_channel import RequestChannel
 from .sse import QueueItem, SSEBody, Stream
 
 if t.TYPE_CHECKING:
@@ -149,30 +150,6 @@ class ModernPost:
         return answer
 
 
-class RequestChannel(ServerSession):
-    """The connection one stateless request (2026-07-28) runs on: it carries what relates to
-    the request on the request's own stream, and counts it."""
-
-    def __init__(self, server: Server) -> None:
-        super().__init__(server, self._put)
-        #: The request's SSE stream, once it has one.
-        self.stream: Stream | None = None
-        #: Messages written before the answer.
-        self.messages_sent = 0
-
-    def _put(self, outgoing: dict[str, t.Any], related_request_id: t.Any) -> None:
-        stream = self.stream
-        if related_request_id is None or stream is None:
-            return  # session-scoped messages have nowhere to go
-        try:
-            text = json_rpc.encode(outgoing)
-        except (TypeError, ValueError) as error:
-            self.server.report_exception(error, {"notification": outgoing.get("method")})
-            return
-        self.messages_sent += 1
-        stream.put(outgoing, text)
-
-
 def no_session_means_modern(environ: WSGIEnvironment, method: str) -> None:
     """GET and DELETE exist only for 2025 sessions: without one, 405 (2026-07-28 has neither)."""
     if not environ.get(SESSION_KEY):
@@ -202,4 +179,4 @@ def _modern_status(response: t.Any) -> int:
     return 200
 
 
-__all__ = ["ModernPost", "RequestChannel", "no_session_means_modern"]
+__all__ = ["ModernPost", "no_session_means_modern"]

@@ -51,7 +51,8 @@ class Configuration:
     :raises ValueError: for an unsupported ``protocol_version`` or a short key.
     """
 
-    _FIELDS = (
+    #: The settings' names.
+    FIELDS: t.ClassVar[tuple[str, ...]] = (
         "exception_reporter",
         "around_request",
         "instrumentation_callback",
@@ -201,13 +202,16 @@ class Configuration:
         """Whether ``name`` was set explicitly (rather than left at its default)."""
         return name in self._values
 
+    def explicit_settings(self) -> dict[str, t.Any]:
+        """The settings set explicitly (name -> value), which :meth:`merge` carries over."""
+        return dict(self._values)
+
     def merge(self, other: Configuration | None) -> Configuration:
         """A new configuration: this one's settings, overridden by what ``other`` sets."""
-        merged = Configuration()
-        merged._values = dict(self._values)
+        settings = self.explicit_settings()
         if other is not None:
-            merged._values.update(other._values)
-        return merged
+            settings.update(other.explicit_settings())
+        return Configuration(**settings)
 
     def __repr__(self) -> str:
         def shown(name: str) -> str:
@@ -216,7 +220,7 @@ class Configuration:
                 return f"<{len(value)} keys>"  # secrets never appear in a repr
             return repr(value)
 
-        fields = ", ".join(f"{name}={shown(name)}" for name in self._FIELDS)
+        fields = ", ".join(f"{name}={shown(name)}" for name in self.FIELDS)
         return f"Configuration({fields})"
 
 
@@ -238,7 +242,7 @@ def configure(**settings: t.Any) -> Configuration:
     """
     with _default_lock:
         for name, value in settings.items():
-            if name not in Configuration._FIELDS:
+            if name not in Configuration.FIELDS:
                 raise TypeError(f"configure() got an unknown setting {name!r}")
             setattr(_default, name, value)
     return _default

@@ -16,9 +16,9 @@ from .cancellation import Cancellation
 from .errors import CapabilityError
 
 if t.TYPE_CHECKING:
-    from .server.request import RoundTripInputs
+    from .channel import Channel
     from .server.auth import Principal
-    from .server_session import ServerSession
+    from .server.input_required import RoundTripInputs
 
 
 class ServerContext(t.Mapping[str, t.Any]):
@@ -30,7 +30,7 @@ class ServerContext(t.Mapping[str, t.Any]):
         self,
         context: t.Any,
         *,
-        session: ServerSession | None = None,
+        session: Channel | None = None,
         request_id: t.Any = None,
         progress_token: t.Any = None,
         cancellation: Cancellation | None = None,

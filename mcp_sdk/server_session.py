@@ -16,13 +16,10 @@ import threading
 import typing as t
 
 from . import error_codes, json_rpc, methods
-from . import protocol_version as versions
 from .cancellation import Cancellation
-from .errors import CancelledError, CapabilityError, JSONRPCError, RequestTimeoutError, TransportError, ValidationError
-
-if t.TYPE_CHECKING:
-    from .server import Server
-    from .server.auth import Principal
+from .channel import Channel, ChannelHost, ClientRequest
+from .channel import safe_repr as safe_repr  # imported from here by transports
+from .errors import CancelledError, JSONRPCError, RequestTimeoutError, TransportError
 
 Send = t.Callable[[t.Dict[str, t.Any], t.Any], None]
 
@@ -38,15 +35,6 @@ INLINE_METHODS = frozenset(
         methods.NOTIFICATIONS_CANCELLED,
     }
 )
-
-
-def safe_repr(value: t.Any, limit: int = 1000) -> str:
-    """``repr(value)`` cut to ``limit`` characters, for error reports: never raises
-    (a result nested past the recursion limit, or a broken ``__repr__``)."""
-    try:
-        return repr(value)[:limit]
-    except Exception as error:  # RecursionError included
-        return f"<unrepresentable {type(value).__name__}: {type(error).__name__}>"
 
 
 class _Pending:
@@ -69,34 +57,33 @@ class _Pending:
             self.event.set()
 
 
-class ServerSession:
-    """State of one client connection. Created by a transport; thread-safe."""
+class SessionHost(ChannelHost, t.Protocol):
+    """What a session needs of its server (:class:`~mcp_sdk.Server` is one)."""
 
-    def __init__(self, server: Server, send: Send | None = None, session_id: str | None = None) -> None:
-        self.server = server
-        self.session_id = session_id
-        #: The negotiated protocol version (None before ``initialize``).
-        self.protocol_version: str | None = None
-        #: ``clientInfo`` from ``initialize``.
-        self.client_info: dict[str, t.Any] | None = None
-        #: ``capabilities`` the client declared in ``initialize``.
-        self.client_capabilities: dict[str, t.Any] = {}
-        #: The level set by ``logging/setLevel`` (None: send no log messages).
-        self.log_level: str | None = None
-        #: Whether ``notifications/initialized`` arrived.
-        self.initialized = False
-        #: False where the transport cannot carry server-to-client requests (JSON response mode).
-        self.can_send_requests = send is not None
-        #: Said in the error when ``can_send_requests`` is False although there is a transport.
-        self.no_requests_reason = "JSON response mode"
-        #: Set by a transport that can end a request's SSE connection early (Streamable HTTP,
-        #: SEP-1699): ``fn(request_id) -> bool``; see :meth:`close_sse_stream`.
-        self.stream_closer: t.Callable[[t.Any], bool] | None = None
-        #: The authenticated caller, set by a transport with authentication (None: no authentication).
-        self.auth: Principal | None = None
-        #: Whether a 2026-07-28 request arrived on this connection (then, without ``initialize``,
-        #: it gets no session broadcasts).
-        self.serves_modern = False
+    def handle_message(
+        self, message: t.Any, session: ServerSession, cancellation: Cancellation | None = None, *, modern: bool | None = None
+    ) -> t.Any:
+        """Answer one decoded message (or batch) read on ``session``."""
+
+    def session_closed(self, session: ServerSession) -> None:
+        """Forget a session that closed (it gets no more broadcasts)."""
+
+
+class ServerSession(Channel):
+    """State of one client connection. Created by a transport; thread-safe.
+
+    :param server: the server answering the connection's requests.
+    :param send: ``send(message, related_request_id)`` writes to the client (None: a
+        session with no transport, whose messages are dropped).
+    :param session_id: the transport's id for the connection.
+    """
+
+    server: SessionHost
+
+    def __init__(self, server: SessionHost, send: Send | None = None, session_id: str | None = None) -> None:
+        super().__init__(
+            server, session_id=session_id, can_send_requests=send is not None, no_requests_reason="JSON response mode"
+        )
         self._send = send
         self._lock = threading.Lock()
         self._in_flight: dict[t.Any, Cancellation] = {}
@@ -107,43 +94,6 @@ class ServerSession:
         #: Prepended to the ids of server-to-client requests (as strings), so a transport shared by
         #: several processes can tell from a client's response which process waits for it.
         self.request_id_prefix: str | None = None
-        self._closed = False
-
-    # -- state ---------------------------------------------------------------
-
-    @property
-    def version(self) -> str:
-        """The protocol version in effect: negotiated, or the server's latest before ``initialize``."""
-        return self.protocol_version or self.server.configuration.protocol_version
-
-    def supports(self, feature: str) -> bool:
-        """Whether the version in effect has ``feature`` (see :func:`mcp_sdk.protocol_version.supports`)."""
-        return versions.supports(self.version, feature)
-
-    def client_supports(self, capability: str) -> bool:
-        """Whether the client declared ``capability`` (dotted: ``"sampling.tools"``, ``"elicitation.url"``)."""
-        capabilities = self.client_capabilities
-        if capability == "elicitation.form":
-            elicitation = capabilities.get("elicitation")
-            # An empty `elicitation` object means form mode (2025-06-18 and the 2025-11-25 default).
-            return isinstance(elicitation, dict) and (not elicitation or "form" in elicitation)
-        node: t.Any = capabilities
-        # Extension ids have dots of their own: "extensions.io.modelcontextprotocol/ui".
-        parts = ["extensions", capability[11:]] if capability.startswith("extensions.") else capability.split(".")
-        for part in parts:
-            if not isinstance(node, dict) or part not in node or node[part] is None:
-                return False
-            node = node[part]
-        return True
-
-    def require_capability(self, capability: str, method: str) -> None:
-        """Raise :class:`~mcp_sdk.errors.CapabilityError` unless the client declared ``capability``."""
-        if not self.client_supports(capability):
-            raise CapabilityError(f"Client does not support {capability} (needed for {method})")
-
-    @property
-    def closed(self) -> bool:
-        return self._closed
 
     # -- incoming ------------------------------------------------------------
 
@@ -164,21 +114,6 @@ class ServerSession:
         except ValueError as error:
             return json_rpc.encode(json_rpc.parse_error(str(error)))
         return self.encode(self.handle(message))
-
-    def encode(self, response: t.Any) -> str | None:
-        """JSON text of a response; a result JSON cannot represent becomes a ``-32603`` error."""
-        if response is None:
-            return None
-        if type(response) is list:  # a batch: only the responses that cannot be encoded become errors
-            return "[" + ",".join(self._encode_one(item) for item in response) + "]"
-        return self._encode_one(response)
-
-    def _encode_one(self, response: dict[str, t.Any]) -> str:
-        try:
-            return json_rpc.encode(response)
-        except (TypeError, ValueError, RecursionError) as error:
-            self.server.report_exception(error, {"response": safe_repr(response)})
-            return json_rpc.encode(json_rpc.error(response.get("id"), error_codes.INTERNAL_ERROR))
 
     def needs_worker(self, message: t.Any) -> bool:
         """Whether a transport should run ``message`` on a worker thread rather than inline.
@@ -229,7 +164,7 @@ class ServerSession:
         with self._lock:
             self._accepted.pop(request_id, None)
 
-    def _begin(self, request_id: t.Any, cancellation: Cancellation) -> bool:
+    def begin(self, request_id: t.Any, cancellation: Cancellation) -> bool:
         """Track a request; False (and nothing tracked) when ``request_id`` is already in flight."""
         with self._lock:
             accepted = self._accepted.get(request_id)
@@ -243,7 +178,7 @@ class ServerSession:
             cancellation.cancel("Connection closed")
         return True
 
-    def _end(self, request_id: t.Any) -> None:
+    def end(self, request_id: t.Any) -> None:
         with self._lock:
             self._in_flight.pop(request_id, None)
 
@@ -269,47 +204,13 @@ class ServerSession:
             return
         send(message, related_request_id)
 
-    def send_notification(self, method: str, params: t.Any = None, related_request_id: t.Any = None) -> None:
-        """Send a notification to this client."""
-        self.write(json_rpc.notification(method, params), related_request_id)
+    def ask(self, request: ClientRequest) -> t.Any:
+        """Send ``request`` to the client and block until its result (see :meth:`send_request`).
 
-    def notify_log_message(
-        self, data: t.Any, level: str, logger: str | None = None, related_request_id: t.Any = None
-    ) -> None:
-        """Send ``notifications/message`` if ``level`` is at or above the client's ``logging/setLevel``.
-
-        :raises ValueError: for a level that is not one of the eight.
+        When its cancellation is cancelled (the parent request was), the client is sent
+        ``notifications/cancelled`` for it.
         """
-        severity = methods.LOG_SEVERITY.get(level)
-        if severity is None:
-            raise ValueError(f"log level must be one of {', '.join(methods.LOG_LEVELS)}, not {level!r}")
-        current = self.log_level
-        if current is None or severity < methods.LOG_SEVERITY[current]:
-            return
-        params: dict[str, t.Any] = {"level": level, "data": data}
-        if logger is not None:
-            params["logger"] = logger
-        self.send_notification(methods.NOTIFICATIONS_MESSAGE, params, related_request_id)
-
-    def send_request(
-        self,
-        method: str,
-        params: t.Any = None,
-        *,
-        related_request_id: t.Any = None,
-        cancellation: Cancellation | None = None,
-        timeout: float | None = None,
-    ) -> t.Any:
-        """Send a request to the client and block until its result.
-
-        :param cancellation: when it is cancelled (the parent request was), the
-            wait ends with :class:`~mcp_sdk.CancelledError` and the client is
-            sent ``notifications/cancelled`` for this request.
-        :param timeout: seconds; defaults to the configuration's ``server_request_timeout``.
-        :raises JSONRPCError: the client answered with an error.
-        :raises RequestTimeoutError: no answer in time.
-        :raises TransportError: the connection cannot carry requests or closed.
-        """
+        method, params, related_request_id, cancellation, timeout = request
         if self._send is None or not self.can_send_requests:
             raise TransportError(
                 f"Cannot send {method}: this transport does not carry server-to-client requests"
@@ -362,30 +263,6 @@ class ServerSession:
             )
         return response.get("result")
 
-    def close_sse_stream(self, request_id: t.Any) -> bool:
-        """End the SSE connection carrying ``request_id``'s answer; the client reconnects with
-        ``Last-Event-ID`` and receives what follows, the response included (SEP-1699 polling).
-
-        :return: whether a connection was closed (False where the transport cannot resume).
-        """
-        closer = self.stream_closer
-        return closer(request_id) if closer is not None else False
-
-    def ping(
-        self, timeout: float | None = None, *, related_request_id: t.Any = None, cancellation: Cancellation | None = None
-    ) -> dict[str, t.Any]:
-        """Ping the client (``ping`` is a request either side may send); returns ``{}``.
-
-        :raises ValidationError: the client's result is not an object.
-        :raises RequestTimeoutError: no answer within ``timeout``.
-        """
-        result = self.send_request(
-            methods.PING, None, related_request_id=related_request_id, cancellation=cancellation, timeout=timeout
-        )
-        if not isinstance(result, dict):
-            raise ValidationError(f"ping result must be an object, got {type(result).__name__}")
-        return result
-
     # -- lifecycle -----------------------------------------------------------
 
     def close(self, reason: str = "Connection closed") -> None:
@@ -401,7 +278,7 @@ class ServerSession:
             cancellation.cancel(reason)
         for waiter in pending:
             waiter.fail(TransportError(reason))
-        self.server._remove_session(self)
+        self.server.session_closed(self)
 
     def __repr__(self) -> str:
         return f"<ServerSession id={self.session_id!r} version={self.protocol_version!r}>"

@@ -64,6 +64,11 @@ class Prompt:
         raise NotImplementedError(f"{cls.__name__}.template is not implemented")
 
     @classmethod
+    def accepts_server_context(cls) -> bool:
+        """Whether ``template`` declares a ``server_context`` parameter."""
+        return cls._signature.accepts_server_context
+
+    @classmethod
     def invoke(cls, args: t.Mapping[str, t.Any], server_context: t.Any = None) -> t.Any:
         """Call the template the way its signature asks."""
         if cls._signature.accepts_server_context:

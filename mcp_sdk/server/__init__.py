@@ -15,16 +15,13 @@ import typing as t
 from .. import methods
 from .. import protocol_version as versions
 from .._converter import to_wire
-from .._signature import Signature
 from ..cancellation import Cancellation
 from ..configuration import Configuration, configuration as default_configuration
 from ..errors import (
     InvalidNameError,
     MethodAlreadyDefinedError,
-    PromptNotUnique,
     RequestHandlerError,
     ResourceNotFoundError,
-    ToolNotUnique,
     URLElicitationRequiredError,
     ValidationError,
 )
@@ -32,29 +29,31 @@ from ..prompt import Prompt
 from ..resource import Resource
 from ..resource_template import ResourceTemplate
 from ..server_session import ServerSession
-from ..tool import Tool, validate_name
-from ..tool.definition import check_has_call
+from ..tool import Tool
 from . import capabilities as capabilities_module
-from .decorators import DecoratorMethods
-from .dispatch import RequestDispatch
-from .handlers import ProtocolMethods
+from .decorators import ResourceReaders, prompt_decorator, tool_decorator
+from .dispatch import Dispatcher
+from .handlers import ProtocolHandlers
 from .modern_requests import ModernRequests
-from .request import Request
+from .registry import HandlerEntry, Registry
 from .router import Router
-from .subscriptions import InProcessBus, SubscriptionBus, listen
+from .subscriptions import InProcessBus, SubscriptionBus
 from .task_store import TaskStore
 from .tasks import TASKS_EXTENSION, TaskManager
 
 logger = logging.getLogger("mcp_sdk.server")
 
 F = t.TypeVar("F", bound=t.Callable[..., t.Any])
-Handler = t.Callable[[Request], t.Any]
-
-_LIST_KINDS = {"tools": "tool", "prompts": "prompt", "resources": "resource", "resourceTemplates": "resource_template"}
 
 
-class Server(RequestDispatch, ProtocolMethods, DecoratorMethods):
+class Server:
     """An MCP server.
+
+    It holds its collaborators: a :class:`~.registry.Registry` (what it serves), a
+    :class:`~.router.Router` (where messages enter), a :class:`~.dispatch.Dispatcher`
+    (running requests), the :class:`~.handlers.ProtocolHandlers`, the 2026-07-28
+    :class:`~.modern_requests.ModernRequests` and the :class:`~.tasks.TaskManager`;
+    each sees the server only as the :class:`~.core.ServerCore` it declares.
 
     :param name: ``serverInfo.name``.
     :param tools: Tool subclasses (names must be unique).
@@ -123,51 +122,43 @@ class Server(RequestDispatch, ProtocolMethods, DecoratorMethods):
         self.cache_scope = cache_scope
         #: Carries list changes and resource updates to ``subscriptions/listen`` requests.
         self.subscriptions: SubscriptionBus = InProcessBus()
-        self._router = Router(self)
-        self._modern = ModernRequests(self)
+        #: What the server serves: tools, prompts, resources, templates, handlers.
+        self.registry = Registry(tools or (), prompts or (), resources or (), resource_templates or ())
         #: The tasks extension's tasks (``io.modelcontextprotocol/tasks``), kept in ``task_store``.
         self.tasks = TaskManager(self, task_store)
-
+        self._dispatcher = Dispatcher(self, ProtocolHandlers(self, self.tasks).methods())
+        self._router = Router(self._dispatcher, ModernRequests(self, self._dispatcher))
+        self._resource_readers = ResourceReaders(self.registry)
         self._lock = threading.Lock()
-        # Registries are replaced, never mutated, so readers need no lock.
-        self.tools: dict[str, type[Tool]] = {}
-        for tool in tools or ():
-            self._check_tool(tool, self.tools)
-            self.tools[tool.tool_name] = tool
-        self.prompts: dict[str, type[Prompt]] = {}
-        for prompt in prompts or ():
-            if prompt.prompt_name in self.prompts:
-                raise PromptNotUnique(f"Prompt names should be unique. Duplicate: {prompt.prompt_name}")
-            self.prompts[prompt.prompt_name] = prompt
-        self.resources: list[Resource] = list(resources or ())
-        self.resource_templates: list[ResourceTemplate] = list(resource_templates or ())
-        #: Registered handlers: name -> (function, signature).
-        self.handlers: dict[str, tuple[t.Callable[..., t.Any], Signature]] = {}
-        self._custom_methods: dict[str, tuple[t.Callable[..., t.Any], Signature]] = {}
-        self._listings: dict[tuple[str, str], list[dict[str, t.Any]]] = {}
-        self._listings_generation = 0  # bumped on every change, so a listing built meanwhile is not cached
         self._sessions: set[ServerSession] = set()
         self._default_session: ServerSession | None = None
-        self._methods: dict[str, Handler] = {
-            methods.INITIALIZE: self._initialize,
-            methods.PING: self._ping,
-            methods.LOGGING_SET_LEVEL: self._set_log_level,
-            methods.TOOLS_LIST: self._list_tools,
-            methods.TOOLS_CALL: self._call_tool,
-            methods.PROMPTS_LIST: self._list_prompts,
-            methods.PROMPTS_GET: self._get_prompt,
-            methods.RESOURCES_LIST: self._list_resources,
-            methods.RESOURCES_READ: self._read_resource,
-            methods.RESOURCES_TEMPLATES_LIST: self._list_resource_templates,
-            methods.RESOURCES_SUBSCRIBE: self._subscribe,
-            methods.RESOURCES_UNSUBSCRIBE: self._unsubscribe,
-            methods.COMPLETION_COMPLETE: self._complete,
-            methods.SERVER_DISCOVER: self._discover,
-            methods.SUBSCRIPTIONS_LISTEN: self._listen,
-            methods.TASKS_GET: self.tasks.get,
-            methods.TASKS_UPDATE: self.tasks.update,
-            methods.TASKS_CANCEL: self.tasks.cancel,
-        }
+
+    # -- what is registered (read-only views of the registry) ---------------
+
+    @property
+    def tools(self) -> dict[str, type[Tool]]:
+        """Tool name -> Tool subclass (a snapshot: register with :meth:`add_tool`)."""
+        return self.registry.tools
+
+    @property
+    def prompts(self) -> dict[str, type[Prompt]]:
+        """Prompt name -> Prompt subclass (a snapshot: register with :meth:`add_prompt`)."""
+        return self.registry.prompts
+
+    @property
+    def resources(self) -> list[Resource]:
+        """The listed resources (a snapshot: register with :meth:`add_resource`)."""
+        return self.registry.resources
+
+    @property
+    def resource_templates(self) -> list[ResourceTemplate]:
+        """The listed resource templates (a snapshot: register with :meth:`add_resource_template`)."""
+        return self.registry.resource_templates
+
+    @property
+    def handlers(self) -> dict[str, HandlerEntry]:
+        """Registered handlers: name (``"resources_read"``...) -> (function, signature)."""
+        return self.registry.handlers
 
     # -- identity and capabilities ------------------------------------------
 
@@ -190,7 +181,7 @@ class Server(RequestDispatch, ProtocolMethods, DecoratorMethods):
         """The server's capabilities: as given to the constructor, else derived from what is registered."""
         if self._capabilities is not None:
             return self._capabilities
-        return capabilities_module.derive(self)
+        return capabilities_module.derive(self.registry)
 
     def capabilities_for(self, version: str) -> dict[str, t.Any]:
         """:attr:`capabilities` without what ``version`` does not define."""
@@ -208,22 +199,14 @@ class Server(RequestDispatch, ProtocolMethods, DecoratorMethods):
 
     # -- registration --------------------------------------------------------
 
-    def _check_tool(self, tool: t.Any, registry: dict[str, type[Tool]]) -> None:
-        if not (isinstance(tool, type) and issubclass(tool, Tool)):
-            raise TypeError(f"tools must be Tool subclasses, not {tool!r}")
-        validate_name(tool.tool_name)
-        check_has_call(tool)
-        if tool.tool_name in registry:
-            raise ToolNotUnique(f"Tool names should be unique. Duplicate: {tool.tool_name}")
-
     def add_tool(self, tool: type[Tool]) -> type[Tool]:
         """Register a Tool subclass after construction (clients are not notified: call
-        :meth:`notify_tools_list_changed`)."""
-        with self._lock:
-            self._check_tool(tool, self.tools)
-            self.tools = {**self.tools, tool.tool_name: tool}
-            self._clear_listings()
-        return tool
+        :meth:`notify_tools_list_changed`).
+
+        :raises ToolNotUnique: a tool of that name is registered.
+        :raises InvalidNameError: its name is not 1-128 characters of ``A-Za-z0-9_-.``.
+        """
+        return self.registry.add_tool(tool)
 
     def define_tool(self, name: str | None = None, **metadata: t.Any) -> t.Callable[[F], F]:
         """Decorator: register a function as a tool (the forms :meth:`Tool.define` takes); returns it unchanged.
@@ -234,13 +217,11 @@ class Server(RequestDispatch, ProtocolMethods, DecoratorMethods):
         return _registrar(lambda function: self.add_tool(Tool.define(name, handler=function, **metadata)), handler)
 
     def add_prompt(self, prompt: type[Prompt]) -> type[Prompt]:
-        """Register a Prompt subclass after construction."""
-        with self._lock:
-            if prompt.prompt_name in self.prompts:
-                raise PromptNotUnique(f"Prompt names should be unique. Duplicate: {prompt.prompt_name}")
-            self.prompts = {**self.prompts, prompt.prompt_name: prompt}
-            self._clear_listings()
-        return prompt
+        """Register a Prompt subclass after construction.
+
+        :raises PromptNotUnique: a prompt of that name is registered.
+        """
+        return self.registry.add_prompt(prompt)
 
     def define_prompt(self, name: str | None = None, **metadata: t.Any) -> t.Callable[[F], F]:
         """Decorator: register ``fn(args, server_context=None)`` as a prompt template; returns ``fn``."""
@@ -249,23 +230,14 @@ class Server(RequestDispatch, ProtocolMethods, DecoratorMethods):
 
     def add_resource(self, resource: Resource) -> Resource:
         """Register a resource after construction."""
-        with self._lock:
-            self.resources = [*self.resources, resource]
-            self._clear_listings()
-        return resource
+        return self.registry.add_resource(resource)
 
     def add_resource_template(self, template: ResourceTemplate) -> ResourceTemplate:
         """Register a resource template after construction."""
-        with self._lock:
-            self.resource_templates = [*self.resource_templates, template]
-            self._clear_listings()
-        return template
+        return self.registry.add_resource_template(template)
 
     def _register_handler(self, name: str, function: t.Callable[..., t.Any]) -> t.Callable[..., t.Any]:
-        if not callable(function):
-            raise TypeError(f"{name} handler must be callable")
-        with self._lock:
-            self.handlers = {**self.handlers, name: (function, Signature(function))}
+        self.registry.add_handler(name, function)
         return function
 
     def resources_read_handler(self, function: F) -> F:
@@ -308,15 +280,7 @@ class Server(RequestDispatch, ProtocolMethods, DecoratorMethods):
             raise InvalidNameError(f"method_name must be a non-empty string, not {method_name!r}")
 
         def add(function: t.Callable[..., t.Any]) -> None:
-            with self._lock:
-                if (
-                    method_name in self._methods
-                    or method_name in self._custom_methods
-                    or method_name.startswith("notifications/")
-                    and method_name in _PROTOCOL_NOTIFICATIONS
-                ):
-                    raise MethodAlreadyDefinedError(method_name)
-                self._custom_methods = {**self._custom_methods, method_name: (function, Signature(function))}
+            self.registry.add_custom_method(method_name, function, _Reserved(self._dispatcher))
 
         return _registrar(add, handler)
 
@@ -333,66 +297,57 @@ class Server(RequestDispatch, ProtocolMethods, DecoratorMethods):
         :return: False for protocol methods the server answers itself, unknown
             methods, and unknown tool or prompt names.
         """
-        if method == methods.TOOLS_CALL or method == methods.PROMPTS_GET:
-            name = params.get("name") if type(params) is dict else None
-            if type(name) is not str:
-                return False
-            target: type[Tool] | type[Prompt] | None = (
-                self.tools.get(name) if method == methods.TOOLS_CALL else self.prompts.get(name)
-            )
-            return target is not None and target._signature.accepts_server_context
-        handler_name = _HANDLER_NAMES.get(method)
-        if handler_name is not None:
-            entry = self.handlers.get(handler_name)
-        elif method in self._methods:  # answered by the server itself: it never talks back first
-            return False
-        else:
-            entry = self._custom_methods.get(method)
-        return entry is not None and entry[1].accepts_server_context
+        return self._dispatcher.handler_accepts_server_context(method, params)
 
-    # -- listing cache -------------------------------------------------------
+    # -- decorators ----------------------------------------------------------
 
-    def _clear_listings(self) -> None:
-        # Called with self._lock held.
-        self._listings_generation += 1
-        self._listings.clear()
+    @t.overload
+    def tool(self, function: F, /) -> F: ...
 
-    def _listing(self, kind: str, version: str) -> list[dict[str, t.Any]]:
-        key = (kind, version)
-        listing = self._listings.get(key)
-        if listing is None:
-            generation = self._listings_generation
-            source: t.Iterable[t.Any]
-            if kind == "tools":
-                source = self.tools.values()
-            elif kind == "prompts":
-                source = self.prompts.values()
-            elif kind == "resources":
-                source = self.resources
-            else:
-                source = self.resource_templates
-            object_kind = _LIST_KINDS[kind]
-            listing = [versions.filter_fields(object_kind, item.to_dict(), version) for item in source]
-            if kind == "prompts" and version != versions.LATEST_VERSION:
-                for entry in listing:
-                    entry["arguments"] = [
-                        versions.filter_fields("prompt_argument", a, version) for a in entry.get("arguments", [])
-                    ]
-            with self._lock:
-                # A registration since `generation` was read may be missing from this
-                # listing: answer with it, but do not keep it for later requests.
-                if generation == self._listings_generation:
-                    self._listings[key] = listing
-        return listing
+    @t.overload
+    def tool(self, name: str | None = None, /, **metadata: t.Any) -> t.Callable[[F], F]: ...
 
-    def _resource_uris(self) -> set[str]:
-        return {resource.uri for resource in self.resources}
+    def tool(self, function_or_name: t.Any = None, /, **metadata: t.Any) -> t.Any:
+        """Register a function as a tool: ``@server.tool`` or ``@server.tool(name=..., title=...)``.
 
-    def _resource(self, uri: str) -> Resource | None:
-        for resource in self.resources:
-            if resource.uri == uri:
-                return resource
-        return None
+        Its keyword arguments are the tool's arguments and its type hints their schema
+        (``server_context`` passed when declared); the name is the function's, the description
+        its docstring. Takes :meth:`Tool.define`'s keywords. Returns the function unchanged.
+        """
+        return tool_decorator(self.add_tool, function_or_name, metadata)
+
+    @t.overload
+    def prompt(self, function: F, /) -> F: ...
+
+    @t.overload
+    def prompt(self, name: str | None = None, /, **metadata: t.Any) -> t.Callable[[F], F]: ...
+
+    def prompt(self, function_or_name: t.Any = None, /, **metadata: t.Any) -> t.Any:
+        """Register a function as a prompt: ``@server.prompt`` or ``@server.prompt(name=..., title=...)``.
+
+        Its parameters are the prompt's arguments (required when they have no default, described
+        from the docstring). It returns a string (one user message), a list of strings or
+        ``Prompt.Message`` objects, or a ``Prompt.Result``. Returns the function unchanged.
+        """
+        return prompt_decorator(self.add_prompt, function_or_name, metadata)
+
+    def resource(
+        self,
+        uri: str,
+        *,
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        mime_type: str | None = None,
+    ) -> t.Callable[[F], F]:
+        """Register a function that reads a resource: ``@server.resource("config://app")``.
+
+        A URI with ``{variables}`` is a resource template: they arrive as keyword arguments. The
+        function returns a string (text), bytes (a blob), a dict or list (JSON text), or
+        ``Resource.TextContents``/``BlobContents``. Reads of other URIs go to a
+        ``resources_read_handler`` registered before the first ``@server.resource``.
+        """
+        return self._resource_readers.decorator(uri, name, title, description, mime_type)
 
     # -- sessions ------------------------------------------------------------
 
@@ -408,7 +363,8 @@ class Server(RequestDispatch, ProtocolMethods, DecoratorMethods):
             self._sessions.add(session)
         return session
 
-    def _remove_session(self, session: ServerSession) -> None:
+    def session_closed(self, session: ServerSession) -> None:
+        """Forget a session that closed (:meth:`ServerSession.close` calls this): it gets no more broadcasts."""
         with self._lock:
             self._sessions.discard(session)
 
@@ -478,22 +434,19 @@ class Server(RequestDispatch, ProtocolMethods, DecoratorMethods):
 
     def notify_tools_list_changed(self) -> None:
         """Tell every connected client (2025 sessions, 2026 listeners) the tool list changed."""
-        with self._lock:
-            self._clear_listings()
+        self.registry.forget_listings()
         self._broadcast(methods.NOTIFICATIONS_TOOLS_LIST_CHANGED, name="tools_list_changed")
         self._publish("tools")
 
     def notify_prompts_list_changed(self) -> None:
         """Tell every connected client (2025 sessions, 2026 listeners) the prompt list changed."""
-        with self._lock:
-            self._clear_listings()
+        self.registry.forget_listings()
         self._broadcast(methods.NOTIFICATIONS_PROMPTS_LIST_CHANGED, name="prompts_list_changed")
         self._publish("prompts")
 
     def notify_resources_list_changed(self) -> None:
         """Tell every connected client (2025 sessions, 2026 listeners) the resource list changed."""
-        with self._lock:
-            self._clear_listings()
+        self.registry.forget_listings()
         self._broadcast(methods.NOTIFICATIONS_RESOURCES_LIST_CHANGED, name="resources_list_changed")
         self._publish("resources")
 
@@ -509,9 +462,6 @@ class Server(RequestDispatch, ProtocolMethods, DecoratorMethods):
         """End every open ``subscriptions/listen`` request gracefully, with a result (transports
         call this when they close)."""
         self.subscriptions.close()
-
-    def _listen(self, request: Request) -> dict[str, t.Any]:
-        return listen(request, self.subscriptions, self.tasks)
 
     def notify_log_message(self, data: t.Any, level: str, logger: str | None = None) -> None:
         """Send ``notifications/message`` to every client whose log level lets ``level`` through.
@@ -538,24 +488,16 @@ class Server(RequestDispatch, ProtocolMethods, DecoratorMethods):
             logger.exception("exception_reporter failed")
 
 
-# Protocol requests answered by a handler the user registered: method -> name in Server.handlers.
-_HANDLER_NAMES = {
-    methods.RESOURCES_READ: "resources_read",
-    methods.RESOURCES_SUBSCRIBE: "resources_subscribe",
-    methods.RESOURCES_UNSUBSCRIBE: "resources_unsubscribe",
-    methods.COMPLETION_COMPLETE: "completion",
-}
+class _Reserved:
+    """The method names a custom method cannot take: the protocol's."""
 
-_PROTOCOL_NOTIFICATIONS = frozenset(
-    {
-        methods.NOTIFICATIONS_INITIALIZED,
-        methods.NOTIFICATIONS_CANCELLED,
-        methods.NOTIFICATIONS_ROOTS_LIST_CHANGED,
-        methods.NOTIFICATIONS_PROGRESS,
-        methods.NOTIFICATIONS_MESSAGE,
-    }
-)
+    __slots__ = ("dispatcher",)
 
+    def __init__(self, dispatcher: Dispatcher) -> None:
+        self.dispatcher = dispatcher
+
+    def __contains__(self, method: object) -> bool:
+        return type(method) is str and self.dispatcher.reserved(method)
 
 
 def _registrar(

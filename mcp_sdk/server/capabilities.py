@@ -8,10 +8,10 @@ from .. import apps
 from .tasks import TASKS_EXTENSION
 
 if t.TYPE_CHECKING:
-    from . import Server
+    from .registry import Registry
 
 
-def derive(server: Server) -> dict[str, t.Any]:
+def derive(server: Registry) -> dict[str, t.Any]:
     """The ``capabilities`` of ``initialize``: tools, prompts, resources, completions, logging and
     the extensions in use (MCP Apps; tasks, when a tool supports them) as registered."""
     capabilities: dict[str, t.Any] = {}

@@ -1,5 +1,5 @@
-"""``@server.tool``, ``@server.prompt`` and ``@server.resource(uri)``: plain functions as tools,
-prompts and resources, described by their names, docstrings and type hints.
+"""What ``@server.tool``, ``@server.prompt`` and ``@server.resource(uri)`` do: plain functions as
+tools, prompts and resources, described by their names, docstrings and type hints.
 
 The class API (``Tool``/``Prompt`` subclasses, ``resources_read_handler``) stays the primary,
 Ruby-shaped one; these build the same objects from a function and return the function unchanged,
@@ -24,111 +24,82 @@ from ..resource_template import ResourceTemplate
 from ..tool import Tool
 from ..tool import type_schema
 
+if t.TYPE_CHECKING:
+    from .registry import Registry
+
 F = t.TypeVar("F", bound=t.Callable[..., t.Any])
 
 _TEMPLATE_VARIABLE = re.compile(r"\{([A-Za-z0-9_]+)\}")
 
 
-class DecoratorMethods:
-    """Mixin of :class:`~mcp_sdk.Server`: the decorator registration methods."""
+def tool_decorator(
+    add_tool: t.Callable[[type[Tool]], object], function_or_name: t.Any, metadata: dict[str, t.Any]
+) -> t.Any:
+    """What ``@server.tool`` and ``@server.tool(name=...)`` give: see :meth:`mcp_sdk.Server.tool`."""
+    name: str | None = None
 
-    _lock: threading.RLock | threading.Lock
-    handlers: dict[str, tuple[t.Callable[..., t.Any], Signature]]
+    def register(function: F) -> F:
+        add_tool(Tool.define(metadata.pop("name", name), arguments_dict=False, handler=function, **metadata))
+        return function
 
-    if t.TYPE_CHECKING:
+    if callable(function_or_name):
+        return register(function_or_name)
+    name = function_or_name
+    return register
 
-        def add_tool(self, tool: type[Tool]) -> type[Tool]: ...
 
-        def add_prompt(self, prompt: type[Prompt]) -> type[Prompt]: ...
+def prompt_decorator(
+    add_prompt: t.Callable[[type[Prompt]], object], function_or_name: t.Any, metadata: dict[str, t.Any]
+) -> t.Any:
+    """What ``@server.prompt`` and ``@server.prompt(name=...)`` give: see :meth:`mcp_sdk.Server.prompt`."""
+    name: str | None = None
 
-        def add_resource(self, resource: Resource) -> Resource: ...
+    def register(function: F) -> F:
+        add_prompt(prompt_from_function(function, metadata.pop("name", name), **metadata))
+        return function
 
-        def add_resource_template(self, template: ResourceTemplate) -> ResourceTemplate: ...
+    if callable(function_or_name):
+        return register(function_or_name)
+    name = function_or_name
+    return register
 
-        def resources_read_handler(self, function: F) -> F: ...
 
-    @t.overload
-    def tool(self, function: F, /) -> F: ...
+class ResourceReaders:
+    """The functions registered with ``@server.resource``, which answer ``resources/read`` in turn.
 
-    @t.overload
-    def tool(self, name: str | None = None, /, **metadata: t.Any) -> t.Callable[[F], F]: ...
+    :param registry: the server's registry: the resources and templates are listed there,
+        and the first reader installs the ``resources_read`` handler that asks them all
+        (falling back to the handler registered before it, if any).
+    """
 
-    def tool(self, function_or_name: t.Any = None, /, **metadata: t.Any) -> t.Any:
-        """Register a function as a tool: ``@server.tool`` or ``@server.tool(name=..., title=...)``.
+    def __init__(self, registry: Registry) -> None:
+        self.registry = registry
+        self._lock = threading.Lock()
+        self._readers: list[_Reader] = []
 
-        Its keyword arguments are the tool's arguments and its type hints their schema
-        (``server_context`` passed when declared); the name is the function's, the description
-        its docstring. Takes :meth:`Tool.define`'s keywords. Returns the function unchanged.
-        """
-
-        def register(function: F) -> F:
-            self.add_tool(Tool.define(metadata.pop("name", name), arguments_dict=False, handler=function, **metadata))
-            return function
-
-        if callable(function_or_name):
-            name = None
-            return register(function_or_name)
-        name = function_or_name
-        return register
-
-    @t.overload
-    def prompt(self, function: F, /) -> F: ...
-
-    @t.overload
-    def prompt(self, name: str | None = None, /, **metadata: t.Any) -> t.Callable[[F], F]: ...
-
-    def prompt(self, function_or_name: t.Any = None, /, **metadata: t.Any) -> t.Any:
-        """Register a function as a prompt: ``@server.prompt`` or ``@server.prompt(name=..., title=...)``.
-
-        Its parameters are the prompt's arguments (required when they have no default, described
-        from the docstring). It returns a string (one user message), a list of strings or
-        ``Prompt.Message`` objects, or a ``Prompt.Result``. Returns the function unchanged.
-        """
-
-        def register(function: F) -> F:
-            self.add_prompt(prompt_from_function(function, metadata.pop("name", name), **metadata))
-            return function
-
-        if callable(function_or_name):
-            name = None
-            return register(function_or_name)
-        name = function_or_name
-        return register
-
-    def resource(
-        self,
-        uri: str,
-        *,
-        name: str | None = None,
-        title: str | None = None,
-        description: str | None = None,
-        mime_type: str | None = None,
+    def decorator(
+        self, uri: str, name: str | None, title: str | None, description: str | None, mime_type: str | None
     ) -> t.Callable[[F], F]:
-        """Register a function that reads a resource: ``@server.resource("config://app")``.
-
-        A URI with ``{variables}`` is a resource template: they arrive as keyword arguments. The
-        function returns a string (text), bytes (a blob), a dict or list (JSON text), or
-        ``Resource.TextContents``/``BlobContents``. Reads of other URIs go to a
-        ``resources_read_handler`` registered before the first ``@server.resource``.
-        """
+        """What ``@server.resource(uri, ...)`` gives: see :meth:`mcp_sdk.Server.resource`."""
 
         def register(function: F) -> F:
             reader = _Reader(uri, function, mime_type)
             listed_name = name or function.__name__
             doc = description if description is not None else type_schema.summary(function.__doc__)
             if reader.pattern is None:
-                self.add_resource(Resource(uri=uri, name=listed_name, title=title, description=doc, mime_type=mime_type))
+                self.registry.add_resource(
+                    Resource(uri=uri, name=listed_name, title=title, description=doc, mime_type=mime_type)
+                )
             else:
-                self.add_resource_template(
+                self.registry.add_resource_template(
                     ResourceTemplate(uri_template=uri, name=listed_name, title=title, description=doc, mime_type=mime_type)
                 )
             with self._lock:
-                readers = self.__dict__.setdefault("_resource_readers", [])
-                first = not readers
-                readers.append(reader)
-                fallback = self.handlers.get("resources_read")
+                first = not self._readers
+                self._readers.append(reader)
             if first:
-                self.resources_read_handler(_dispatcher(readers, fallback))
+                fallback = self.registry.handlers.get("resources_read")
+                self.registry.add_handler("resources_read", _dispatcher(self._readers, fallback))
             return function
 
         return register
@@ -253,4 +224,4 @@ def _dispatcher(readers: list[_Reader], fallback: tuple[t.Callable[..., t.Any], 
     return read
 
 
-__all__ = ["DecoratorMethods", "prompt_from_function"]
+__all__ = ["ResourceReaders", "prompt_decorator", "prompt_from_function", "tool_decorator"]

@@ -1,7 +1,8 @@
 """Running one request: the handler, ``around_request``, instrumentation, and the outcome.
 
-:class:`RequestDispatch` is the part of :class:`~mcp_sdk.Server` that the
-:class:`~.router.Router` calls for a request or notification, in either era:
+A :class:`Dispatcher` is what the :class:`~.router.Router` (and, for 2026-07-28
+requests, :class:`~.modern_requests.ModernRequests`) call for a request or
+notification, in either era:
 it tracks the request for cancellation, runs its handler inside the
 configured hooks, and turns what happened (a result, a handler error, a
 cancellation, an MRTR ask) into the JSON-RPC response. On a 2025 session it
@@ -16,40 +17,87 @@ import typing as t
 
 from .. import error_codes, json_rpc, methods
 from .. import protocol_version as versions
-from .._signature import Signature
 from ..cancellation import Cancellation
+from ..channel import Channel
 from ..errors import CancelledError, JSONRPCError, MCPError, RequestHandlerError
-from .input_required import InputRequired, InputRequiredResult
-from .request import Request, RoundTripInputs
+from .input_required import InputRequired, InputRequiredResult, RoundTripInputs
+from .registry import HandlerEntry
+from .request import Request
 
 if t.TYPE_CHECKING:
-    from ..configuration import Configuration
-    from ..server_session import ServerSession
+    from .core import ServerCore
 
+#: A protocol method's handler: takes the request, returns the ``result``.
 Handler = t.Callable[[Request], t.Any]
+
+#: Protocol requests answered by a handler the user registered: method -> name in the registry's handlers.
+HANDLER_NAMES = {
+    methods.RESOURCES_READ: "resources_read",
+    methods.RESOURCES_SUBSCRIBE: "resources_subscribe",
+    methods.RESOURCES_UNSUBSCRIBE: "resources_unsubscribe",
+    methods.COMPLETION_COMPLETE: "completion",
+}
+
+#: Notifications the protocol defines (a custom method may not take their names).
+PROTOCOL_NOTIFICATIONS = frozenset(
+    {
+        methods.NOTIFICATIONS_INITIALIZED,
+        methods.NOTIFICATIONS_CANCELLED,
+        methods.NOTIFICATIONS_ROOTS_LIST_CHANGED,
+        methods.NOTIFICATIONS_PROGRESS,
+        methods.NOTIFICATIONS_MESSAGE,
+    }
+)
 
 #: Times a handler may answer InputRequiredResult to one request on a 2025 session.
 MAX_INPUT_ROUNDS = 8
 
 
-class RequestDispatch:
-    """Mixin of :class:`~mcp_sdk.Server` that runs requests (see the module docstring).
+class Dispatcher:
+    """Runs the requests and notifications of one server (see the module docstring).
 
-    The annotations declare what it uses of :class:`~mcp_sdk.Server`; they exist for the type checker only.
+    :param core: the server.
+    :param protocol_methods: the protocol's requests: method -> handler. Other methods
+        go to the custom methods of the server's registry.
     """
 
-    configuration: Configuration
-    handlers: dict[str, tuple[t.Callable[..., t.Any], Signature]]
-    _methods: dict[str, Handler]
-    _custom_methods: dict[str, tuple[t.Callable[..., t.Any], Signature]]
+    def __init__(self, core: ServerCore, protocol_methods: t.Mapping[str, Handler]) -> None:
+        self.core = core
+        self._methods = dict(protocol_methods)
 
-    if t.TYPE_CHECKING:
+    def answers(self, method: str) -> bool:
+        """Whether ``method`` is a protocol request this dispatcher answers itself."""
+        return method in self._methods
 
-        def report_exception(self, error: BaseException, context: dict[str, t.Any]) -> None: ...
+    def reserved(self, method: str) -> bool:
+        """Whether ``method`` belongs to the protocol (a custom method cannot take it)."""
+        return method in self._methods or (method.startswith("notifications/") and method in PROTOCOL_NOTIFICATIONS)
 
-    def _handle_request(
+    def handler_accepts_server_context(self, method: str, params: t.Any = None) -> bool:
+        """Whether the handler that would answer a ``method`` request declares ``server_context``
+        (see :meth:`mcp_sdk.Server.handler_accepts_server_context`)."""
+        registry = self.core.registry
+        if method == methods.TOOLS_CALL or method == methods.PROMPTS_GET:
+            name = params.get("name") if type(params) is dict else None
+            if type(name) is not str:
+                return False
+            if method == methods.TOOLS_CALL:
+                tool = registry.tools.get(name)
+                return tool is not None and tool.accepts_server_context()
+            prompt = registry.prompts.get(name)
+            return prompt is not None and prompt.accepts_server_context()
+        handler_name = HANDLER_NAMES.get(method)
+        if handler_name is not None:
+            entry = registry.handlers.get(handler_name)
+        elif method in self._methods:  # answered by the server itself: it never talks back first
+            return False
+        else:
+            entry = registry.custom_methods.get(method)
+        return entry is not None and entry[1].accepts_server_context
+
+    def handle_request(
         self,
-        session: ServerSession,
+        session: Channel,
         request_id: t.Any,
         method: str,
         params: t.Any,
@@ -58,9 +106,14 @@ class RequestDispatch:
         *,
         inputs: RoundTripInputs | None = None,
     ) -> dict[str, t.Any] | None:
+        """The response to one request (None when it was cancelled), run on ``session``.
+
+        :param cancellation: the token the transport took for it (by default a new one).
+        :param inputs: on the retry of a multi round-trip request, the answers and state it brings.
+        """
         handler = self._methods.get(method)
         if handler is None:
-            custom = self._custom_methods.get(method)
+            custom = self.core.registry.custom_methods.get(method)
             if custom is None:
                 return self._method_not_found(session, request_id, method)
             handler = self._custom_handler(custom)
@@ -69,14 +122,14 @@ class RequestDispatch:
         elif cancellation is None:
             cancellation = Cancellation()
         request = Request(session, request_id, method, params, message, cancellation, inputs)
-        if cancellation is not None and not session._begin(request_id, cancellation):
+        if cancellation is not None and not session.begin(request_id, cancellation):
             # The specification: ids are unique per session. Answering would end
             # or cancel the first request in the duplicate's place.
             return json_rpc.error(
                 request_id, error_codes.INVALID_REQUEST, "Invalid Request: this id is already in use by a request in flight"
             )
         if cancellation is not None and cancellation.cancelled():
-            session._end(request_id)
+            session.end(request_id)
             return None  # cancelled before it started: nothing to run, nothing to answer
         try:
             response = self._run(handler, request)
@@ -84,7 +137,7 @@ class RequestDispatch:
                 response = self._fulfil_input_requests(handler, request, response)
         finally:
             if cancellation is not None:
-                session._end(request_id)
+                session.end(request_id)
         if cancellation is not None and cancellation.cancelled():
             return None  # the specification: no response to a cancelled request
         return response
@@ -100,7 +153,7 @@ class RequestDispatch:
             asked: InputRequiredResult = response["result"]
             rounds += 1
             if rounds > MAX_INPUT_ROUNDS:
-                self.report_exception(
+                self.core.report_exception(
                     RuntimeError(f"{request.method} asked for input more than {MAX_INPUT_ROUNDS} times"),
                     {"request": request.message},
                 )
@@ -133,7 +186,7 @@ class RequestDispatch:
         return response
 
     def _run(self, handler: Handler, request: Request) -> dict[str, t.Any] | None:
-        config = self.configuration
+        config = self.core.configuration
         around = config.around_request
         instrument = config.instrumentation_callback
         if around is None and instrument is None:
@@ -158,7 +211,7 @@ class RequestDispatch:
             else:
                 request_handler()
         except Exception as error:
-            self.report_exception(error, {"request": request.message})
+            self.core.report_exception(error, {"request": request.message})
             outcome[0] = outcome[0] or json_rpc.error(request.id, error_codes.INTERNAL_ERROR)
         finally:
             if instrument is not None:
@@ -166,7 +219,7 @@ class RequestDispatch:
                 try:
                     instrument(data)
                 except Exception as error:
-                    self.report_exception(error, {"instrumentation": request.method})
+                    self.core.report_exception(error, {"instrumentation": request.method})
         return outcome[0]
 
     def _respond(self, handler: Handler, request: Request) -> dict[str, t.Any] | None:
@@ -190,10 +243,10 @@ class RequestDispatch:
             return {"jsonrpc": "2.0", "id": request.id, "result": ask}
         except Exception as error:
             request.data.setdefault("error", "internal_error")
-            self.report_exception(error, {"request": request.message})
+            self.core.report_exception(error, {"request": request.message})
             return json_rpc.error(request.id, error_codes.INTERNAL_ERROR)
 
-    def _custom_handler(self, custom: tuple[t.Callable[..., t.Any], Signature]) -> Handler:
+    def _custom_handler(self, custom: HandlerEntry) -> Handler:
         function, signature = custom
 
         def handler(request: Request) -> t.Any:
@@ -203,8 +256,8 @@ class RequestDispatch:
 
         return handler
 
-    def _method_not_found(self, session: ServerSession, request_id: t.Any, method: str) -> dict[str, t.Any]:
-        config = self.configuration
+    def _method_not_found(self, session: Channel, request_id: t.Any, method: str) -> dict[str, t.Any]:
+        config = self.core.configuration
         if config.around_request is not None or config.instrumentation_callback is not None:
             request = Request(session, request_id, method, None, {}, None)
 
@@ -215,7 +268,9 @@ class RequestDispatch:
             return t.cast("dict[str, t.Any]", self._run(fail, request))
         return json_rpc.error(request_id, error_codes.METHOD_NOT_FOUND, f"Method not found: {method}")
 
-    def _handle_notification(self, session: ServerSession, method: str, params: t.Any, message: dict[str, t.Any]) -> None:
+    def handle_notification(self, session: Channel, method: str, params: t.Any, message: dict[str, t.Any]) -> None:
+        """Act on one notification (errors are reported: a notification has no response)."""
+        registry = self.core.registry
         try:
             if method == methods.NOTIFICATIONS_INITIALIZED:
                 session.initialized = True
@@ -224,18 +279,18 @@ class RequestDispatch:
                     reason = params.get("reason")
                     session.cancel_request(params["requestId"], reason if isinstance(reason, str) else None)
             elif method == methods.NOTIFICATIONS_ROOTS_LIST_CHANGED:
-                entry = self.handlers.get("roots_list_changed")
+                entry = registry.handlers.get("roots_list_changed")
                 if entry is not None:
                     entry[0]()
-            elif method in self._custom_methods:
-                function, signature = self._custom_methods[method]
+            elif method in registry.custom_methods:
+                function, signature = registry.custom_methods[method]
                 request = Request(session, None, method, params, message, Cancellation())
                 if signature.accepts_server_context:
                     function(params, server_context=request.server_context())
                 else:
                     function(params)
         except Exception as error:  # a notification has no response to carry the error
-            self.report_exception(error, {"notification": method})
+            self.core.report_exception(error, {"notification": method})
 
 
 _ERROR_NAMES = {
@@ -252,4 +307,4 @@ def _error_name(code: int) -> str:
     return _ERROR_NAMES.get(code, str(code))
 
 
-__all__ = ["Handler", "MAX_INPUT_ROUNDS", "RequestDispatch"]
+__all__ = ["HANDLER_NAMES", "PROTOCOL_NOTIFICATIONS", "Dispatcher", "Handler", "MAX_INPUT_ROUNDS"]

@@ -1,4 +1,4 @@
-"""The protocol's request methods, as implemented by :class:`~mcp_sdk.Server`.
+"""The protocol's request methods: :class:`ProtocolHandlers`, one method per MCP request.
 
 Each handler takes the :class:`~mcp_sdk.server.request.Request` and returns the
 JSON-RPC ``result``; raising a :class:`~mcp_sdk.errors.RequestHandlerError`
@@ -20,15 +20,13 @@ from .auth.scopes import completion_scopes, require_scopes, resource_scopes, vis
 from .input_required import InputRequiredResult
 from .pagination import paginate
 from .request import Request
+from .subscriptions import listen
 from .tasks import RunAsTask, TaskManager
 
 if t.TYPE_CHECKING:
-    from .._signature import Signature
-    from ..configuration import Configuration
-    from ..prompt import Prompt
-    from ..resource import Resource
-    from ..resource_template import ResourceTemplate
     from ..server_context import ServerContext
+    from .core import ServerCore
+    from .dispatch import Handler
 
 #: ``completion/complete`` returns at most this many values (specification limit).
 MAX_COMPLETION_VALUES = 100
@@ -52,41 +50,46 @@ def _string_param(params: dict[str, t.Any], name: str) -> str:
     return value
 
 
-class ProtocolMethods:
-    """Mixin of :class:`~mcp_sdk.Server` holding one method per MCP request.
+class ProtocolHandlers:
+    """The handlers of the protocol's requests for one server.
 
-    The annotations below declare what the methods use of :class:`~mcp_sdk.Server`,
-    which defines them all; they exist for the type checker only.
+    :param core: the server.
+    :param tasks: the server's tasks (``tools/call`` may start one; ``tasks/*`` read them).
     """
 
-    configuration: Configuration
-    instructions: str | None
-    tools: dict[str, type[Tool]]
-    prompts: dict[str, type[Prompt]]
-    resource_templates: list[ResourceTemplate]
-    resources: list[Resource]
-    handlers: dict[str, tuple[t.Callable[..., t.Any], Signature]]
-    page_size: int | None
-    tasks: TaskManager
+    def __init__(self, core: ServerCore, tasks: TaskManager) -> None:
+        self.core = core
+        self.tasks = tasks
 
-    if t.TYPE_CHECKING:
-
-        def server_info(self) -> dict[str, t.Any]: ...
-
-        def capabilities_for(self, version: str) -> dict[str, t.Any]: ...
-
-        def report_exception(self, error: BaseException, context: dict[str, t.Any]) -> None: ...
-
-        def _listing(self, kind: str, version: str) -> list[dict[str, t.Any]]: ...
-
-        def _resource_uris(self) -> set[str]: ...
+    def methods(self) -> dict[str, Handler]:
+        """Method -> handler, for every request the protocol defines."""
+        return {
+            methods.INITIALIZE: self._initialize,
+            methods.PING: self._ping,
+            methods.LOGGING_SET_LEVEL: self._set_log_level,
+            methods.TOOLS_LIST: self._list_tools,
+            methods.TOOLS_CALL: self._call_tool,
+            methods.PROMPTS_LIST: self._list_prompts,
+            methods.PROMPTS_GET: self._get_prompt,
+            methods.RESOURCES_LIST: self._list_resources,
+            methods.RESOURCES_READ: self._read_resource,
+            methods.RESOURCES_TEMPLATES_LIST: self._list_resource_templates,
+            methods.RESOURCES_SUBSCRIBE: self._subscribe,
+            methods.RESOURCES_UNSUBSCRIBE: self._unsubscribe,
+            methods.COMPLETION_COMPLETE: self._complete,
+            methods.SERVER_DISCOVER: self._discover,
+            methods.SUBSCRIPTIONS_LISTEN: self._listen,
+            methods.TASKS_GET: self.tasks.get,
+            methods.TASKS_UPDATE: self.tasks.update,
+            methods.TASKS_CANCEL: self.tasks.cancel,
+        }
 
     def _initialize(self, request: Request) -> dict[str, t.Any]:
         params = _params(request)
         requested = params.get("protocolVersion")
         if type(requested) is not str:
             raise InvalidParamsError("Invalid params: missing string 'protocolVersion'")
-        latest = self.configuration.protocol_version
+        latest = self.core.configuration.protocol_version
         supported = versions.SUPPORTED_VERSIONS
         negotiated = requested if requested in supported and supported.index(requested) <= supported.index(latest) else latest
         session = request.session
@@ -97,11 +100,11 @@ class ProtocolMethods:
         session.client_capabilities = client_capabilities if isinstance(client_capabilities, dict) else {}
         result: dict[str, t.Any] = {
             "protocolVersion": negotiated,
-            "capabilities": self.capabilities_for(negotiated),
-            "serverInfo": versions.filter_fields("implementation", self.server_info(), negotiated),
+            "capabilities": self.core.capabilities_for(negotiated),
+            "serverInfo": versions.filter_fields("implementation", self.core.server_info(), negotiated),
         }
-        if self.instructions is not None:
-            result["instructions"] = self.instructions
+        if self.core.instructions is not None:
+            result["instructions"] = self.core.instructions
         return result
 
     def _ping(self, request: Request) -> dict[str, t.Any]:
@@ -111,10 +114,10 @@ class ProtocolMethods:
         """``server/discover`` (2026-07-28): versions, capabilities, identity (in ``_meta``), instructions."""
         result: dict[str, t.Any] = {
             "supportedVersions": list(versions.MODERN_VERSIONS),
-            "capabilities": self.capabilities_for(request.session.version),
+            "capabilities": self.core.capabilities_for(request.session.version),
         }
-        if self.instructions is not None:
-            result["instructions"] = self.instructions
+        if self.core.instructions is not None:
+            result["instructions"] = self.core.instructions
         return result
 
     def _set_log_level(self, request: Request) -> dict[str, t.Any]:
@@ -123,6 +126,9 @@ class ProtocolMethods:
             raise InvalidParamsError(f"Invalid log level {level!r}: use one of {', '.join(methods.LOG_LEVELS)}")
         request.session.log_level = level
         return {}
+
+    def _listen(self, request: Request) -> dict[str, t.Any]:
+        return listen(request, self.core.subscriptions, self.tasks)
 
     # -- tools ---------------------------------------------------------------
 
@@ -134,7 +140,7 @@ class ProtocolMethods:
         name = _string_param(params, "name")
         data = request.data
         data["tool_name"] = name
-        tool = self.tools.get(name)
+        tool = self.core.registry.tools.get(name)
         if tool is None:
             data["error"] = "tool_not_found"
             raise InvalidParamsError(f"Tool not found: {name}", data={"name": name})
@@ -146,14 +152,14 @@ class ProtocolMethods:
             data["error"] = "invalid_params"
             raise InvalidParamsError("Invalid params: 'arguments' must be an object")
         data["tool_arguments"] = arguments
-        if self.configuration.validate_tool_call_arguments:
+        if self.core.configuration.validate_tool_call_arguments:
             problem = tool.input_schema.errors(arguments)
             if problem is not None:
                 data["error"] = "invalid_arguments"
                 return _tool_error(f"Invalid arguments: {problem}")
         if tool.task is not None and self.tasks.should_run(request.session, tool.task == "required"):
             return self.tasks.start(request, lambda context: self._run_tool(request, tool, arguments, context))
-        context = request.server_context() if tool._signature.accepts_server_context else None
+        context = request.server_context() if tool.accepts_server_context() else None
         return self._run_tool(request, tool, arguments, context)
 
     def _run_tool(
@@ -187,13 +193,13 @@ class ProtocolMethods:
             raise
         except CapabilityError as error:  # the client's lack, not a bug: say which capability (no secrets in it)
             data["error"] = "missing_client_capability"
-            self.report_exception(error, {"request": request.message})
+            self.core.report_exception(error, {"request": request.message})
             return _tool_error(f"{error}: this tool needs a capability the client did not declare")
         except Exception as error:  # the tool's own failure: report it, tell the client nothing internal
             data["error"] = "internal_error"
-            self.report_exception(error, {"request": request.message})
+            self.core.report_exception(error, {"request": request.message})
             return _tool_error(TOOL_INTERNAL_ERROR_TEXT)
-        if self.configuration.validate_tool_call_results and tool.output_schema is not None and not result.get("isError"):
+        if self.core.configuration.validate_tool_call_results and tool.output_schema is not None and not result.get("isError"):
             self._check_structured_content(tool, result)
         result = versions.filter_fields("call_tool_result", result, version)
         if version in versions.OLDER_CONTENT_VERSIONS and type(result.get("content")) is list:
@@ -218,7 +224,7 @@ class ProtocolMethods:
     def _get_prompt(self, request: Request) -> dict[str, t.Any]:
         params = _params(request)
         name = _string_param(params, "name")
-        prompt = self.prompts.get(name)
+        prompt = self.core.registry.prompts.get(name)
         if prompt is None:
             request.data["error"] = "prompt_not_found"
             raise InvalidParamsError(f"Prompt not found: {name}", data={"name": name})
@@ -233,7 +239,7 @@ class ProtocolMethods:
         if missing:
             request.data["error"] = "missing_required_arguments"
             raise InvalidParamsError(f"Missing required arguments: {', '.join(missing)}", data={"missing": missing})
-        context = request.server_context() if prompt._signature.accepts_server_context else None
+        context = request.server_context() if prompt.accepts_server_context() else None
         returned = prompt.invoke(arguments, context)
         if isinstance(returned, InputRequiredResult):
             return returned  # type: ignore[return-value]  # the caller asks the client (MRTR)
@@ -265,13 +271,13 @@ class ProtocolMethods:
         params = _params(request)
         uri = _string_param(params, "uri")
         request.data["resource_uri"] = uri
-        require_scopes(request.session.auth, resource_scopes(self, uri))
-        listed = next((r for r in self.resources if r.uri == uri), None)
+        require_scopes(request.session.auth, resource_scopes(self.core.registry, uri))
+        listed = next((r for r in self.core.registry.resources if r.uri == uri), None)
         if isinstance(listed, UIResource):  # an MCP Apps view carries its own contents
             return {"contents": [item.to_dict() for item in listed.contents()]}
-        handler = self.handlers.get("resources_read")
+        handler = self.core.registry.handlers.get("resources_read")
         if handler is None:
-            if uri in self._resource_uris():
+            if uri in self.core.registry.resource_uris():
                 return {"contents": []}
             request.data["error"] = "resource_not_found"
             raise ResourceNotFoundError(uri, params)
@@ -305,8 +311,8 @@ class ProtocolMethods:
         params = _params(request)
         request.data["resource_uri"] = uri = _string_param(params, "uri")
         if handler_name == "resources_subscribe":
-            require_scopes(request.session.auth, resource_scopes(self, uri))
-        if self.handlers.get(handler_name) is not None:
+            require_scopes(request.session.auth, resource_scopes(self.core.registry, uri))
+        if self.core.registry.handlers.get(handler_name) is not None:
             self._call_handler(handler_name, request, params)
         return {}
 
@@ -323,18 +329,18 @@ class ProtocolMethods:
         kind = ref.get("type")
         if kind == "ref/prompt":
             name = ref.get("name")
-            if type(name) is not str or name not in self.prompts:
+            if type(name) is not str or name not in self.core.registry.prompts:
                 raise InvalidParamsError(f"Prompt not found: {name}", data={"name": name})
         elif kind == "ref/resource":
             uri = ref.get("uri")
             if type(uri) is not str or (
-                uri not in self._resource_uris() and uri not in {tpl.uri_template for tpl in self.resource_templates}
+                uri not in self.core.registry.resource_uris() and uri not in {tpl.uri_template for tpl in self.core.registry.resource_templates}
             ):
                 raise InvalidParamsError(f"Resource not found: {uri}", data={"uri": uri})
         else:
             raise InvalidParamsError(f"Invalid params: unknown ref type {kind!r}")
-        require_scopes(request.session.auth, completion_scopes(self, ref))
-        if self.handlers.get("completion") is None:
+        require_scopes(request.session.auth, completion_scopes(self.core.registry, ref))
+        if self.core.registry.handlers.get("completion") is None:
             return {"completion": {"values": [], "hasMore": False}}
         returned = self._call_handler("completion", request, params)
         completion = returned.get("completion", returned) if isinstance(returned, dict) else {"values": returned}
@@ -366,15 +372,15 @@ class ProtocolMethods:
     # -- shared --------------------------------------------------------------
 
     def _list_page(self, request: Request, kind: str) -> dict[str, t.Any]:
-        items = visible(self, kind, self._listing(kind, request.session.version), request.session.auth)
-        page, next_cursor = paginate(items, request.params, self.page_size)
+        items = visible(self.core.registry, kind, self.core.registry.listing(kind, request.session.version), request.session.auth)
+        page, next_cursor = paginate(items, request.params, self.core.page_size)
         result: dict[str, t.Any] = {kind: page}
         if next_cursor is not None:
             result["nextCursor"] = next_cursor
         return result
 
     def _call_handler(self, name: str, request: Request, params: dict[str, t.Any]) -> t.Any:
-        handler, signature = self.handlers[name]
+        handler, signature = self.core.registry.handlers[name]
         if signature.accepts_server_context:
             return handler(params, server_context=request.server_context())
         return handler(params)
@@ -384,4 +390,4 @@ def _tool_error(text: str) -> dict[str, t.Any]:
     return {"content": [{"type": "text", "text": text}], "isError": True}
 
 
-__all__ = ["MAX_COMPLETION_VALUES", "TOOL_INTERNAL_ERROR_TEXT", "ProtocolMethods"]
+__all__ = ["MAX_COMPLETION_VALUES", "TOOL_INTERNAL_ERROR_TEXT", "ProtocolHandlers"]

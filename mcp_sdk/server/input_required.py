@@ -25,6 +25,14 @@ import typing as t
 from .. import methods
 
 
+class RoundTripInputs(t.NamedTuple):
+    """What the retry of a multi round-trip request brings (MRTR): the client's
+    ``inputResponses`` and the handler's own verified ``requestState``."""
+
+    input_responses: dict[str, t.Any] | None
+    request_state: str | None
+
+
 class InputRequiredResult:
     """The result that asks the client for more input before the request can complete.
 
@@ -110,6 +118,7 @@ def required_capability(request: dict[str, t.Any]) -> str:
 __all__ = [
     "InputRequired",
     "InputRequiredResult",
+    "RoundTripInputs",
     "form_elicitation",
     "required_capability",
     "roots",

@@ -14,17 +14,14 @@ import typing as t
 
 from .. import methods
 from ..cancellation import Cancellation
+from ..channel import Channel, ChannelHost, ClientRequest
 from ..errors import InvalidParamsError, MissingClientCapabilityError, TransportError
-from ..server_session import ServerSession
 from .envelope import Envelope
 from .input_required import InputRequired
 from .request_state import arguments_digest
 
-if t.TYPE_CHECKING:
-    from . import Server
-
 #: Key prefixes of era-portable input requests, by method.
-_KEY_PREFIXES = {
+INPUT_KEY_PREFIXES = {
     methods.ELICITATION_CREATE: "elicitation",
     methods.SAMPLING_CREATE_MESSAGE: "sampling",
     methods.ROOTS_LIST: "roots",
@@ -39,11 +36,12 @@ def capability_object(capability: str) -> dict[str, t.Any]:
     return node
 
 
-class ModernExchange(ServerSession):
-    """The session-shaped view of one 2026-07-28 request.
+class ModernExchange(Channel):
+    """The channel of one 2026-07-28 request: its state read from the request's envelope,
+    its traffic carried by the connection it came on.
 
     :param server: the server.
-    :param channel: the connection the request arrived on; it tracks the request
+    :param carrier: the connection the request arrived on; it tracks the request
         for cancellation and carries what the handler writes.
     :param envelope: the request's ``_meta`` envelope.
     :param answers: input responses already given for era-portable asks (key -> result).
@@ -52,62 +50,59 @@ class ModernExchange(ServerSession):
 
     def __init__(
         self,
-        server: Server,
-        channel: ServerSession,
+        server: ChannelHost,
+        carrier: Channel,
         envelope: Envelope,
         answers: dict[str, t.Any] | None = None,
         asked: dict[str, str] | None = None,
     ) -> None:
-        # Not ServerSession.__init__: nothing here is tracked (the channel tracks the request),
-        # so no lock, no pending tables: one of these is built for every 2026-07-28 request.
-        self.server = server
-        self.session_id = None
-        self.no_requests_reason = ""
-        self.stream_closer = None
-        self._send = None
-        self._closed = False
-        self.serves_modern = True
-        self.channel = channel
+        # Nothing is tracked here (the carrier tracks the request), so this stays light: one
+        # of these is built for every 2026-07-28 request.
+        super().__init__(
+            server,
+            protocol_version=envelope.protocol_version,
+            client_info=envelope.client_info,
+            client_capabilities=envelope.client_capabilities,
+            log_level=envelope.log_level,
+            initialized=True,
+            can_send_requests=True,  # as input requests
+            auth=carrier.auth,
+            serves_modern=True,
+        )
+        self.carrier = carrier
         self.envelope = envelope
-        self.protocol_version = envelope.protocol_version
-        self.client_info = envelope.client_info
-        self.client_capabilities = envelope.client_capabilities
-        self.log_level = envelope.log_level
-        self.initialized = True
-        self.can_send_requests = True  # as input requests
-        self.auth = getattr(channel, "auth", None)
         #: Answers to era-portable asks, from the retry's state and ``inputResponses``.
         self.answers: dict[str, t.Any] = dict(answers or {})
         #: key -> digest of every ask made so far (earlier rounds and this one).
         self.asked: dict[str, str] = dict(asked or {})
         self._asks = 0
 
-    # -- the channel ---------------------------------------------------------
+    # -- the carrier ---------------------------------------------------------
 
     def write(self, message: dict[str, t.Any], related_request_id: t.Any = None) -> None:
-        self.channel.write(message, related_request_id)
+        self.carrier.write(message, related_request_id)
 
-    def _begin(self, request_id: t.Any, cancellation: Cancellation) -> bool:
-        return self.channel._begin(request_id, cancellation)
+    def begin(self, request_id: t.Any, cancellation: Cancellation) -> bool:
+        return self.carrier.begin(request_id, cancellation)
 
-    def _end(self, request_id: t.Any) -> None:
-        self.channel._end(request_id)
+    def end(self, request_id: t.Any) -> None:
+        self.carrier.end(request_id)
 
     def cancel_request(self, request_id: t.Any, reason: str | None = None) -> bool:
-        return self.channel.cancel_request(request_id, reason)
+        return self.carrier.cancel_request(request_id, reason)
 
     def accept(self, request_id: t.Any) -> Cancellation | None:
-        return self.channel.accept(request_id)
+        return self.carrier.accept(request_id)
 
     def forget(self, request_id: t.Any) -> None:
-        self.channel.forget(request_id)
+        self.carrier.forget(request_id)
 
     @property
     def in_flight_count(self) -> int:
-        return self.channel.in_flight_count
+        return self.carrier.in_flight_count
 
     def close(self, reason: str = "Connection closed") -> None:
-        """Nothing to end: the request's channel belongs to the transport."""
+        """Nothing to end: the request's carrier belongs to the transport."""
 
     # -- capabilities --------------------------------------------------------
 
@@ -121,30 +116,23 @@ class ModernExchange(ServerSession):
 
     # -- server-to-client requests become input requests ---------------------
 
-    def send_request(
-        self,
-        method: str,
-        params: t.Any = None,
-        *,
-        related_request_id: t.Any = None,
-        cancellation: Cancellation | None = None,
-        timeout: float | None = None,
-    ) -> t.Any:
+    def ask(self, request: ClientRequest) -> t.Any:
         """The client's answer to this ask if the retry carries it; else end the handler with an
         input request (:class:`InputRequired`).
 
-        :raises TransportError: ``method`` cannot be an input request (``ping``).
+        :raises TransportError: the method cannot be an input request (``ping``).
         :raises InvalidParamsError: the client's answer is not an object.
         """
-        prefix = _KEY_PREFIXES.get(method)
+        method, params = request.method, request.params
+        prefix = INPUT_KEY_PREFIXES.get(method)
         if prefix is None:
             raise TransportError(f"Cannot send {method}: protocol 2026-07-28 has no server-to-client {method}")
         self._asks += 1
         key = f"{prefix}-{self._asks}"
-        request: dict[str, t.Any] = {"method": method}
+        asking: dict[str, t.Any] = {"method": method}
         if params is not None:
-            request["params"] = params
-        digest = arguments_digest(request)
+            asking["params"] = params
+        digest = arguments_digest(asking)
         if key in self.answers and self.asked.get(key) == digest:
             answer = self.answers[key]
             if type(answer) is not dict:
@@ -153,18 +141,15 @@ class ModernExchange(ServerSession):
         # A different ask under this key (the handler's code changed course): its old answer is void.
         self.answers.pop(key, None)
         self.asked[key] = digest
-        raise InputRequired(key, request)
+        raise InputRequired(key, asking)
 
     def ping(
         self, timeout: float | None = None, *, related_request_id: t.Any = None, cancellation: Cancellation | None = None
     ) -> dict[str, t.Any]:
         raise TransportError("Cannot ping: protocol 2026-07-28 has no ping")
 
-    def close_sse_stream(self, request_id: t.Any) -> bool:
-        return False  # 2026-07-28 streams are not resumable
-
     def __repr__(self) -> str:
         return f"<ModernExchange version={self.protocol_version!r}>"
 
 
-__all__ = ["ModernExchange", "capability_object"]
+__all__ = ["INPUT_KEY_PREFIXES", "ModernExchange", "capability_object"]

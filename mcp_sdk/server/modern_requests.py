@@ -1,6 +1,6 @@
 """Serving one 2026-07-28 request: envelope in, stamped result out.
 
-The steps around the ordinary dispatch (:meth:`Server._handle_request`), in order:
+The steps around the ordinary dispatch (:meth:`.dispatch.Dispatcher.handle_request`), in order:
 
 1. read the ``_meta`` envelope (-32602 / -32022 when it is missing or unsupported);
 2. refuse the methods this era removed (-32601);
@@ -17,6 +17,7 @@ import typing as t
 
 from .. import error_codes, json_rpc, methods
 from ..cancellation import Cancellation
+from ..channel import Channel
 from ..errors import MissingClientCapabilityError, RequestHandlerError
 from .envelope import (
     CACHEABLE_METHODS,
@@ -26,14 +27,13 @@ from .envelope import (
     Envelope,
     stamp,
 )
-from .input_required import InputRequired, InputRequiredResult, required_capability, url_elicitation
+from .input_required import InputRequired, InputRequiredResult, RoundTripInputs, required_capability, url_elicitation
 from .modern_exchange import ModernExchange, capability_object
-from .request import RoundTripInputs
 from .request_state import RequestStateCodec, arguments_digest
 
 if t.TYPE_CHECKING:
-    from ..server_session import ServerSession
-    from . import Server
+    from .core import ServerCore
+    from .dispatch import Dispatcher
 
 #: Default ``ttlMs`` of ``server/discover`` and the list results (a minute).
 DEFAULT_TTL_MS = 60_000
@@ -42,10 +42,15 @@ DEFAULT_READ_TTL_MS = 0
 
 
 class ModernRequests:
-    """The 2026-07-28 request path of one server (see the module docstring)."""
+    """The 2026-07-28 request path of one server (see the module docstring).
 
-    def __init__(self, server: Server) -> None:
+    :param server: the server.
+    :param dispatcher: runs the request once its envelope is read.
+    """
+
+    def __init__(self, server: ServerCore, dispatcher: Dispatcher) -> None:
         self.server = server
+        self.dispatcher = dispatcher
         self._codec: RequestStateCodec | None = None
         self._codec_settings: tuple[t.Any, float] | None = None
 
@@ -62,7 +67,7 @@ class ModernRequests:
 
     def handle(
         self,
-        channel: ServerSession,
+        channel: Channel,
         request_id: t.Any,
         method: str,
         params: t.Any,
@@ -102,7 +107,7 @@ class ModernRequests:
             responses = params.get("inputResponses")
             if type(responses) is dict or state:
                 inputs = RoundTripInputs(responses if type(responses) is dict else None, state.get("user"))
-        response = server._handle_request(exchange, request_id, method, params, message, cancellation, inputs=inputs)
+        response = self.dispatcher.handle_request(exchange, request_id, method, params, message, cancellation, inputs=inputs)
         if response is None:
             return None
         if "error" in response:
@@ -168,7 +173,7 @@ class ModernRequests:
         return self._input_required(exchange, request_id, requests, None, binding)
 
 
-def _binding(method: str, params: dict[str, t.Any], channel: ServerSession) -> dict[str, t.Any]:
+def _binding(method: str, params: dict[str, t.Any], channel: Channel) -> dict[str, t.Any]:
     """What a ``requestState`` is bound to: the method, its target, its arguments, the principal."""
     if method == methods.RESOURCES_READ:
         target, arguments = params.get("uri"), None
@@ -196,12 +201,12 @@ def _answers(state: dict[str, t.Any], params: t.Any) -> tuple[dict[str, t.Any], 
     return answers, asked
 
 
-def _cache_hints(server: Server, exchange: ModernExchange, method: str, params: t.Any, result: dict[str, t.Any]) -> None:
+def _cache_hints(server: ServerCore, exchange: ModernExchange, method: str, params: t.Any, result: dict[str, t.Any]) -> None:
     ttl_ms: int | None = None
     scope: str | None = None
     if method == methods.RESOURCES_READ:
         uri = params.get("uri") if type(params) is dict else None
-        resource = server._resource(uri) if type(uri) is str else None
+        resource = server.registry.resource(uri) if type(uri) is str else None
         if resource is not None:
             ttl_ms, scope = resource.ttl_ms, resource.cache_scope
         if ttl_ms is None:

@@ -6,27 +6,20 @@ import typing as t
 
 from ..cancellation import Cancellation
 from ..server_context import ServerContext
+from .input_required import RoundTripInputs
 
 if t.TYPE_CHECKING:
-    from ..server_session import ServerSession
-
-
-class RoundTripInputs(t.NamedTuple):
-    """What the retry of a multi round-trip request brings (MRTR): the client's
-    ``inputResponses`` and the handler's own verified ``requestState``."""
-
-    input_responses: dict[str, t.Any] | None
-    request_state: str | None
+    from ..channel import Channel
 
 
 class Request:
-    """The request being handled: its session, params, cancellation token and instrumentation data."""
+    """The request being handled: its channel (``session``), params, cancellation token and instrumentation data."""
 
     __slots__ = ("session", "id", "method", "params", "message", "cancellation", "inputs", "data", "_context")
 
     def __init__(
         self,
-        session: ServerSession,
+        session: Channel,
         request_id: t.Any,
         method: str,
         params: t.Any,
@@ -71,3 +64,6 @@ class Request:
                 inputs=self.inputs,
             )
         return context
+
+
+__all__ = ["Request", "RoundTripInputs"]

@@ -2,7 +2,7 @@
 
 Data runs one way: transport -> :class:`Router` -> (the session, or a
 2026-07-28 :class:`~.modern_exchange.ModernExchange` built from the request's
-envelope) -> :class:`~mcp_sdk.Server` dispatch -> handler -> response. The
+envelope) -> :class:`~.dispatch.Dispatcher` -> handler -> response. The
 router checks the JSON-RPC shape, hands responses to the session's waiting
 server-to-client requests, and sends each request down its era's path; the era
 decision itself lives in :mod:`.envelope`.
@@ -15,11 +15,10 @@ import typing as t
 from .. import error_codes, json_rpc, methods
 from .. import protocol_version as versions
 from ..cancellation import Cancellation
+from ..server_session import ServerSession
+from .dispatch import Dispatcher
 from .envelope import carries_envelope
-
-if t.TYPE_CHECKING:
-    from ..server_session import ServerSession
-    from . import Server
+from .modern_requests import ModernRequests
 
 
 _TOO_MANY_ITEMS = f"Invalid Request: a batch may hold at most {json_rpc.MAX_BATCH_ITEMS} messages"
@@ -41,12 +40,17 @@ def _encoded_size(response: dict[str, t.Any]) -> int:
 
 
 class Router:
-    """Routes decoded JSON-RPC messages of one server (see the module docstring)."""
+    """Routes decoded JSON-RPC messages of one server (see the module docstring).
 
-    __slots__ = ("server",)
+    :param dispatcher: runs requests and notifications (2025 sessions).
+    :param modern: runs 2026-07-28 requests.
+    """
 
-    def __init__(self, server: Server) -> None:
-        self.server = server
+    __slots__ = ("dispatcher", "modern")
+
+    def __init__(self, dispatcher: Dispatcher, modern: ModernRequests) -> None:
+        self.dispatcher = dispatcher
+        self.modern = modern
 
     def handle(
         self,
@@ -123,13 +127,13 @@ class Router:
             )
         params = message.get("params")
         if not has_id:
-            self.server._handle_notification(session, method, params, message)
+            self.dispatcher.handle_notification(session, method, params, message)
             return None
         if not id_ok:
             return json_rpc.error(None, error_codes.INVALID_REQUEST, "Invalid Request: id must be a string or an integer")
         if modern or (modern is None and carries_envelope(message)):
-            return self.server._modern.handle(session, request_id, method, params, message, cancellation)
-        return self.server._handle_request(session, request_id, method, params, message, cancellation)
+            return self.modern.handle(session, request_id, method, params, message, cancellation)
+        return self.dispatcher.handle_request(session, request_id, method, params, message, cancellation)
 
 
 __all__ = ["Router"]

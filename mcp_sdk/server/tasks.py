@@ -31,6 +31,7 @@ import time
 import typing as t
 
 from ..cancellation import Cancellation
+from ..channel import ChannelHost
 from ..errors import (
     CancelledError,
     InternalError,
@@ -40,14 +41,12 @@ from ..errors import (
     TransportError,
 )
 from ..server_context import ServerContext
-from .input_required import InputRequiredResult
-from .modern_exchange import _KEY_PREFIXES, ModernExchange
-from .request import RoundTripInputs
+from .input_required import InputRequiredResult, RoundTripInputs
+from .modern_exchange import INPUT_KEY_PREFIXES, ModernExchange
 from .task_store import InMemoryTaskStore, TaskRecord, TaskStore
 
 if t.TYPE_CHECKING:
-    from ..server_session import ServerSession
-    from . import Server
+    from ..channel import Channel, ClientRequest
     from .request import Request
 
 #: The extension's identifier.
@@ -68,6 +67,21 @@ DEFAULT_WORKER_TIMEOUT = 30.0
 WAIT_SLICE = 1.0
 
 Work = t.Callable[[ServerContext], t.Any]
+
+
+class TaskEvents(t.Protocol):
+    """Where a task's changes are published (a server's ``subscriptions`` bus)."""
+
+    def publish(self, kind: str, uri: str | None = None) -> None:
+        """Tell the listeners of ``kind`` (``"task"``: its id as ``uri``) of a change."""
+
+
+class TaskHost(ChannelHost, t.Protocol):
+    """What the tasks need of their server (:class:`~mcp_sdk.Server` is one)."""
+
+    @property
+    def subscriptions(self) -> TaskEvents:
+        """Where a task's status changes are published."""
 
 
 def required_extension() -> dict[str, t.Any]:
@@ -114,38 +128,31 @@ class TaskExchange(ModernExchange):
     answers it.
     """
 
-    def __init__(self, manager: TaskManager, origin: ModernExchange, runner: _Runner) -> None:
-        super().__init__(manager.server, origin.channel, origin.envelope)
+    def __init__(self, manager: TaskManager, origin: ModernExchange, runner: TaskRunner) -> None:
+        super().__init__(manager.server, origin.carrier, origin.envelope)
         self.auth = origin.auth
-        self._manager = manager
-        self._runner = runner
+        self.manager = manager
+        self.runner = runner
 
     def write(self, message: dict[str, t.Any], related_request_id: t.Any = None) -> None:
         """Dropped: the extension defines no notifications of a task but ``notifications/tasks``."""
 
-    def send_request(
-        self,
-        method: str,
-        params: t.Any = None,
-        *,
-        related_request_id: t.Any = None,
-        cancellation: Cancellation | None = None,
-        timeout: float | None = None,
-    ) -> t.Any:
+    def ask(self, request: ClientRequest) -> t.Any:
         """Ask the client through the task's ``inputRequests``; wait for the answer.
 
-        :raises TransportError: ``method`` cannot be an input request.
+        :raises TransportError: the method cannot be an input request.
         :raises CancelledError: the task was cancelled (or expired) meanwhile.
         :raises InvalidParamsError: the client's answer is not an object.
         """
-        prefix = _KEY_PREFIXES.get(method)
+        method, params = request.method, request.params
+        prefix = INPUT_KEY_PREFIXES.get(method)
         if prefix is None:
             raise TransportError(f"Cannot send {method} from a task: it is not an input request")
-        request: dict[str, t.Any] = {"method": method}
+        asking: dict[str, t.Any] = {"method": method}
         if params is not None:
-            request["params"] = params
-        key = self._runner.new_key(prefix)
-        answer = self._manager._ask(self._runner, {key: request})[key]
+            asking["params"] = params
+        key = self.runner.new_key(prefix)
+        answer = self.manager.ask(self.runner, {key: asking})[key]
         if type(answer) is not dict:
             raise InvalidParamsError(f"Invalid params: inputResponses[{key!r}] must be an object")
         return answer
@@ -154,7 +161,7 @@ class TaskExchange(ModernExchange):
         return "<TaskExchange>"
 
 
-class _Runner:
+class TaskRunner:
     """One task's worker: its id, token, and the input-request keys it used."""
 
     def __init__(self, task_id: str, cancellation: Cancellation) -> None:
@@ -196,7 +203,7 @@ class TaskManager:
 
     def __init__(
         self,
-        server: Server,
+        server: TaskHost,
         store: TaskStore | None = None,
         *,
         ttl_ms: int | None = DEFAULT_TASK_TTL_MS,
@@ -220,7 +227,7 @@ class TaskManager:
     # -- negotiation ---------------------------------------------------------
 
     @staticmethod
-    def accepts(session: ServerSession) -> bool:
+    def accepts(session: Channel) -> bool:
         """Whether a task may answer a request on ``session``: a 2026-07-28 request (not itself
         running in a task) whose client declared the extension."""
         return (
@@ -229,7 +236,7 @@ class TaskManager:
             and session.client_supports(TASKS_CAPABILITY)
         )
 
-    def should_run(self, session: ServerSession, required: bool) -> bool:
+    def should_run(self, session: Channel, required: bool) -> bool:
         """Whether a call that supports tasks runs as one.
 
         :raises MissingClientCapabilityError: it requires a task and the client cannot take one (-32021).
@@ -264,7 +271,7 @@ class TaskManager:
                 if self._watcher is None:
                     self._watcher = threading.Thread(target=self._watch, name="mcp-task-watch", daemon=True)
                     self._watcher.start()
-            runner = _Runner(task_id, cancellation)
+            runner = TaskRunner(task_id, cancellation)
             thread = threading.Thread(
                 target=self._run, args=(runner, origin, request.meta, work), name=f"mcp-task-{task_id[:8]}", daemon=True
             )
@@ -276,7 +283,7 @@ class TaskManager:
             raise
         return {"resultType": "task", **record.task()}
 
-    def _run(self, runner: _Runner, origin: ModernExchange, meta: dict[str, t.Any] | None, work: Work) -> None:
+    def _run(self, runner: TaskRunner, origin: ModernExchange, meta: dict[str, t.Any] | None, work: Work) -> None:
         server = self.server
         inputs: RoundTripInputs | None = None
         rounds = 0
@@ -295,7 +302,7 @@ class TaskManager:
                 if rounds > MAX_INPUT_ROUNDS:
                     raise InternalError(f"Internal error: the task asked for input more than {MAX_INPUT_ROUNDS} times")
                 wire = {runner.wire_key(key): request for key, request in outcome.input_requests.items()}
-                answers = self._ask(runner, wire) if wire else {}
+                answers = self.ask(runner, wire) if wire else {}
                 own = dict(zip(outcome.input_requests, answers.values()))
                 inputs = RoundTripInputs(own, outcome.request_state)
         except CancelledError:
@@ -346,7 +353,7 @@ class TaskManager:
         with self._lock:
             return len(self._running)
 
-    def _ask(self, runner: _Runner, requests: dict[str, dict[str, t.Any]]) -> dict[str, t.Any]:
+    def ask(self, runner: TaskRunner, requests: dict[str, dict[str, t.Any]]) -> dict[str, t.Any]:
         """Park the task as ``input_required`` with ``requests``; return their answers, by key, once all came.
 
         :raises CancelledError: the task was cancelled or has expired.
@@ -494,7 +501,7 @@ class TaskManager:
 
     # -- notifications -------------------------------------------------------
 
-    def notification_params(self, task_id: str, session: ServerSession) -> dict[str, t.Any] | None:
+    def notification_params(self, task_id: str, session: Channel) -> dict[str, t.Any] | None:
         """``notifications/tasks`` params for a listener on ``session``: the detailed task, or None
         (gone, or not the listener's)."""
         record = self.store.get(task_id)
@@ -520,7 +527,7 @@ def _worker_lost(record: TaskRecord) -> bool:
     return True
 
 
-def _principal(session: ServerSession) -> str | None:
+def _principal(session: Channel) -> str | None:
     auth = getattr(session, "auth", None)
     subject = getattr(auth, "subject", None) if auth is not None else None
     return subject if type(subject) is str else None

@@ -91,7 +91,7 @@ class Tool:
         owner = f"Tool {cls.tool_name}"
         if "call" in own:
             definition.check_call(owner, own["call"])
-        own_call = definition.defines_call(cls) and not cls._pass_arguments_dict
+        own_call = defines_call(cls) and not cls._pass_arguments_dict
         if "input_schema" in own and own["input_schema"] is not None:
             cls.input_schema = definition.compiled(owner, "input_schema", own["input_schema"], InputSchema)
             cls._input_schema_derived = False
@@ -127,6 +127,11 @@ class Tool:
         :return: a :class:`Tool.Response` (or a wire dict, a string, or a list of content).
         """
         raise NotImplementedError(f"{cls.__name__}.call is not implemented")
+
+    @classmethod
+    def accepts_server_context(cls) -> bool:
+        """Whether ``call`` declares a ``server_context`` parameter (then it may talk to the client)."""
+        return cls._signature.accepts_server_context
 
     @classmethod
     def invoke(cls, arguments: t.Mapping[str, t.Any], server_context: t.Any = None) -> t.Any:
@@ -216,6 +221,19 @@ class Tool:
         return build
 
 
+def defines_call(tool: type[Tool]) -> bool:
+    """Whether a Tool class (or an ancestor below :class:`Tool`) defines its own ``call``."""
+    return getattr(tool.call, "__func__", None) is not t.cast(t.Any, Tool.call).__func__
+
+
+def check_has_call(tool: type[Tool]) -> None:
+    """Raise :class:`DefinitionError` when a Tool class (about to be served) never defines ``call``."""
+    if not defines_call(tool):
+        raise DefinitionError(
+            f"Tool {tool.tool_name}: no call method; define '@classmethod def call(cls, <arguments>, server_context=None)' returning the result"
+        )
+
+
 def task_support(owner: str, value: t.Any) -> str | None:
     """A tool's ``task`` setting normalised: True -> ``"optional"``, False -> None.
 
@@ -261,4 +279,14 @@ def _doc(function: t.Callable[..., t.Any]) -> str | None:
     return doc.strip() if doc else None
 
 
-__all__ = ["Tool", "Response", "InputSchema", "OutputSchema", "Annotations", "validate_name", "takes_arguments_dict"]
+__all__ = [
+    "Tool",
+    "Response",
+    "InputSchema",
+    "OutputSchema",
+    "Annotations",
+    "check_has_call",
+    "defines_call",
+    "validate_name",
+    "takes_arguments_dict",
+]

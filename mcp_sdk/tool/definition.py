@@ -32,21 +32,6 @@ def check_call(owner: str, call: t.Any) -> None:
         )
 
 
-def defines_call(tool: t.Any) -> bool:
-    """Whether a Tool class (or an ancestor below :class:`Tool`) defines its own ``call``."""
-    from . import Tool
-
-    return getattr(tool.call, "__func__", None) is not t.cast(t.Any, Tool.call).__func__
-
-
-def check_has_call(tool: t.Any) -> None:
-    """Raise :class:`DefinitionError` when a Tool class (about to be served) never defines ``call``."""
-    if not defines_call(tool):
-        raise DefinitionError(
-            f"Tool {tool.tool_name}: no call method; define '@classmethod def call(cls, <arguments>, server_context=None)' returning the result"
-        )
-
-
 def compiled(owner: str, kind: str, schema: t.Any, schema_class: type[SchemaT]) -> SchemaT:
     """``schema`` as a compiled ``schema_class``, or :class:`SchemaError` naming the tool and the field."""
     if isinstance(schema, schema_class):
@@ -79,4 +64,4 @@ def _reason(error: ValidationError) -> str:
     return str(error).removeprefix("Invalid JSON Schema: ")
 
 
-__all__ = ["check_call", "check_has_call", "compiled", "defines_call"]
+__all__ = ["check_call", "compiled"]

@@ -7,7 +7,7 @@ import typing as t
 from .bearer import BearerAuth
 from .errors import AuthRefusal
 from .principal import Principal
-from .scopes import Server, required_for
+from .scopes import Catalog, required_for
 
 WSGIEnvironment = t.Dict[str, t.Any]
 Authenticate = t.Callable[[WSGIEnvironment], t.Optional[Principal]]
@@ -51,7 +51,7 @@ class RequestAuthenticator:
         assert self.auth is not None
         return self.auth.authenticate(environ)
 
-    def check_scopes(self, server: Server, message: t.Any, principal: Principal) -> None:
+    def check_scopes(self, server: Catalog, message: t.Any, principal: Principal) -> None:
         """Refuse with 403 a request naming a tool, prompt or resource whose scopes ``principal`` lacks."""
         required = required_for(server, message)
         if not required or principal.has_scopes(required):

@@ -19,18 +19,24 @@ if t.TYPE_CHECKING:
     from ...tool import Tool
 
 
-class Server(t.Protocol):
-    """What the checks read of a :class:`~mcp_sdk.Server`: its registered items."""
+class Catalog(t.Protocol):
+    """What the checks read of a server: its registered items (a :class:`~mcp_sdk.Server`
+    or its :class:`~mcp_sdk.server.registry.Registry`)."""
 
-    tools: dict[str, type[Tool]]
-    prompts: dict[str, type[Prompt]]
-    resources: list[Resource]
+    @property
+    def tools(self) -> dict[str, type[Tool]]: ...
+
+    @property
+    def prompts(self) -> dict[str, type[Prompt]]: ...
+
+    @property
+    def resources(self) -> list[Resource]: ...
 
 
 _LIST_KEYS = {"tools": "name", "prompts": "name", "resources": "uri"}
 
 
-def _scoped(server: Server, kind: str) -> dict[str, t.Sequence[str]]:
+def _scoped(server: Catalog, kind: str) -> dict[str, t.Sequence[str]]:
     """The items of ``kind`` that declare scopes: name (or uri) -> scopes."""
     if kind == "tools":
         return {name: tool.required_scopes for name, tool in server.tools.items() if tool.required_scopes}
@@ -41,7 +47,7 @@ def _scoped(server: Server, kind: str) -> dict[str, t.Sequence[str]]:
     return {}
 
 
-def visible(server: Server, kind: str, listing: list[dict[str, t.Any]], principal: Principal | None) -> list[dict[str, t.Any]]:
+def visible(server: Catalog, kind: str, listing: list[dict[str, t.Any]], principal: Principal | None) -> list[dict[str, t.Any]]:
     """``listing`` (a cached ``tools/list``-style listing) without what ``principal`` may not use."""
     if principal is None or kind not in _LIST_KEYS:
         return listing
@@ -52,7 +58,7 @@ def visible(server: Server, kind: str, listing: list[dict[str, t.Any]], principa
     return [entry for entry in listing if principal.has_scopes(scoped.get(str(entry.get(key)), ()))]
 
 
-def required_for(server: Server, message: t.Any) -> list[str]:
+def required_for(server: Catalog, message: t.Any) -> list[str]:
     """The scopes the requests in ``message`` (one or a batch) need for the items they name."""
     required: dict[str, None] = {}
     for item in message if type(message) is list else [message]:
@@ -62,7 +68,7 @@ def required_for(server: Server, message: t.Any) -> list[str]:
     return list(required)
 
 
-def _scopes_named(server: Server, method: t.Any, params: dict[str, t.Any]) -> t.Sequence[str]:
+def _scopes_named(server: Catalog, method: t.Any, params: dict[str, t.Any]) -> t.Sequence[str]:
     """The scopes of the one tool, prompt or resource a request names (none for other methods)."""
     if method == methods.TOOLS_CALL:
         tool = server.tools.get(params["name"]) if type(params.get("name")) is str else None
@@ -77,7 +83,7 @@ def _scopes_named(server: Server, method: t.Any, params: dict[str, t.Any]) -> t.
     return ()
 
 
-def completion_scopes(server: Server, ref: t.Any) -> t.Sequence[str]:
+def completion_scopes(server: Catalog, ref: t.Any) -> t.Sequence[str]:
     """The scopes of the prompt or resource a ``completion/complete`` ``ref`` names."""
     if type(ref) is not dict:
         return ()
@@ -89,7 +95,7 @@ def completion_scopes(server: Server, ref: t.Any) -> t.Sequence[str]:
     return ()
 
 
-def resource_scopes(server: Server, uri: t.Any) -> t.Sequence[str]:
+def resource_scopes(server: Catalog, uri: t.Any) -> t.Sequence[str]:
     """The ``required_scopes`` of the listed resource ``uri`` (none for an unlisted one)."""
     return next((resource.required_scopes for resource in server.resources if resource.uri == uri), ())
 
@@ -106,4 +112,4 @@ def require_scopes(principal: Principal | None, required: t.Sequence[str] | None
         raise InsufficientScopeError(list(required))
 
 
-__all__ = ["completion_scopes", "require_scopes", "required_for", "resource_scopes", "visible"]
+__all__ = ["Catalog", "completion_scopes", "require_scopes", "required_for", "resource_scopes", "visible"]

@@ -88,6 +88,11 @@ class Channel:
     :param serves_modern: whether 2026-07-28 requests run on this channel.
     """
 
+    #: Whether a handler's :class:`~mcp_sdk.InputRequiredResult` goes back to the client as the
+    #: answer (2026-07-28, multi round-trip requests); otherwise the SDK asks the client with
+    #: real requests and runs the handler again with the answers.
+    returns_input_requests: t.ClassVar[bool] = False
+
     def __init__(
         self,
         server: ChannelHost,

@@ -85,13 +85,19 @@ def filter_fields(kind: str, data: dict[str, t.Any], version: str | None) -> dic
 
 
 def supports(version: str | None, feature: str) -> bool:
-    """Whether ``version`` has a protocol feature that arrived after 2024-11-05.
+    """Whether ``version`` has a protocol feature that arrived after 2024-11-05, or one that
+    2026-07-28 removed.
 
-    ``feature`` is one of ``"progress_message"``, ``"audio"``,
-    ``"resource_link"``, ``"elicitation"``, ``"url_elicitation"``.
+    ``feature`` is one of ``"progress_message"``, ``"audio"``, ``"completions"``,
+    ``"resource_link"``, ``"elicitation"``, ``"url_elicitation"``, ``"tasks"`` (the tasks
+    extension), or of the removed ``"resource_updated_notification"`` (a request's
+    ``notifications/resources/updated``), ``"elicitation_complete"``, ``"elicitation_id"``.
     """
-    since = _FEATURES[feature]
-    return ALL_VERSIONS.index(version or LATEST_VERSION) >= ALL_VERSIONS.index(since)
+    position = ALL_VERSIONS.index(version or LATEST_VERSION)
+    since = _FEATURES.get(feature)
+    if since is not None:
+        return position >= ALL_VERSIONS.index(since)
+    return position < ALL_VERSIONS.index(_REMOVED[feature])
 
 
 _FEATURES = {
@@ -101,6 +107,13 @@ _FEATURES = {
     "resource_link": _V3,
     "elicitation": _V3,
     "url_elicitation": _V4,
+    "tasks": MODERN_VERSION,
+}
+#: Features a later version removed: feature -> the first version without it.
+_REMOVED = {
+    "resource_updated_notification": MODERN_VERSION,
+    "elicitation_complete": MODERN_VERSION,
+    "elicitation_id": MODERN_VERSION,
 }
 
 

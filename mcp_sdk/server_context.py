@@ -144,13 +144,13 @@ class ServerContext(t.Mapping[str, t.Any]):
         session = self.session
         if session is None:
             return
-        if not versions.is_modern(session.version):
+        if session.supports("resource_updated_notification"):
             session.send_notification(methods.NOTIFICATIONS_RESOURCES_UPDATED, {"uri": uri})
         session.server.notify_resources_updated(uri)
 
     def notify_elicitation_complete(self, elicitation_id: str) -> None:
         """Tell this client a URL elicitation finished (protocol 2025-11-25)."""
-        if self.session is not None and not versions.is_modern(self.session.version):  # gone in 2026-07-28
+        if self.session is not None and self.session.supports("elicitation_complete"):
             self.session.send_notification(
                 methods.NOTIFICATIONS_ELICITATION_COMPLETE, {"elicitationId": elicitation_id}
             )
@@ -256,6 +256,6 @@ class ServerContext(t.Mapping[str, t.Any]):
         """
         self._require("elicitation.url", methods.ELICITATION_CREATE)
         params = {"mode": "url", "message": message, "url": url}
-        if not versions.is_modern(self.session.version if self.session is not None else None):
-            params["elicitationId"] = elicitation_id  # 2026-07-28 removed it
+        if versions.supports(self.session.version if self.session is not None else None, "elicitation_id"):
+            params["elicitationId"] = elicitation_id
         return t.cast("dict[str, t.Any]", self._request(methods.ELICITATION_CREATE, params, timeout))

@@ -189,7 +189,7 @@ class Server:
         if not versions.supports(version, "completions") and "completions" in capabilities:
             capabilities = {k: v for k, v in capabilities.items() if k != "completions"}
         extensions = capabilities.get("extensions") or {}
-        if not versions.is_modern(version) and self._capabilities is None and TASKS_EXTENSION in extensions:
+        if not versions.supports(version, "tasks") and self._capabilities is None and TASKS_EXTENSION in extensions:
             # Tasks are 2026-07-28 only; other extensions (MCP Apps) are declared in every version.
             rest = {key: value for key, value in extensions.items() if key != TASKS_EXTENSION}
             capabilities = {k: v for k, v in capabilities.items() if k != "extensions"}

@@ -16,7 +16,6 @@ import time
 import typing as t
 
 from .. import error_codes, json_rpc, methods
-from .. import protocol_version as versions
 from ..cancellation import Cancellation
 from ..channel import Channel
 from ..errors import CancelledError, JSONRPCError, MCPError, RequestHandlerError
@@ -133,7 +132,7 @@ class Dispatcher:
             return None  # cancelled before it started: nothing to run, nothing to answer
         try:
             response = self._run(handler, request)
-            if not versions.is_modern(session.version):
+            if not session.returns_input_requests:
                 response = self._fulfil_input_requests(handler, request, response)
         finally:
             if cancellation is not None:

@@ -48,6 +48,8 @@ class ModernExchange(Channel):
     :param asked: key -> digest of each ask the answers belong to.
     """
 
+    returns_input_requests = True
+
     def __init__(
         self,
         server: ChannelHost,

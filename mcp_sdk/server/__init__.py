@@ -280,7 +280,7 @@ class Server:
             raise InvalidNameError(f"method_name must be a non-empty string, not {method_name!r}")
 
         def add(function: t.Callable[..., t.Any]) -> None:
-            self.registry.add_custom_method(method_name, function, _Reserved(self._dispatcher))
+            self.registry.add_custom_method(method_name, function, self._dispatcher.reserved)
 
         return _registrar(add, handler)
 
@@ -486,18 +486,6 @@ class Server:
             reporter(error, context)
         except Exception:
             logger.exception("exception_reporter failed")
-
-
-class _Reserved:
-    """The method names a custom method cannot take: the protocol's."""
-
-    __slots__ = ("dispatcher",)
-
-    def __init__(self, dispatcher: Dispatcher) -> None:
-        self.dispatcher = dispatcher
-
-    def __contains__(self, method: object) -> bool:
-        return type(method) is str and self.dispatcher.reserved(method)
 
 
 def _registrar(

@@ -128,13 +128,16 @@ class Registry:
         with self._lock:
             self.handlers = {**self.handlers, name: (function, Signature(function))}
 
-    def add_custom_method(self, method: str, function: t.Callable[..., t.Any], reserved: t.Container[str]) -> None:
+    def add_custom_method(
+        self, method: str, function: t.Callable[..., t.Any], reserved: t.Callable[[str], bool]
+    ) -> None:
         """Answer the JSON-RPC method ``method`` with ``function``.
 
-        :raises MethodAlreadyDefinedError: ``method`` is in ``reserved`` or already defined.
+        :param reserved: says whether a method name belongs to the protocol.
+        :raises MethodAlreadyDefinedError: ``method`` is reserved or already defined.
         """
         with self._lock:
-            if method in reserved or method in self.custom_methods:
+            if reserved(method) or method in self.custom_methods:
                 raise MethodAlreadyDefinedError(method)
             self.custom_methods = {**self.custom_methods, method: (function, Signature(function))}
 

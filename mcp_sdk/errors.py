@@ -52,6 +52,20 @@ class DefinitionError(MCPError, TypeError):
     """
 
 
+class ToolResultError(MCPError, TypeError):
+    """A tool returned a value with no MCP form: a mistake the SDK detected in the tool's code.
+
+    ``str(error)`` names the tool and the value, for the exception reporter; the client is
+    told :attr:`client_message`, which names the tool and the value's type but never its
+    contents.
+    """
+
+    def __init__(self, message: str, client_message: str | None = None) -> None:
+        super().__init__(message)
+        #: What the client is told in the tool's ``isError`` result.
+        self.client_message = client_message if client_message is not None else message
+
+
 class SchemaError(DefinitionError, ValidationError):
     """A tool's schema is invalid, or does not match the parameters of its ``call``."""
 

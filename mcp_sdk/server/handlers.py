@@ -13,7 +13,14 @@ from .. import methods
 from .. import protocol_version as versions
 from .._converter import to_wire
 from ..apps import UIResource
-from ..errors import CancelledError, CapabilityError, InvalidParamsError, RequestHandlerError, ResourceNotFoundError
+from ..errors import (
+    CancelledError,
+    CapabilityError,
+    InvalidParamsError,
+    RequestHandlerError,
+    ResourceNotFoundError,
+    ToolResultError,
+)
 from ..tool import Tool
 from ..tool.result import tool_result
 from .auth.scopes import completion_scopes, require_scopes, resource_scopes, visible
@@ -195,6 +202,10 @@ class ProtocolHandlers:
             data["error"] = "missing_client_capability"
             self.core.report_exception(error, {"request": request.message})
             return _tool_error(f"{error}: this tool needs a capability the client did not declare")
+        except ToolResultError as error:  # the SDK found the tool's mistake: say it in the SDK's words
+            data["error"] = "invalid_tool_result"
+            self.core.report_exception(error, {"request": request.message})
+            return _tool_error(error.client_message)
         except Exception as error:  # the tool's own failure: report it, tell the client nothing internal
             data["error"] = "internal_error"
             self.core.report_exception(error, {"request": request.message})

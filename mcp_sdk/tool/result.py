@@ -4,14 +4,19 @@ A tool (or :class:`~mcp_sdk.Tool.Response`) may give:
 
 - a string: one text block;
 - a content block: a ``Content.*`` object or a wire dict with a known ``type``;
-- a list (or tuple) mixing strings and content blocks;
+- a list (or tuple) of strings and content blocks: those blocks;
 - a dict, a dataclass, an attrs instance or a ``TypedDict``: ``structuredContent``, with its JSON as
   a text block for clients that read only ``content``;
+- an ``int``, ``float`` or ``bool``, or a list (or tuple) of anything else JSON can carry: the
+  structured content ``{"result": value}`` and the value's JSON as a text block (as FastMCP and
+  the official SDK wrap a value that is not an object);
 - a wire result dict (``{"content": [...], "structuredContent": ...}``) or a ``Tool.Response``;
 - ``None``: empty content.
 
-Anything else raises :class:`TypeError` naming the tool and the value, which the server reports
-through ``exception_reporter`` and answers with its generic ``isError`` result.
+Anything else raises :class:`~mcp_sdk.errors.ToolResultError` naming the tool and the value,
+which the server reports through ``exception_reporter``; the client gets an ``isError`` result
+that says, in the SDK's words, what the tool returned (its type, never its contents) and what
+it may return.
 """
 
 from __future__ import annotations
@@ -23,8 +28,12 @@ import attrs
 
 from .._converter import to_wire
 from ..content import _Block
+from ..errors import ToolResultError
 from ..json_rpc import encode
 from .response import Response
+
+#: The key a value that is not an object is wrapped in as structured content.
+RESULT_KEY = "result"
 
 #: The fields each content block type must carry as strings (MCP ``ContentBlock``).
 REQUIRED_BLOCK_FIELDS: dict[str, tuple[str, ...]] = {
@@ -39,7 +48,7 @@ REQUIRED_BLOCK_FIELDS: dict[str, tuple[str, ...]] = {
 def tool_result(tool_name: str, returned: t.Any) -> dict[str, t.Any]:
     """The checked wire result of what tool ``tool_name`` returned.
 
-    :raises TypeError: naming the tool and the offending value when it has no valid wire form.
+    :raises ToolResultError: naming the tool and the offending value when it has no valid wire form.
     """
     if isinstance(returned, Response):
         result = {"content": content_blocks(tool_name, returned.content), "isError": returned.error}
@@ -52,12 +61,19 @@ def tool_result(tool_name: str, returned: t.Any) -> dict[str, t.Any]:
         return {"content": [], "isError": False}
     if isinstance(returned, dict) and ("content" in returned or "structuredContent" in returned):
         return _wire_result(tool_name, returned)
-    if _is_block(returned) or isinstance(returned, (str, list, tuple)):
+    if _is_block(returned) or isinstance(returned, str) or (
+        isinstance(returned, (list, tuple)) and all(isinstance(item, str) or _is_block(item) for item in returned)
+    ):
         return {"content": content_blocks(tool_name, returned), "isError": False}
-    if isinstance(returned, dict) or dataclasses.is_dataclass(returned) or attrs.has(type(returned)):
+    if isinstance(returned, dict) or (dataclasses.is_dataclass(returned) and not isinstance(returned, type)) or attrs.has(
+        type(returned)
+    ):
         data = structured_content(tool_name, returned)
         return {"content": [{"type": "text", "text": encode(data)}], "structuredContent": data, "isError": False}
-    raise TypeError(f"Tool {tool_name} returned {_describe(returned)}: {_ACCEPTED}")
+    if isinstance(returned, (int, float, list, tuple)):  # bool is an int
+        value = structured_content(tool_name, list(returned) if isinstance(returned, tuple) else returned)
+        return {"content": [{"type": "text", "text": encode(value)}], "structuredContent": {RESULT_KEY: value}, "isError": False}
+    raise _error(tool_name, returned, "")
 
 
 def content_blocks(tool_name: str, content: t.Any) -> list[dict[str, t.Any]]:
@@ -67,12 +83,15 @@ def content_blocks(tool_name: str, content: t.Any) -> list[dict[str, t.Any]]:
     if isinstance(content, str) or _is_block(content):
         content = [content]
     if not isinstance(content, (list, tuple)):
-        raise TypeError(f"Tool {tool_name} returned content {_describe(content)}: {_ACCEPTED}")
+        raise _error(tool_name, content, "content ")
     return [_block(tool_name, item) for item in content]
 
 
 def structured_content(tool_name: str, value: t.Any) -> t.Any:
-    """The JSON form of a dict, dataclass or attrs instance (lists and scalars as given), checked encodable."""
+    """The JSON form of a dict, dataclass or attrs instance (lists and scalars as given), checked encodable.
+
+    :raises ToolResultError: JSON cannot carry it.
+    """
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         value = dataclasses.asdict(value)
     elif attrs.has(type(value)):
@@ -80,7 +99,10 @@ def structured_content(tool_name: str, value: t.Any) -> t.Any:
     try:
         encode(value)
     except (TypeError, ValueError, RecursionError) as error:
-        raise TypeError(f"Tool {tool_name} returned structured content that is not JSON: {error}") from None
+        raise ToolResultError(
+            f"Tool {tool_name} returned structured content that is not JSON: {error}",
+            f"Tool {tool_name} returned structured content that is not JSON (a value JSON cannot carry, or nested too deep)",
+        ) from None
     return value
 
 
@@ -89,15 +111,21 @@ def _block(tool_name: str, item: t.Any) -> dict[str, t.Any]:
         return {"type": "text", "text": item}
     wire = to_wire(item) if isinstance(item, _Block) or _has_to_dict(item) else item
     if not isinstance(wire, dict) or wire.get("type") not in REQUIRED_BLOCK_FIELDS:
-        raise TypeError(f"Tool {tool_name} returned {_describe(item)} as a content block: {_ACCEPTED}")
+        raise _error(tool_name, item, "", " as a content block")
     kind = wire["type"]
     for field in REQUIRED_BLOCK_FIELDS[kind]:
         if type(wire.get(field)) is not str:
-            raise TypeError(f"Tool {tool_name} returned a {kind!r} content block without a string {field!r}: {item!r:.200}")
+            raise ToolResultError(
+                f"Tool {tool_name} returned a {kind!r} content block without a string {field!r}: {item!r:.200}",
+                f"Tool {tool_name} returned a {kind!r} content block without a string {field!r}",
+            )
     if kind == "resource":
         resource = wire.get("resource")
         if not isinstance(resource, dict) or type(resource.get("uri")) is not str:
-            raise TypeError(f"Tool {tool_name} returned a 'resource' content block without a resource 'uri': {item!r:.200}")
+            raise ToolResultError(
+                f"Tool {tool_name} returned a 'resource' content block without a resource 'uri': {item!r:.200}",
+                f"Tool {tool_name} returned a 'resource' content block without a resource 'uri'",
+            )
     if len(wire) == len(REQUIRED_BLOCK_FIELDS[kind]) + 1:
         return t.cast("dict[str, t.Any]", wire)  # only strings checked above: JSON as it is
     return _json_object(tool_name, wire, "content block")
@@ -108,7 +136,10 @@ def _wire_result(tool_name: str, returned: dict[str, t.Any]) -> dict[str, t.Any]
     result["content"] = content_blocks(tool_name, result.get("content"))
     is_error = result.setdefault("isError", False)
     if type(is_error) is not bool:
-        raise TypeError(f"Tool {tool_name} returned isError={is_error!r}, not a boolean")
+        raise ToolResultError(
+            f"Tool {tool_name} returned isError={is_error!r}, not a boolean",
+            f"Tool {tool_name} returned an isError of type {type(is_error).__name__}, not a boolean",
+        )
     if "structuredContent" in result:
         result["structuredContent"] = structured_content(tool_name, result["structuredContent"])
     return _json_object(tool_name, result, "result")
@@ -118,7 +149,10 @@ def _json_object(tool_name: str, value: dict[str, t.Any], what: str) -> dict[str
     try:
         encode(value)
     except (TypeError, ValueError, RecursionError) as error:
-        raise TypeError(f"Tool {tool_name} returned a {what} that is not JSON: {error}") from None
+        raise ToolResultError(
+            f"Tool {tool_name} returned a {what} that is not JSON: {error}",
+            f"Tool {tool_name} returned a {what} that is not JSON (a value JSON cannot carry, or nested too deep)",
+        ) from None
     return value
 
 
@@ -136,9 +170,18 @@ def _describe(value: t.Any) -> str:
     return f"{type(value).__name__} {value!r:.200}"
 
 
+def _error(tool_name: str, value: t.Any, what: str, where: str = "") -> ToolResultError:
+    """The error for a value with no MCP form: the reporter sees the value, the client its type."""
+    return ToolResultError(
+        f"Tool {tool_name} returned {what}{_describe(value)}{where}: {_ACCEPTED}",
+        f"Tool {tool_name} returned {what}a {type(value).__name__}{where}, which has no MCP form: {_ACCEPTED}",
+    )
+
+
 _ACCEPTED = (
     "return a string, content blocks (Content.Text(...) or wire dicts), a list of them, "
-    "a dict, dataclass or attrs instance (structured content), a Tool.Response, or None"
+    "a dict, dataclass or attrs instance (structured content), a number, a boolean or a list of "
+    "JSON values (structured content as {\"result\": value}), a Tool.Response, or None"
 )
 
-__all__ = ["tool_result", "content_blocks", "structured_content", "REQUIRED_BLOCK_FIELDS"]
+__all__ = ["RESULT_KEY", "tool_result", "content_blocks", "structured_content", "REQUIRED_BLOCK_FIELDS"]

@@ -84,17 +84,36 @@ def input_schema_for(function: t.Callable[..., t.Any], owner: str) -> dict[str, 
 
 
 def output_schema_for(function: t.Callable[..., t.Any]) -> dict[str, t.Any] | None:
-    """The ``outputSchema`` a return hint implies (a dataclass, attrs class, ``TypedDict`` or ``dict``), else None."""
+    """The ``outputSchema`` a return hint implies (a dataclass, attrs class, ``TypedDict`` or ``dict``;
+    ``int``, ``float``, ``bool`` or a list of those or of objects, wrapped as ``{"result": ...}``), else None."""
     try:
         hint = _resolved(inspect.signature(function).return_annotation, function)
     except Exception:  # a hint only a type checker can resolve implies nothing
         return None
-    if hint is inspect.Signature.empty or not is_structured_type(hint):
+    if hint is inspect.Signature.empty:
         return None
     try:
-        return schema_for(hint)
+        if is_structured_type(hint):
+            return schema_for(hint)
+        if is_wrapped_type(hint):
+            return {"type": "object", "properties": {"result": schema_for(hint)}, "required": ["result"]}
     except TypeError:
         return None
+    return None
+
+
+def is_wrapped_type(hint: t.Any) -> bool:
+    """Whether values of ``hint`` become the structured content ``{"result": value}``: ``int``,
+    ``float``, ``bool``, and lists or tuples of anything but strings (a list of strings is text)."""
+    origin = t.get_origin(hint)
+    if origin is t.Annotated:
+        return is_wrapped_type(t.get_args(hint)[0])
+    if hint in (int, float, bool):
+        return True
+    if origin in (list, tuple):
+        items = [arg for arg in t.get_args(hint) if arg is not Ellipsis]
+        return bool(items) and str not in items and all(item in (int, float, bool) or is_structured_type(item) for item in items)
+    return False
 
 
 def is_structured_type(hint: t.Any) -> bool:
@@ -328,4 +347,5 @@ __all__ = [
     "parameter_descriptions",
     "summary",
     "is_structured_type",
+    "is_wrapped_type",
 ]

@@ -217,15 +217,22 @@ class TestJunkResults:
         initialize(server)
         return server
 
-    @pytest.mark.parametrize("tool", ["nan", "object", "deep"])
-    def test_a_result_json_cannot_carry_is_reported_and_answered_as_a_tool_error(self, tool):
+    @pytest.mark.parametrize(
+        "tool, told",
+        [
+            ("nan", "Tool nan returned structured content that is not JSON (a value JSON cannot carry, or nested too deep)"),
+            ("object", "Tool object returned a 'text' content block without a string 'text'"),
+            ("deep", "Tool deep returned structured content that is not JSON (a value JSON cannot carry, or nested too deep)"),
+        ],
+    )
+    def test_a_result_json_cannot_carry_is_reported_and_the_client_told_in_the_sdks_words(self, tool, told):
         server = self.server()
         text = server.handle_json(json.dumps(call_tool(tool, id=9)))
         assert text is not None
         assert json.loads(text) == {
             "jsonrpc": "2.0",
             "id": 9,
-            "result": {"content": [{"type": "text", "text": "Internal error occurred"}], "isError": True},
+            "result": {"content": [{"type": "text", "text": told}], "isError": True},
         }
         (error,) = server.configuration.exception_reporter.errors  # type: ignore[union-attr]
         assert isinstance(error, TypeError) and f"Tool {tool} returned" in str(error)

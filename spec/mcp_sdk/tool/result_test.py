@@ -10,6 +10,7 @@ import attrs
 import pytest
 
 from mcp_sdk import Configuration, Content, Server, Tool
+from mcp_sdk.errors import ToolResultError
 from spec.support.server_helpers import VERSIONS, Recorder, call_tool, initialize
 from spec.support.wire_schema import assert_valid
 
@@ -96,32 +97,131 @@ def test_a_dataclass_as_structured_content_of_a_response_is_unstructured():
 
 
 @pytest.mark.parametrize(
-    "returned, named",
+    "returned, value, text",
     [
-        (42, "int 42"),
-        (3.5, "float 3.5"),
-        (object, "type"),
-        ([42], "int 42"),
-        ([{"kind": "text"}], "dict {'kind': 'text'}"),
-        (Tool.Response([{"type": "text", "text": 5}]), "without a string 'text'"),
-        (Tool.Response([{"type": "image", "data": "x"}]), "without a string 'mimeType'"),
-        ({"content": [TEXT], "isError": "yes"}, "isError='yes'"),
-        ({"content": "Sunny", "structuredContent": {}}, None),
-        ({"structuredContent": {"when": object()}}, "not JSON"),
-        (Tool.Response("ok", structured_content=Weather("Paris", float("nan"))), "not JSON"),
+        (42, 42, "42"),
+        (3.5, 3.5, "3.5"),
+        (True, True, "true"),
+        ([42, 7], [42, 7], "[42,7]"),
+        ((1, "a"), [1, "a"], '[1,"a"]'),
+        ([{"kind": "text"}], [{"kind": "text"}], '[{"kind":"text"}]'),
+        ([Weather("Paris", 21.5)], [Weather("Paris", 21.5)], None),
     ],
 )
-def test_anything_else_is_a_type_error_naming_the_tool_reported_and_answered_generically(returned, named):
+def test_numbers_booleans_and_lists_of_json_values_become_result_wrapped_structured_content(returned, value, text):
+    result, reporter = answer(returned)
+    if text is None:  # a list holding a dataclass is no JSON: the SDK says so
+        assert result == {
+            "content": [
+                {
+                    "type": "text",
+                    "text": "Tool weather returned structured content that is not JSON "
+                    "(a value JSON cannot carry, or nested too deep)",
+                }
+            ],
+            "isError": True,
+        }
+        return
+    assert result == {"content": [{"type": "text", "text": text}], "structuredContent": {"result": value}, "isError": False}
+    assert reporter.errors == []
+
+
+ACCEPTED = (
+    "return a string, content blocks (Content.Text(...) or wire dicts), a list of them, "
+    "a dict, dataclass or attrs instance (structured content), a number, a boolean or a list of "
+    'JSON values (structured content as {"result": value}), a Tool.Response, or None'
+)
+
+
+@pytest.mark.parametrize(
+    "returned, named, told",
+    [
+        (object, "type", f"Tool weather returned a type, which has no MCP form: {ACCEPTED}"),
+        ({1, 2}, "set {1, 2}", f"Tool weather returned a set, which has no MCP form: {ACCEPTED}"),
+        (
+            Tool.Response([{"type": "text", "text": 5}]),
+            "without a string 'text'",
+            "Tool weather returned a 'text' content block without a string 'text'",
+        ),
+        (
+            Tool.Response([{"type": "image", "data": "x"}]),
+            "without a string 'mimeType'",
+            "Tool weather returned a 'image' content block without a string 'mimeType'",
+        ),
+        (
+            Tool.Response([{"kind": "text"}]),
+            "dict {'kind': 'text'} as a content block",
+            f"Tool weather returned a dict as a content block, which has no MCP form: {ACCEPTED}",
+        ),
+        (
+            {"content": [TEXT], "isError": "yes"},
+            "isError='yes'",
+            "Tool weather returned an isError of type str, not a boolean",
+        ),
+        ({"content": "Sunny", "structuredContent": {}}, None, None),
+        (
+            {"structuredContent": {"when": object()}},
+            "not JSON",
+            "Tool weather returned structured content that is not JSON (a value JSON cannot carry, or nested too deep)",
+        ),
+        (
+            Tool.Response("ok", structured_content=Weather("Paris", float("nan"))),
+            "not JSON",
+            "Tool weather returned structured content that is not JSON (a value JSON cannot carry, or nested too deep)",
+        ),
+    ],
+)
+def test_anything_else_is_reported_and_the_client_told_in_the_sdks_words(returned, named, told):
     result, reporter = answer(returned)
     if named is None:  # a string as a wire dict's content is one text block, like a bare string
         assert result["content"] == [TEXT]
         return
-    assert result == {"content": [{"type": "text", "text": "Internal error occurred"}], "isError": True}
+    assert result == {"content": [{"type": "text", "text": told}], "isError": True}
     (error,) = reporter.errors
-    assert isinstance(error, TypeError)
+    assert isinstance(error, ToolResultError) and isinstance(error, TypeError)
     assert str(error).startswith("Tool weather returned")
     assert named in str(error)
 
 
 def test_response_keeps_a_single_string_whole():
     assert Tool.Response("Sunny").to_dict() == {"content": [TEXT], "isError": False}
+
+
+def test_a_number_or_list_return_hint_declares_the_wrapped_output_schema_and_the_result_matches_it():
+    server = Server(name="s", configuration=Configuration(validate_tool_call_results=True))
+
+    @server.tool
+    def count(word: str) -> int:
+        """How long a word is."""
+        return len(word)
+
+    @server.tool
+    def scores() -> list[float]:
+        return [1.5, 2.0]
+
+    @server.tool
+    def names() -> list[str]:
+        return ["Ada", "Grace"]
+
+    initialize(server)
+    tools = {tool["name"]: tool for tool in server.handle({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})["result"]["tools"]}
+    assert tools["count"]["outputSchema"] == {
+        "type": "object",
+        "properties": {"result": {"type": "integer"}},
+        "required": ["result"],
+    }
+    assert tools["scores"]["outputSchema"] == {
+        "type": "object",
+        "properties": {"result": {"type": "array", "items": {"type": "number"}}},
+        "required": ["result"],
+    }
+    assert "outputSchema" not in tools["names"]  # a list of strings is text content
+    assert server.handle(call_tool("count", {"word": "four"}, id=2))["result"] == {
+        "content": [{"type": "text", "text": "4"}],
+        "structuredContent": {"result": 4},
+        "isError": False,
+    }
+    assert server.handle(call_tool("names", id=3))["result"] == {
+        "content": [{"type": "text", "text": "Ada"}, {"type": "text", "text": "Grace"}],
+        "isError": False,
+    }

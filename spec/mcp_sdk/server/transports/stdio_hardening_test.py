@@ -135,7 +135,8 @@ def test_a_result_nested_past_the_recursion_limit_is_an_error_not_the_end_of_the
     running = serving()
     running.write(initialize() + call(1, "deep"))
     out = running.stdout.wait_for(lambda found: bool(by_id(found, 1)))
-    assert by_id(out, 1)[0]["result"] == {"content": [{"type": "text", "text": "Internal error occurred"}], "isError": True}
+    told = "Tool deep returned structured content that is not JSON (a value JSON cannot carry, or nested too deep)"
+    assert by_id(out, 1)[0]["result"] == {"content": [{"type": "text", "text": told}], "isError": True}
     running.write(ping(2))
     running.stdout.wait_for(lambda found: bool(by_id(found, 2)))
     running.close_input()

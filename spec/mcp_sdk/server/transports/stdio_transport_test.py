@@ -216,11 +216,8 @@ class TestBadInput:
         peer = spawn()
         peer.send(call(1, "unserializable"))
         response = peer.recv()
-        assert response == {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "result": {"content": [{"type": "text", "text": "Internal error occurred"}], "isError": True},
-        }
+        told = "Tool unserializable returned structured content that is not JSON (a value JSON cannot carry, or nested too deep)"
+        assert response == {"jsonrpc": "2.0", "id": 1, "result": {"content": [{"type": "text", "text": told}], "isError": True}}
         assert_valid_response("tools/call", response, VERSION)
         assert peer.request(2, "ping") == {"jsonrpc": "2.0", "id": 2, "result": {}}
 

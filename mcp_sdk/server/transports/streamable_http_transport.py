@@ -47,22 +47,16 @@ rest, its response included, with ``GET`` + ``Last-Event-ID`` (SEP-1699).
 from __future__ import annotations
 
 import queue
-import threading
-import time
 import typing as t
 
 from ... import error_codes, json_rpc
 from ... import protocol_version as versions
-from ...cancellation import Cancellation
-from ...errors import TransportError
 from ...server_session import ServerSession
-from .streamable_http.modern_post import ModernPost, no_session_means_modern
-from .streamable_http.request_channel import RequestChannel
 from ..auth import AuthRefusal, BearerAuth, Principal
 from ..auth.request_auth import Authenticate, RequestAuthenticator
-from .streamable_http.connection import BodyDeadlines, disconnect_probe
+from .streamable_http.connection import BodyDeadlines
 from .streamable_http.deployment import ENDED, DeploymentCheck
-from .streamable_http.dispatch import internal_errors, is_initialize, may_send_first, request_ids
+from .streamable_http.dispatch import is_initialize, may_send_first, request_ids
 from .streamable_http.event_store import EventStore, InMemoryEventStore
 from .streamable_http.http_io import (
     JSON_MIMETYPE,
@@ -82,10 +76,12 @@ from .streamable_http.http_io import (
     require_json_content,
 )
 from .streamable_http.limits import StreamLimits, streams_for_threads
+from .streamable_http.modern_post import ModernPost, no_session_means_modern, request_channel
 from .streamable_http.security import RebindingGuard
 from .streamable_http.redis_setup import SharedState, share_on_redis
 from .streamable_http.sessions import DEFAULT_IDLE_TIMEOUT, STANDALONE, UNUSED_TIMEOUT, HTTPSession, SessionRegistry, new_session_id
 from .streamable_http.sse import SSE_HEADERS, QueueItem, SSEBody, Stream, format_event
+from .streamable_http.sse_answers import FIRST_EVENT_WAIT, SSEAnswers
 from .streamable_http.workers import WorkerPool
 
 if t.TYPE_CHECKING:
@@ -101,10 +97,6 @@ DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
 #: The first protocol version whose clients expect priming events and resume streams the server closed.
 RESUMABLE_VERSION = "2025-11-25"
 
-#: Seconds a request's SSE answer waits before its headers go out: a stream that ends by then is
-#: written whole, with a Content-Length, in one piece (no chunked encoding).
-FIRST_EVENT_WAIT = 0.01
-
 #: Seconds :meth:`StreamableHTTPTransport.close` waits for listen streams to write their final result.
 GRACEFUL_CLOSE_WAIT = 1.0
 
@@ -116,12 +108,11 @@ DEFAULT_WSGI_THREADS = 4
 DEFAULT_BODY_TIMEOUT = 10.0
 #: Requests of one session answered over SSE at once by default (queued or running).
 DEFAULT_MAX_REQUESTS_PER_SESSION = 8
-_RELEASE_KEY = "mcp_sdk.release_stream"
 
 _RESUMABLE_FROM = versions.SUPPORTED_VERSIONS.index(RESUMABLE_VERSION)
 
 
-class StreamableHTTPTransport(ModernPost):
+class StreamableHTTPTransport:
     """Serves a :class:`~mcp_sdk.Server` over Streamable HTTP, as a WSGI application.
 
     Mount it anywhere WSGI goes (werkzeug ``DispatcherMiddleware`` beside a Flask
@@ -235,10 +226,6 @@ class StreamableHTTPTransport(ModernPost):
         self.enable_json_response = enable_json_response
         self.session_idle_timeout = session_idle_timeout
         self.max_body_bytes = max_body_bytes
-        self.keepalive_interval = keepalive_interval
-        self.retry_ms = None if retry_interval is None else max(0, int(retry_interval * 1000))
-        #: Seconds an SSE answer waits before its headers go out (see :data:`FIRST_EVENT_WAIT`).
-        self.first_event_wait = FIRST_EVENT_WAIT
         self._event_store = event_store or InMemoryEventStore
         self._guard = RebindingGuard(allowed_hosts, allowed_origins) if dns_rebinding_protection else None
         self._deployment = DeploymentCheck()
@@ -264,7 +251,6 @@ class StreamableHTTPTransport(ModernPost):
             self._sessions = self._shared.registry
             self._outage_errors = self._shared.backplane.errors
             self._deployment.shared = True
-        self.max_requests_per_session = max_requests_per_session
         total_streams = max_streams if max_streams is not None else streams_for_threads(wsgi_threads)
         self._stream_limits = StreamLimits(
             total_streams, max_streams_per_session if max_streams_per_session is not None else max(2, total_streams // 2)
@@ -273,15 +259,58 @@ class StreamableHTTPTransport(ModernPost):
         self._allow = "POST" if stateless else "GET, POST, DELETE"
         self._closed = False
         self._auth = RequestAuthenticator(auth, authenticate) if auth is not None or authenticate is not None else None
-        #: Stateless requests answering over SSE now: close() cancels them and ends their connections.
-        self._stateless_streams: dict[Stream, ServerSession] = {}
-        self._stateless_lock = threading.Lock()
+        # The stream operations both eras share, and the 2026-07-28 POSTs, which use them.
+        self._answers = SSEAnswers(
+            server,
+            self._pool,
+            self._stream_limits,
+            keepalive_interval=keepalive_interval,
+            retry_ms=None if retry_interval is None else max(0, int(retry_interval * 1000)),
+            max_requests_per_session=max_requests_per_session,
+        )
+        self._modern = ModernPost(server, self._answers, stateless=stateless, enable_json_response=enable_json_response)
+
+    @property
+    def keepalive_interval(self) -> float:
+        """Seconds between keep-alive comments on an idle SSE connection."""
+        return self._answers.keepalive_interval
+
+    @keepalive_interval.setter
+    def keepalive_interval(self, value: float) -> None:
+        self._answers.keepalive_interval = value
+
+    @property
+    def retry_ms(self) -> int | None:
+        """The SSE ``retry`` field, in milliseconds, of 2025 streams (None: left out)."""
+        return self._answers.retry_ms
+
+    @retry_ms.setter
+    def retry_ms(self, value: int | None) -> None:
+        self._answers.retry_ms = value
+
+    @property
+    def first_event_wait(self) -> float:
+        """Seconds an SSE answer waits before its headers go out (see :data:`FIRST_EVENT_WAIT`)."""
+        return self._answers.first_event_wait
+
+    @first_event_wait.setter
+    def first_event_wait(self, value: float) -> None:
+        self._answers.first_event_wait = value
+
+    @property
+    def max_requests_per_session(self) -> int:
+        """Requests of one session answered over SSE and not yet finished (queued or running)."""
+        return self._answers.max_requests_per_session
+
+    @max_requests_per_session.setter
+    def max_requests_per_session(self, value: int) -> None:
+        self._answers.max_requests_per_session = value
 
     # -- WSGI ----------------------------------------------------------------
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> t.Iterable[bytes]:
         """The WSGI application."""
-        answer = self._watch(environ, self._answer(environ, None))
+        answer = self._answers.watch(environ, self._answer(environ, None))
         start_response(answer.status_line, answer.headers)
         return answer.body
 
@@ -296,7 +325,7 @@ class StreamableHTTPTransport(ModernPost):
         def body(limit: int) -> bytes:
             return read_body(request.stream, request.content_length, limit, until_eof=True)
 
-        return self._watch(request.environ, self._answer(request.environ, body)).to_response()
+        return self._answers.watch(request.environ, self._answer(request.environ, body)).to_response()
 
     def _wsgi_body(self, environ: WSGIEnvironment, limit: int) -> bytes:
         until_eof = bool(environ.get("wsgi.input_terminated"))
@@ -317,34 +346,6 @@ class StreamableHTTPTransport(ModernPost):
     def _too_slow(self) -> HTTPRequestError:
         timeout = self._body_deadlines.timeout if self._body_deadlines is not None else 0
         return HTTPRequestError(408, f"Request Timeout: the body must arrive within {timeout:g} seconds")
-
-    def _watch(self, environ: WSGIEnvironment, answer: Answer) -> Answer:
-        """Tie the stream place the request took (if any) to its SSE answer, and watch for the client leaving."""
-        release = environ.pop(_RELEASE_KEY, None)
-        if isinstance(answer.body, SSEBody):
-            answer.body.watch(disconnect_probe(environ), release or (lambda: None))
-        elif release is not None:
-            release()
-        return answer
-
-    def _hold_stream(self, environ: WSGIEnvironment, session: HTTPSession | None, request_id: t.Any = None) -> None:
-        """Take a place for one more SSE connection of ``session`` (None: stateless), kept until
-        :meth:`_watch` hands it on.
-
-        :raises HTTPRequestError: 429 or 503 with ``Retry-After`` past a cap.
-        """
-        if session is None:
-            environ[_RELEASE_KEY] = self._stream_limits.acquire(object(), request_id)
-            return
-        if request_id is not None and session.running_requests >= self.max_requests_per_session:
-            raise HTTPRequestError(
-                429,
-                f"Too Many Requests: this session has {session.running_requests} requests running "
-                f"(the most is {self.max_requests_per_session})",
-                headers={"Retry-After": "1"},
-                request_id=request_id,
-            )
-        environ[_RELEASE_KEY] = self._stream_limits.acquire(session.id, request_id)
 
     def _answer(self, environ: WSGIEnvironment, body: t.Callable[[int], bytes] | None) -> Answer:
         """The answer to one request; ``body(limit)`` reads its body (None: from ``wsgi.input``)."""
@@ -390,8 +391,9 @@ class StreamableHTTPTransport(ModernPost):
         message = decode_body(body(self.max_body_bytes))
         if self._auth is not None and principal is not None:
             self._auth.check_scopes(self.server, message, principal)
-        if self._is_modern(environ, message):
-            return self._post_modern(environ, message, principal)
+        # The era is decided here, once: every handle_message below says which it is.
+        if self._modern.is_modern(environ, message):
+            return self._modern.answer(environ, message, principal)
         if self.stateless:
             return self._post_stateless(environ, message, principal)
         if is_initialize(message):
@@ -412,7 +414,7 @@ class StreamableHTTPTransport(ModernPost):
             answer = self._answer_json(server_session, message)
             self._sessions.commit(session)
             return answer
-        self._hold_stream(environ, session, ids[0])
+        self._answers.hold(environ, session, ids[0])
         stream = session.open_request_stream(ids)
         consumer, _ = stream.attach()
         preamble = [stream.prime(self.retry_ms)] if _resumable(server_session.protocol_version) else []
@@ -420,7 +422,9 @@ class StreamableHTTPTransport(ModernPost):
         def finish(response: t.Any, text: str | None) -> None:
             session.finish_request_stream(stream, response, text)
 
-        return self._stream_answer(server_session, message, stream, consumer, preamble, finish, session.stream_ended)
+        return self._answers.answer(
+            server_session, message, stream, consumer, preamble, finish, session.stream_ended, modern=False
+        )
 
     def _initialize(self, environ: WSGIEnvironment, message: dict[str, t.Any], principal: Principal | None) -> Answer:
         assert self._sessions is not None
@@ -440,7 +444,7 @@ class StreamableHTTPTransport(ModernPost):
             raise HTTPRequestError(
                 503, f"Service Unavailable: {self._sessions.max_sessions} sessions are open", headers={"Retry-After": "60"}
             )
-        response = self.server.handle_message(message, session.server_session)
+        response = self.server.handle_message(message, session.server_session, modern=False)
         if response is None or "error" in response:  # no session came of it
             self._sessions.remove(session.id, "Initialization failed")
             return empty_answer(202) if response is None else json_answer(json_rpc.encode(response))
@@ -448,7 +452,7 @@ class StreamableHTTPTransport(ModernPost):
         return json_answer(session.server_session.encode(response) or "", headers=[(SESSION_HEADER, session.id)])
 
     def _post_stateless(self, environ: WSGIEnvironment, message: t.Any, principal: Principal | None) -> Answer:
-        server_session = self._request_channel(principal)
+        server_session = request_channel(self.server, principal)
         if not is_initialize(message):
             server_session.protocol_version = self._protocol_version(environ)
         ids = request_ids(message)
@@ -456,97 +460,20 @@ class StreamableHTTPTransport(ModernPost):
             return self._answer_inline(server_session, message)
         if self.enable_json_response or not may_send_first(self.server, message):
             return self._answer_json(server_session, message)
-        self._hold_stream(environ, None, ids[0])
-        stream, consumer = self._open_stateless_stream(server_session, ids)
-        return self._stream_answer(server_session, message, stream, consumer, [], stream.finish, self._stateless_ended)
-
-    def _open_stateless_stream(
-        self, server_session: RequestChannel, ids: t.Sequence[t.Any]
-    ) -> tuple[Stream, queue.SimpleQueue[QueueItem]]:
-        """The SSE stream of a request with no session (``stateless=True``, or 2026-07-28), which
-        :meth:`close` ends and whose dropped connection cancels the request."""
-        stream = server_session.stream = Stream("0", None, ids)
-        consumer, _ = stream.attach()
-        with self._stateless_lock:
-            self._stateless_streams[stream] = server_session
-        if self._closed:  # close() ran since the check in _answer: it did not see this stream
-            self._stateless_ended(stream, False)
-        return stream, consumer
-
-    def _stateless_ended(self, stream: Stream, delivered: bool) -> None:
-        """A stateless SSE answer ended; without its answer written, nobody can get it any more: cancel."""
-        with self._stateless_lock:
-            server_session = self._stateless_streams.pop(stream, None)
-        if server_session is not None and not delivered:
-            server_session.close("The client disconnected" if not self._closed else "Server shutting down")
-            stream.close_connection(resumable=False)
+        self._answers.hold(environ, None, ids[0])
+        stream, consumer = self._answers.open_stateless(server_session, ids)
+        return self._answers.answer(
+            server_session, message, stream, consumer, [], stream.finish, self._answers.stateless_ended, modern=False
+        )
 
     def _answer_inline(self, server_session: ServerSession, message: t.Any) -> Answer:
         """Notifications and responses: 202, or 400 with the error for what is not a valid message."""
-        text = server_session.encode(self.server.handle_message(message, server_session))
+        text = server_session.encode(self.server.handle_message(message, server_session, modern=False))
         return empty_answer(202) if text is None else json_answer(text, status=400)
 
     def _answer_json(self, server_session: ServerSession, message: t.Any) -> Answer:
-        text = server_session.encode(self.server.handle_message(message, server_session))
+        text = server_session.encode(self.server.handle_message(message, server_session, modern=False))
         return empty_answer(202) if text is None else json_answer(text)  # None: cancelled, no response
-
-    def _stream_answer(
-        self,
-        server_session: ServerSession,
-        message: t.Any,
-        stream: Stream,
-        consumer: queue.SimpleQueue[QueueItem],
-        preamble: list[bytes],
-        finish: t.Callable[[t.Any, str | None], None],
-        on_end: t.Callable[[Stream, bool], None] | None,
-        *,
-        modern: bool | None = None,
-        first_event_wait: float | None = None,
-    ) -> Answer:
-        """Run ``message`` on the pool and answer with its SSE stream: whole, with a length, if it
-        ends within ``first_event_wait`` seconds (default :attr:`first_event_wait`).
-
-        :param modern: passed to :meth:`Server.handle_message` (True: served as 2026-07-28).
-        """
-        retry_ms = None if modern else self.retry_ms  # 2026-07-28 streams are never resumed
-        body = SSEBody(stream, consumer, preamble, keepalive=self.keepalive_interval, retry_ms=retry_ms, on_end=on_end)
-        # The request may wait for a free worker: its token exists from now on, so a
-        # notifications/cancelled POSTed meanwhile still reaches it.
-        request_id = message.get("id") if type(message) is dict else None
-        cancellation = server_session.accept(request_id) if json_rpc.is_valid_id(request_id) else None
-        try:
-            self._pool.submit(lambda: self._run(server_session, message, finish, cancellation, modern), owner=server_session)
-        except TransportError:
-            if cancellation is not None:
-                server_session.forget(request_id)
-            finish(None, None)
-            body.close()
-            raise HTTPRequestError(503, "Service Unavailable: the MCP transport is closed") from None
-        length = body.prefetch(self.first_event_wait if first_event_wait is None else first_event_wait)
-        if length is None:
-            return Answer(200, list(SSE_HEADERS), body)
-        return Answer(200, [*SSE_HEADERS, ("Content-Length", str(length))], body)
-
-    def _run(
-        self,
-        server_session: ServerSession,
-        message: t.Any,
-        finish: t.Callable[[t.Any, str | None], None],
-        cancellation: Cancellation | None = None,
-        modern: bool | None = None,
-    ) -> None:
-        """On a worker thread: handle the POST's message, then end its stream with the answer."""
-        response: t.Any = None
-        text: str | None = None
-        try:
-            response = self.server.handle_message(message, server_session, cancellation, modern=modern)
-            text = server_session.encode(response)
-        except Exception as error:  # the core answers errors itself; this is the last resort
-            self.server.report_exception(error, {"request": message})
-            response = internal_errors(message)
-            text = json_rpc.encode(response)
-        finally:
-            finish(response, text)
 
     # -- GET -----------------------------------------------------------------
 
@@ -557,7 +484,7 @@ class StreamableHTTPTransport(ModernPost):
         self._protocol_version(environ)
         last_event_id = environ.get("HTTP_LAST_EVENT_ID")
         if last_event_id:
-            self._hold_stream(environ, session)
+            self._answers.hold(environ, session)
             return self._resume(session, last_event_id)
         self._deployment.refuse_standalone_stream(environ)
         stream = session.standalone_stream()
@@ -567,7 +494,7 @@ class StreamableHTTPTransport(ModernPost):
         try:
             if not session.claim_standalone():  # held by another process
                 raise HTTPRequestError(409, "Conflict: this session already has a GET stream open")
-            self._hold_stream(environ, session)
+            self._answers.hold(environ, session)
         except BaseException:
             stream.detach(consumer)
             raise
@@ -691,22 +618,10 @@ class StreamableHTTPTransport(ModernPost):
         """Stop: end ``subscriptions/listen`` streams with their result, then every session
         (cancelling its requests and connections) and the transport's threads."""
         self._closed = True
-        with self._stateless_lock:
-            listening = any(stream.listen for stream in self._stateless_streams)
-        if listening:
-            self.server.close_subscriptions()
-            deadline = time.monotonic() + GRACEFUL_CLOSE_WAIT
-            while time.monotonic() < deadline:
-                with self._stateless_lock:
-                    if not any(stream.listen for stream in self._stateless_streams):
-                        break
-                time.sleep(0.01)
+        self._answers.close_listens(GRACEFUL_CLOSE_WAIT)
         if self._sessions is not None:
             self._sessions.close()
-        with self._stateless_lock:
-            stateless = list(self._stateless_streams)
-        for stream in stateless:
-            self._stateless_ended(stream, False)
+        self._answers.end_stateless()
         self._pool.close()
         if self._body_deadlines is not None:
             self._body_deadlines.close()

@@ -46,7 +46,6 @@ rest, its response included, with ``GET`` + ``Last-Event-ID`` (SEP-1699).
 
 from __future__ import annotations
 
-import queue
 import typing as t
 
 from ... import error_codes, json_rpc
@@ -54,7 +53,7 @@ from ... import protocol_version as versions
 from ...server_session import ServerSession
 from ..auth import AuthRefusal, BearerAuth, Principal
 from ..auth.request_auth import Authenticate, RequestAuthenticator
-from .streamable_http.connection import BodyDeadlines
+from .streamable_http.connection import BodyDeadlines, read_wsgi_body
 from .streamable_http.deployment import ENDED, DeploymentCheck
 from .streamable_http.dispatch import is_initialize, may_send_first, request_ids
 from .streamable_http.event_store import EventStore, InMemoryEventStore
@@ -67,7 +66,6 @@ from .streamable_http.http_io import (
     VERSION_KEY,
     Answer,
     HTTPRequestError,
-    content_length,
     decode_body,
     empty_answer,
     json_answer,
@@ -79,10 +77,15 @@ from .streamable_http.limits import StreamLimits, streams_for_threads
 from .streamable_http.modern_post import ModernPost, no_session_means_modern, request_channel
 from .streamable_http.security import RebindingGuard
 from .streamable_http.redis_setup import SharedState, share_on_redis
-from .streamable_http.sessions import DEFAULT_IDLE_TIMEOUT, STANDALONE, UNUSED_TIMEOUT, HTTPSession, SessionRegistry, new_session_id
-from .streamable_http.sse import SSE_HEADERS, QueueItem, SSEBody, Stream, format_event
-from .streamable_http.sse_answers import FIRST_EVENT_WAIT, SSEAnswers
+from .streamable_http.resumption import resume
+from .streamable_http.sessions import DEFAULT_IDLE_TIMEOUT, UNUSED_TIMEOUT, HTTPSession, SessionRegistry, new_session_id
+from .streamable_http.sse import SSE_HEADERS, SSEBody
+from .streamable_http.sse_answers import SSEAnswers
 from .streamable_http.workers import WorkerPool
+
+# Constants that lived here before the transport's parts had modules of their own.
+from .streamable_http.resumption import MAX_EVENT_ID_LENGTH as MAX_EVENT_ID_LENGTH
+from .streamable_http.sse_answers import FIRST_EVENT_WAIT as FIRST_EVENT_WAIT
 
 if t.TYPE_CHECKING:
     from werkzeug.wrappers import Request, Response
@@ -100,8 +103,6 @@ RESUMABLE_VERSION = "2025-11-25"
 #: Seconds :meth:`StreamableHTTPTransport.close` waits for listen streams to write their final result.
 GRACEFUL_CLOSE_WAIT = 1.0
 
-#: The longest ``Last-Event-ID`` looked up (event ids are short; a longer one is refused with 400).
-MAX_EVENT_ID_LENGTH = 256
 #: The WSGI server threads assumed by default (waitress's default), which size the stream caps.
 DEFAULT_WSGI_THREADS = 4
 #: Seconds a client gets to send a request body by default.
@@ -327,26 +328,6 @@ class StreamableHTTPTransport:
 
         return self._answers.watch(request.environ, self._answer(request.environ, body)).to_response()
 
-    def _wsgi_body(self, environ: WSGIEnvironment, limit: int) -> bytes:
-        until_eof = bool(environ.get("wsgi.input_terminated"))
-        length = content_length(environ)
-        if self._body_deadlines is None:
-            return read_body(environ["wsgi.input"], length, limit, until_eof)
-        watch = self._body_deadlines.watch(environ)
-        try:
-            body = read_body(environ["wsgi.input"], length, limit, until_eof)
-        except Exception:
-            if self._body_deadlines.done(watch):
-                raise self._too_slow() from None
-            raise
-        if self._body_deadlines.done(watch) or (length is not None and len(body) < length):
-            raise self._too_slow()
-        return body
-
-    def _too_slow(self) -> HTTPRequestError:
-        timeout = self._body_deadlines.timeout if self._body_deadlines is not None else 0
-        return HTTPRequestError(408, f"Request Timeout: the body must arrive within {timeout:g} seconds")
-
     def _answer(self, environ: WSGIEnvironment, body: t.Callable[[int], bytes] | None) -> Answer:
         """The answer to one request; ``body(limit)`` reads its body (None: from ``wsgi.input``)."""
         try:
@@ -359,7 +340,7 @@ class StreamableHTTPTransport:
             principal = self._auth.principal(environ) if self._auth is not None else None
             method = environ.get("REQUEST_METHOD")
             if method == "POST":
-                return self._post(environ, body or (lambda limit: self._wsgi_body(environ, limit)), principal)
+                return self._post(environ, body or (lambda limit: read_wsgi_body(environ, limit, self._body_deadlines)), principal)
             if method == "GET" and not self.stateless:
                 return self._get(environ, principal)
             if method == "DELETE" and not self.stateless:
@@ -485,7 +466,7 @@ class StreamableHTTPTransport:
         last_event_id = environ.get("HTTP_LAST_EVENT_ID")
         if last_event_id:
             self._answers.hold(environ, session)
-            return self._resume(session, last_event_id)
+            return resume(session, last_event_id, keepalive_interval=self.keepalive_interval, retry_ms=self.retry_ms)
         self._deployment.refuse_standalone_stream(environ)
         stream = session.standalone_stream()
         consumer = stream.attach_if_free()  # two GETs at once: exactly one wins
@@ -501,56 +482,6 @@ class StreamableHTTPTransport:
         preamble = [stream.prime(self.retry_ms)] if _resumable(session.server_session.protocol_version) else []
         body = SSEBody(
             stream, consumer, preamble, keepalive=self.keepalive_interval, retry_ms=self.retry_ms, on_end=session.stream_ended
-        )
-        return Answer(200, list(SSE_HEADERS), body)
-
-    def _resume(self, session: HTTPSession, last_event_id: str) -> Answer:
-        """Replay what followed ``last_event_id`` on its stream, then continue that stream live."""
-        replayed: list[tuple[str, dict[str, t.Any] | None]] = []
-
-        def collect(event_id: str, message: dict[str, t.Any] | None) -> None:
-            replayed.append((event_id, message))
-
-        if len(last_event_id) > MAX_EVENT_ID_LENGTH:
-            raise HTTPRequestError(400, "Bad Request: Last-Event-ID is too long")
-        store = session.store
-        stream_id = store.replay_events_after(last_event_id, collect)
-        if stream_id is None:
-            raise HTTPRequestError(400, f"Bad Request: unknown Last-Event-ID {last_event_id!r}")
-        stream = session.find_stream(stream_id)
-        if stream_id == STANDALONE and stream is None:
-            stream = session.standalone_stream()
-        consumer: queue.SimpleQueue[QueueItem]
-        if stream is None:
-            stream = Stream(stream_id, None)
-            consumer, _ = stream.attach()
-            finished = not session.running_elsewhere(stream_id)
-            if finished:  # gone (a dead process's requests now have their error): what the store has is all
-                store.replay_events_after(replayed[-1][0] if replayed else last_event_id, collect)
-            else:  # live in another process: the client comes back for the rest (SEP-1699 polling)
-                stream.close_connection()
-        else:
-            attached = stream.attach_if_free()  # a live connection keeps its stream
-            if attached is not None and stream.stream_id == STANDALONE and not session.claim_standalone():
-                stream.detach(attached)
-                attached = None
-            if attached is None:
-                raise HTTPRequestError(
-                    409, "Conflict: this stream is still being read on another connection", headers={"Retry-After": "1"}
-                )
-            consumer, finished = attached, stream.done
-            # Events stored between the first replay and attach() were not queued: fetch them too.
-            store.replay_events_after(replayed[-1][0] if replayed else last_event_id, collect)
-        preamble = [format_event(json_rpc.encode(message), event_id) for event_id, message in replayed if message is not None]
-        body = SSEBody(
-            stream,
-            consumer,
-            preamble,
-            keepalive=self.keepalive_interval,
-            retry_ms=self.retry_ms,
-            finished=finished,
-            skip={event_id for event_id, _ in replayed},
-            on_end=session.stream_ended,
         )
         return Answer(200, list(SSE_HEADERS), body)
 

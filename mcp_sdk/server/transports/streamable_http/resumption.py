@@ -9,12 +9,22 @@ import queue
 import typing as t
 
 from .... import json_rpc
+from .... import protocol_version as versions
 from .http_io import Answer, HTTPRequestError
 from .sessions import STANDALONE, HTTPSession
 from .sse import SSE_HEADERS, QueueItem, SSEBody, Stream, format_event
 
 #: The longest ``Last-Event-ID`` looked up (event ids are short; a longer one is refused with 400).
 MAX_EVENT_ID_LENGTH = 256
+#: The first protocol version whose clients expect priming events and resume streams the server closed.
+RESUMABLE_VERSION = "2025-11-25"
+
+_RESUMABLE_FROM = versions.SUPPORTED_VERSIONS.index(RESUMABLE_VERSION)
+
+
+def resumable(version: str | None) -> bool:
+    """Whether clients of protocol ``version`` expect priming events and resume closed streams."""
+    return version is not None and versions.SUPPORTED_VERSIONS.index(version) >= _RESUMABLE_FROM
 
 
 def resume(session: HTTPSession, last_event_id: str, *, keepalive_interval: float, retry_ms: int | None) -> Answer:
@@ -68,4 +78,4 @@ def resume(session: HTTPSession, last_event_id: str, *, keepalive_interval: floa
     return Answer(200, list(SSE_HEADERS), body)
 
 
-__all__ = ["MAX_EVENT_ID_LENGTH", "resume"]
+__all__ = ["MAX_EVENT_ID_LENGTH", "RESUMABLE_VERSION", "resumable", "resume"]

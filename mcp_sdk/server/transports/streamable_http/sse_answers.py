@@ -34,6 +34,8 @@ WSGIEnvironment = t.Dict[str, t.Any]
 #: Seconds a request's SSE answer waits before its headers go out: a stream that ends by then is
 #: written whole, with a Content-Length, in one piece (no chunked encoding).
 FIRST_EVENT_WAIT = 0.01
+#: Seconds :meth:`SSEAnswers.close_listens` waits, by default, for listen streams to write their final result.
+GRACEFUL_CLOSE_WAIT = 1.0
 #: Where a request keeps the stream place it took until :meth:`SSEAnswers.watch` hands it to its answer.
 _RELEASE_KEY = "mcp_sdk.release_stream"
 
@@ -125,7 +127,7 @@ class SSEAnswers:
             server_session.close("The client disconnected" if not self._closed else "Server shutting down")
             stream.close_connection(resumable=False)
 
-    def close_listens(self, wait: float) -> None:
+    def close_listens(self, wait: float = GRACEFUL_CLOSE_WAIT) -> None:
         """Start closing: open ``subscriptions/listen`` streams get ``wait`` seconds to write their result."""
         self._closed = True
         with self._lock:
@@ -209,4 +211,4 @@ class SSEAnswers:
             finish(response, text)
 
 
-__all__ = ["FIRST_EVENT_WAIT", "SSEAnswers"]
+__all__ = ["FIRST_EVENT_WAIT", "GRACEFUL_CLOSE_WAIT", "SSEAnswers"]

@@ -10,6 +10,7 @@ it next blocks (:meth:`LineWriter.flush_deferred`).
 from __future__ import annotations
 
 import json
+import os
 import threading
 import typing as t
 
@@ -111,4 +112,16 @@ class LineWriter:
                 return
 
 
-__all__ = ["LineWriter"]
+def discard_output(stream: t.Any) -> None:
+    """Point the file descriptor under ``stream`` (the process's ``sys.stdout``, whose reader went
+    away) at /dev/null, so that the interpreter's final flush does not fail again (Python's
+    documented SIGPIPE recipe)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
+__all__ = ["LineWriter", "discard_output"]

@@ -16,6 +16,9 @@ leave out of order, which JSON-RPC allows. The thread that called
 :meth:`StdioTransport.open` only waits, so Ctrl-C reaches it and a tool that
 ignores cancellation cannot keep ``open()`` from returning.
 
+Input (:mod:`._stdio_reader`): bounded chunks cut into lines, a wake-up pipe so
+that :meth:`StdioTransport.close` interrupts the reader's wait.
+
 Output (:mod:`._stdio_writer`). Whole lines only, one writer at a time: a
 thread with a line to write while another writes queues it for that writer
 (group commit), so no thread waits on another's I/O. The reader holds back its
@@ -28,9 +31,7 @@ from __future__ import annotations
 import collections
 import io
 import logging
-import os
 import queue
-import select
 import sys
 import threading
 import time
@@ -39,7 +40,8 @@ import typing as t
 from ... import error_codes, json_rpc, methods
 from ...cancellation import Cancellation
 from ...server_session import safe_repr
-from ._stdio_writer import LineWriter
+from ._stdio_reader import LineReader
+from ._stdio_writer import LineWriter, discard_output
 from ._stray_output import StrayOutputToStderr
 
 if t.TYPE_CHECKING:
@@ -48,8 +50,6 @@ if t.TYPE_CHECKING:
 
 logger = logging.getLogger("mcp_sdk.server.transports.stdio")
 
-#: Bytes asked of stdin per read.
-_CHUNK_SIZE = 64 * 1024
 #: Seconds between checks of the stop flag while waiting for input or work.
 _WAIT_SLICE = 1.0
 #: Seconds a request may keep the reader's thread before another thread takes over stdin.
@@ -106,7 +106,6 @@ class StdioTransport:
         self.server = server
         self.max_workers = max_workers
         self.max_queue = max_queue
-        self.max_line_bytes = max_line_bytes
         self.drain_timeout = drain_timeout
         self.shutdown_timeout = shutdown_timeout
         self._stdin = stdin
@@ -143,18 +142,24 @@ class StdioTransport:
         self._closed = False
         self._running = False
 
-        # Input; touched only by the thread holding the reader role.
-        self._read: t.Callable[[int], bytes | None] = lambda size: b""
-        self._poller: t.Any = None
-        self._wake_fds: tuple[int, int] | None = None
-        self._chunk = b""
-        self._position = 0
-        self._partial = b""  # the start of a line whose end has not arrived
-        self._skipping = False  # inside an over-long line, discarding up to its newline
-        self._eof = False
-
         # Output: whole lines, batched, one writing thread at a time.
         self._writer = LineWriter(on_error=self._output_failed)
+        # Input: used only by the thread holding the reader role (wake() and close() excepted).
+        self._reader = LineReader(
+            max_line_bytes=max_line_bytes,
+            stop=self._stop,
+            on_too_long=self._too_long,
+            before_block=self._writer.flush_deferred,  # answers held back go out before the reader blocks
+        )
+
+    @property
+    def max_line_bytes(self) -> int:
+        """The longest line accepted; a longer one is skipped and answered with ``-32600``."""
+        return self._reader.max_line_bytes
+
+    @max_line_bytes.setter
+    def max_line_bytes(self, value: int) -> None:
+        self._reader.max_line_bytes = value
 
     # -- public --------------------------------------------------------------
 
@@ -177,11 +182,9 @@ class StdioTransport:
         self._writer.stream = _binary(self._stdout if self._stdout is not None else sys.stdout)
         # The protocol owns the real stdout now: a print() in a tool goes to stderr.
         guard = StrayOutputToStderr() if self._process_stdout is not None else None
-        self._read = getattr(stdin, "read1", None) or stdin.read
-        self._chunk, self._position, self._partial, self._skipping, self._eof = b"", 0, b"", False, False
         self.session = self.server.create_session(send=self._send)
         try:
-            self._poller = self._make_poller(stdin)
+            self._reader.start(stdin)
             with self._lock:
                 self._lead_token += 1
                 first = self._new_thread(self._lead_token)
@@ -210,7 +213,7 @@ class StdioTransport:
             self._closed = True
             self._stopping = True
             self._stop.set()
-            self._wake_reader()
+        self._reader.wake()
         self._finished.set()
 
     # -- threads ---------------------------------------------------------------
@@ -284,101 +287,7 @@ class StdioTransport:
             else:
                 time.sleep(_HANDOFF_AFTER)
 
-    # -- reading -------------------------------------------------------------
-
-    def _make_poller(self, stdin: t.BinaryIO) -> t.Any:
-        """A poll object over stdin and a wake-up pipe, or None where stdin cannot be polled.
-
-        Without one, :meth:`close` still ends :meth:`open`, but the reader
-        thread stays blocked in its read until input arrives.
-        """
-        if not hasattr(select, "poll"):
-            return None
-        try:
-            fd = stdin.fileno()
-        except (OSError, ValueError, AttributeError):  # io.BytesIO and friends
-            return None
-        wake_r, wake_w = os.pipe()
-        os.set_blocking(wake_w, False)
-        poller = select.poll()
-        poller.register(fd, select.POLLIN)
-        poller.register(wake_r, select.POLLIN)
-        with self._lock:
-            self._wake_fds = (wake_r, wake_w)
-            if self._stop.is_set():
-                self._wake_reader()
-        return poller
-
-    def _wake_reader(self) -> None:
-        # Called with self._lock held, so the pipe cannot be closed meanwhile.
-        if self._wake_fds is not None:
-            try:
-                os.write(self._wake_fds[1], b"x")
-            except OSError:  # already full: the reader is being woken anyway
-                pass
-
-    def _read_chunk(self) -> bytes | None:
-        """The next bytes of stdin; b"" at its end, None when stopping."""
-        poller = self._poller
-        stop = self._stop
-        while not stop.is_set():
-            if poller is not None:
-                events = poller.poll(_WAIT_SLICE * 1000)
-                if not events or self._wake_fds is None or any(fd == self._wake_fds[0] for fd, _ in events):
-                    continue
-            try:
-                chunk = self._read(_CHUNK_SIZE)
-            except (OSError, ValueError) as error:  # stdin closed under us
-                logger.debug("stdin read failed: %s", error)
-                return b""
-            if chunk is None:  # a non-blocking stream with nothing yet
-                time.sleep(0.01)
-                continue
-            return chunk
-        return None
-
-    def _next_line(self) -> bytes | None:
-        """The next complete line (without its newline), or None when input is over or stopping."""
-        chunk, position, partial, skipping = self._chunk, self._position, self._partial, self._skipping
-        limit = self.max_line_bytes
-        try:
-            while True:
-                end = chunk.find(b"\n", position)
-                if end >= 0:
-                    line = chunk[position:end]
-                    position = end + 1
-                    if skipping:
-                        skipping = False
-                        continue
-                    if partial:
-                        line, partial = partial + line, b""
-                    if len(line) > limit:
-                        self._too_long()
-                        continue
-                    return line
-                rest = chunk[position:]
-                if rest and not skipping:
-                    if len(partial) + len(rest) > limit:
-                        self._too_long()
-                        partial, skipping = b"", True
-                    else:
-                        partial = partial + rest if partial else rest
-                chunk, position = b"", 0
-                if self._eof:
-                    return None
-                self._writer.flush_deferred()  # before blocking: answers held back go out now
-                more = self._read_chunk()
-                if more is None:
-                    return None
-                if not more:
-                    self._eof = True
-                    if partial and not skipping:
-                        line, partial = partial, b""
-                        return line  # a last line without its newline
-                    return None
-                chunk = more
-        finally:
-            self._chunk, self._position, self._partial, self._skipping = chunk, position, partial, skipping
+    # -- reading (see :mod:`._stdio_reader`) ---------------------------------
 
     def _lead(self, token: int) -> None:
         """Read and dispatch lines until input ends or the reader role passes to another thread."""
@@ -386,7 +295,7 @@ class StdioTransport:
         needs_worker = session.needs_worker
         decode = json_rpc.decode
         while True:
-            line = self._next_line()
+            line = self._reader.next_line()
             if line is None or self._stopping:
                 self._end_input()
                 return
@@ -579,19 +488,12 @@ class StdioTransport:
                 return
             self._stopping = True
             self._stop.set()
-            self._wake_reader()
+        self._reader.wake()
         self._finished.set()
         logger.info("stdout is closed (%s); stopping", error)
         process_stdout = self._process_stdout
         if process_stdout is not None and self._writer.stream is getattr(process_stdout, "buffer", None):
-            # Point fd 1 at /dev/null so the interpreter's final flush of
-            # sys.stdout does not fail again (Python's documented SIGPIPE recipe).
-            try:
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, process_stdout.fileno())
-                os.close(devnull)
-            except (OSError, ValueError):
-                pass
+            discard_output(process_stdout)
 
     # -- shutdown ------------------------------------------------------------
 
@@ -609,9 +511,9 @@ class StdioTransport:
         with self._lock:
             self._stopping = True
             self._stop.set()
-            self._wake_reader()
             threads = list(self._threads)
             watchdog = self._watchdog
+        self._reader.wake()
         self._watchdog_wake.set()
         self._writer.flush_deferred()
         session = self.session
@@ -626,11 +528,8 @@ class StdioTransport:
         stuck = [thread.name for thread in threads if thread.is_alive()]
         if stuck:
             logger.warning("%d thread(s) still busy at shutdown: %s", len(stuck), ", ".join(stuck))
+        self._reader.close()
         with self._lock:
-            if self._wake_fds is not None:
-                for fd in self._wake_fds:
-                    os.close(fd)
-                self._wake_fds = None
             self._backlog.clear()
             self._running = False
             self._closed = True

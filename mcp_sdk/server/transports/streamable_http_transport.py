@@ -46,47 +46,52 @@ rest, its response included, with ``GET`` + ``Last-Event-ID`` (SEP-1699).
 
 from __future__ import annotations
 
-import queue
-import threading
-import time
 import typing as t
 
 from ... import error_codes, json_rpc
-from ... import protocol_version as versions
-from ...cancellation import Cancellation
-from ...errors import TransportError
-from ...server_session import ServerSession
-from .streamable_http.modern_post import ModernPost, no_session_means_modern
-from .streamable_http.request_channel import RequestChannel
 from ..auth import AuthRefusal, BearerAuth, Principal
-from ..auth.request_auth import Authenticate, RequestAuthenticator
-from .streamable_http.connection import BodyDeadlines, disconnect_probe
+from ..auth.request_auth import Authenticate
+from .streamable_http.connection import BodyDeadlines, read_wsgi_body
 from .streamable_http.deployment import ENDED, DeploymentCheck
-from .streamable_http.dispatch import internal_errors, is_initialize, may_send_first, request_ids
+from .streamable_http.dispatch import answer_inline, answer_json, is_initialize, may_send_first, request_ids
 from .streamable_http.event_store import EventStore, InMemoryEventStore
 from .streamable_http.http_io import (
     JSON_MIMETYPE,
-    PROTOCOL_VERSION_HEADER,
     SESSION_HEADER,
     SESSION_KEY,
     SSE_MIMETYPE,
-    VERSION_KEY,
     Answer,
     HTTPRequestError,
-    content_length,
     decode_body,
+    protocol_version,
     empty_answer,
     json_answer,
     read_body,
     require_accept,
     require_json_content,
 )
-from .streamable_http.limits import StreamLimits, streams_for_threads
+from .streamable_http.limits import StreamLimits
+from .streamable_http.options import UNSET, Limits, Security, Storage, gather
+from .streamable_http.modern_post import ModernPost, no_session_means_modern, request_channel
 from .streamable_http.security import RebindingGuard
 from .streamable_http.redis_setup import SharedState, share_on_redis
-from .streamable_http.sessions import DEFAULT_IDLE_TIMEOUT, STANDALONE, UNUSED_TIMEOUT, HTTPSession, SessionRegistry, new_session_id
-from .streamable_http.sse import SSE_HEADERS, QueueItem, SSEBody, Stream, format_event
+from .streamable_http.resumption import resumable, resume
+from .streamable_http.sessions import HTTPSession, SessionRegistry, new_session_id
+from .streamable_http.sse import SSE_HEADERS, SSEBody
+from .streamable_http.sse_answers import SSEAnswers
 from .streamable_http.workers import WorkerPool
+
+# Constants that lived here before the transport's parts had modules of their own.
+from .streamable_http.options import DEFAULT_BODY_TIMEOUT as DEFAULT_BODY_TIMEOUT
+from .streamable_http.options import DEFAULT_MAX_BODY_BYTES as DEFAULT_MAX_BODY_BYTES
+from .streamable_http.options import DEFAULT_MAX_REQUESTS_PER_SESSION as DEFAULT_MAX_REQUESTS_PER_SESSION
+from .streamable_http.options import DEFAULT_WSGI_THREADS as DEFAULT_WSGI_THREADS
+from .streamable_http.resumption import MAX_EVENT_ID_LENGTH as MAX_EVENT_ID_LENGTH
+from .streamable_http.resumption import RESUMABLE_VERSION as RESUMABLE_VERSION
+from .streamable_http.sessions import DEFAULT_IDLE_TIMEOUT as DEFAULT_IDLE_TIMEOUT
+from .streamable_http.sessions import UNUSED_TIMEOUT as UNUSED_TIMEOUT
+from .streamable_http.sse_answers import FIRST_EVENT_WAIT as FIRST_EVENT_WAIT
+from .streamable_http.sse_answers import GRACEFUL_CLOSE_WAIT as GRACEFUL_CLOSE_WAIT
 
 if t.TYPE_CHECKING:
     from werkzeug.wrappers import Request, Response
@@ -96,38 +101,31 @@ if t.TYPE_CHECKING:
 WSGIEnvironment = t.Dict[str, t.Any]
 StartResponse = t.Callable[..., t.Any]
 
-#: The largest POST body accepted by default (as the TypeScript SDK).
-DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
-#: The first protocol version whose clients expect priming events and resume streams the server closed.
-RESUMABLE_VERSION = "2025-11-25"
 
-#: Seconds a request's SSE answer waits before its headers go out: a stream that ends by then is
-#: written whole, with a Content-Length, in one piece (no chunked encoding).
-FIRST_EVENT_WAIT = 0.01
-
-#: Seconds :meth:`StreamableHTTPTransport.close` waits for listen streams to write their final result.
-GRACEFUL_CLOSE_WAIT = 1.0
-
-#: The longest ``Last-Event-ID`` looked up (event ids are short; a longer one is refused with 400).
-MAX_EVENT_ID_LENGTH = 256
-#: The WSGI server threads assumed by default (waitress's default), which size the stream caps.
-DEFAULT_WSGI_THREADS = 4
-#: Seconds a client gets to send a request body by default.
-DEFAULT_BODY_TIMEOUT = 10.0
-#: Requests of one session answered over SSE at once by default (queued or running).
-DEFAULT_MAX_REQUESTS_PER_SESSION = 8
-_RELEASE_KEY = "mcp_sdk.release_stream"
-
-_RESUMABLE_FROM = versions.SUPPORTED_VERSIONS.index(RESUMABLE_VERSION)
-
-
-class StreamableHTTPTransport(ModernPost):
+class StreamableHTTPTransport:
     """Serves a :class:`~mcp_sdk.Server` over Streamable HTTP, as a WSGI application.
 
     Mount it anywhere WSGI goes (werkzeug ``DispatcherMiddleware`` beside a Flask
     app, a Django URL, gunicorn, waitress); it answers every path it is given.
     Sessions live in this process's memory, unless ``redis_url`` is given: then
     any number of processes and hosts share them (see "Running several processes").
+
+    Options come in three groups, each a frozen value validated when built (its class documents
+    every field); each field is also a keyword of the transport, so
+    ``StreamableHTTPTransport(server, wsgi_threads=32)`` is
+    ``StreamableHTTPTransport(server, limits=Limits(wsgi_threads=32))``:
+
+    - ``limits=`` :class:`~.streamable_http.Limits`: ``max_body_bytes``, ``body_timeout``,
+      ``max_sessions``, ``session_idle_timeout``, ``unused_session_timeout``, ``max_workers``,
+      ``wsgi_threads``, ``max_streams``, ``max_streams_per_session``, ``max_requests_per_session``.
+    - ``security=`` :class:`~.streamable_http.Security`: ``allowed_hosts``, ``allowed_origins``,
+      ``dns_rebinding_protection``, ``auth``, ``authenticate``.
+    - ``storage=`` :class:`~.streamable_http.Storage`: ``event_store``, ``redis_url``, ``redis``,
+      ``redis_prefix``.
+
+    A group given replaces all of its keywords: passing ``limits=`` and ``wsgi_threads=`` together
+    is a :class:`TypeError` (``attrs.evolve(limits, wsgi_threads=32)`` changes one field of a group).
+    The classes are also ``StreamableHTTPTransport.Limits``, ``.Security`` and ``.Storage``.
 
     :param server: the server to serve.
     :param stateless: no sessions: every POST is self-contained (a fresh session,
@@ -137,51 +135,23 @@ class StreamableHTTPTransport(ModernPost):
         request-scoped progress and log messages are dropped and server-to-client
         requests raise :class:`~mcp_sdk.errors.TransportError`; session-scoped
         messages still flow on the GET stream.
-    :param session_idle_timeout: seconds after which a session with no client activity and
-        no open stream expires, its running requests cancelled (a ``mcp-http-session-reaper``
-        thread); None: never. Default 30 minutes.
-    :param unused_session_timeout: seconds a session that sent nothing after ``initialize``
-        lives (default 30); None: as long as any other.
-    :param event_store: makes each session's event store, called with the session
-        id (default :class:`~.streamable_http.InMemoryEventStore`).
-    :param allowed_hosts: ``Host`` values accepted beside the loopback names
-        (``"mcp.example.com"``, ``"mcp.example.com:8443"``, ``"*"``).
-    :param allowed_origins: ``Origin`` values accepted beside same-origin and,
-        on a loopback host, loopback origins (``"https://app.example.com"``, ``"*"``).
-    :param dns_rebinding_protection: check ``Host`` and ``Origin`` (403 otherwise);
-        turn off only behind a proxy that checks them.
-    :param max_body_bytes: larger POST bodies get 413.
-    :param max_sessions: the most sessions at once; when full, one idle for a minute is
-        closed to make room, else ``initialize`` gets 503 with ``Retry-After``; None: no limit.
-    :param max_workers: threads running requests answered with SSE, shared in turn between sessions.
-    :param wsgi_threads: the WSGI server's thread count (waitress ``threads``, gunicorn
-        ``--threads``; default 4, waitress's): sizes the default ``max_streams``.
-    :param max_streams: SSE connections open at once in all; past it, 503 with ``Retry-After``.
-        Default: ``wsgi_threads`` less a quarter of them and at least two (4 -> 2, 32 -> 24),
-        so JSON requests and answers to server-to-client requests always find a thread.
-    :param max_streams_per_session: SSE connections of one session at once (its GET stream and
-        request streams); past it, 429 with ``Retry-After``. Default: half of ``max_streams``, at least 2.
-    :param max_requests_per_session: requests of one session answered over SSE and not yet
-        finished (queued or running); past it, 429 with ``Retry-After``.
-    :param body_timeout: seconds a client gets to send its request body; past it, 408 and the
-        connection's reading side is shut (gunicorn, werkzeug; waitress buffers bodies itself).
-        None: no deadline.
     :param keepalive_interval: seconds between keep-alive comments on an idle SSE connection.
     :param retry_interval: seconds a client should wait before reconnecting (the SSE
         ``retry`` field); None leaves it out.
-    :param auth: a :class:`~mcp_sdk.server.auth.BearerAuth`: every request needs a valid
-        OAuth access token (401/403 with ``WWW-Authenticate`` otherwise).
-    :param authenticate: ``fn(environ) -> Principal | None``, the host's own login (a
-        Flask-Login user, a Django ``request.user``); None falls back to ``auth``, or 401.
-        With either, a session belongs to the principal that created it (404 for anyone
-        else) and handlers read the caller as ``server_context.auth``.
-    :param redis_url: share sessions, streams, resumption and ``subscriptions/listen`` across
-        every process given the same URL (``"redis://host:6379/0"``); needs the ``mcp_sdk[redis]`` extra.
-    :param redis: a ``redis.Redis`` client, instead of ``redis_url``.
-    :param redis_prefix: prepended to every Redis key and channel (endpoints sharing one Redis differ in it).
+    :param limits: caps and timeouts (default ``Limits()``, or built from its keywords).
+    :param security: ``Host``/``Origin`` checks and authorization (default ``Security()``, or built
+        from its keywords).
+    :param storage: where sessions and events live (default ``Storage()``, in memory, or built from
+        its keywords).
     :raises ValueError: for an invalid combination or value.
+    :raises TypeError: a group and one of its keywords both given; a group of the wrong class;
+        ``auth`` not a :class:`~mcp_sdk.server.auth.BearerAuth`; ``authenticate`` not callable.
     :raises ~mcp_sdk.MissingExtraError: ``redis_url`` without redis-py installed.
     """
+
+    Limits: t.TypeAlias = Limits
+    Security: t.TypeAlias = Security
+    Storage: t.TypeAlias = Storage
 
     def __init__(
         self,
@@ -189,99 +159,155 @@ class StreamableHTTPTransport(ModernPost):
         *,
         stateless: bool = False,
         enable_json_response: bool = False,
-        session_idle_timeout: float | None = DEFAULT_IDLE_TIMEOUT,
-        unused_session_timeout: float | None = UNUSED_TIMEOUT,
-        event_store: t.Callable[[str], EventStore] | None = None,
-        allowed_hosts: t.Iterable[str] | None = None,
-        allowed_origins: t.Iterable[str] | None = None,
-        dns_rebinding_protection: bool = True,
-        max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
-        max_sessions: int | None = 10_000,
-        max_workers: int = 64,
         keepalive_interval: float = 15.0,
         retry_interval: float | None = 1.0,
-        auth: BearerAuth | None = None,
-        authenticate: Authenticate | None = None,
-        wsgi_threads: int = DEFAULT_WSGI_THREADS,
-        max_streams: int | None = None,
-        max_streams_per_session: int | None = None,
-        max_requests_per_session: int = DEFAULT_MAX_REQUESTS_PER_SESSION,
-        body_timeout: float | None = DEFAULT_BODY_TIMEOUT,
-        redis_url: str | None = None,
-        redis: t.Any = None,
-        redis_prefix: str = "mcp:",
+        limits: Limits | None = None,
+        security: Security | None = None,
+        storage: Storage | None = None,
+        # The keywords of the groups: UNSET means "not given" (the group's default applies).
+        session_idle_timeout: float | None = UNSET,
+        unused_session_timeout: float | None = UNSET,
+        event_store: t.Callable[[str], EventStore] | None = UNSET,
+        allowed_hosts: t.Iterable[str] | None = UNSET,
+        allowed_origins: t.Iterable[str] | None = UNSET,
+        dns_rebinding_protection: bool = UNSET,
+        max_body_bytes: int = UNSET,
+        max_sessions: int | None = UNSET,
+        max_workers: int = UNSET,
+        auth: BearerAuth | None = UNSET,
+        authenticate: Authenticate | None = UNSET,
+        wsgi_threads: int = UNSET,
+        max_streams: int | None = UNSET,
+        max_streams_per_session: int | None = UNSET,
+        max_requests_per_session: int = UNSET,
+        body_timeout: float | None = UNSET,
+        redis_url: str | None = UNSET,
+        redis: t.Any = UNSET,
+        redis_prefix: str = UNSET,
     ) -> None:
-        for name, value in (("session_idle_timeout", session_idle_timeout), ("unused_session_timeout", unused_session_timeout)):
-            if value is not None and value <= 0:
-                raise ValueError(f"{name} must be a positive number or None")
-        for name, count in (
-            ("wsgi_threads", wsgi_threads),
-            ("max_streams", 1 if max_streams is None else max_streams),
-            ("max_streams_per_session", 1 if max_streams_per_session is None else max_streams_per_session),
-            ("max_requests_per_session", max_requests_per_session),
-        ):
-            if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-                raise ValueError(f"{name} must be a positive integer, not {count!r}")
-        if body_timeout is not None and body_timeout <= 0:
-            raise ValueError("body_timeout must be positive or None")
-        if isinstance(max_body_bytes, bool) or not isinstance(max_body_bytes, int) or max_body_bytes < 1:
-            raise ValueError(f"max_body_bytes must be a positive integer, not {max_body_bytes!r}")
-        if max_sessions is not None and max_sessions < 1:
-            raise ValueError("max_sessions must be positive or None")
+        limits = gather(
+            Limits,
+            limits,
+            "limits",
+            max_body_bytes=max_body_bytes,
+            body_timeout=body_timeout,
+            max_sessions=max_sessions,
+            session_idle_timeout=session_idle_timeout,
+            unused_session_timeout=unused_session_timeout,
+            max_workers=max_workers,
+            wsgi_threads=wsgi_threads,
+            max_streams=max_streams,
+            max_streams_per_session=max_streams_per_session,
+            max_requests_per_session=max_requests_per_session,
+        )
+        security = gather(
+            Security,
+            security,
+            "security",
+            allowed_hosts=allowed_hosts,
+            allowed_origins=allowed_origins,
+            dns_rebinding_protection=dns_rebinding_protection,
+            auth=auth,
+            authenticate=authenticate,
+        )
+        storage = gather(
+            Storage, storage, "storage", event_store=event_store, redis_url=redis_url, redis=redis, redis_prefix=redis_prefix
+        )
         if keepalive_interval <= 0:
             raise ValueError("keepalive_interval must be positive")
         self.server = server
         self.stateless = stateless
         self.enable_json_response = enable_json_response
-        self.session_idle_timeout = session_idle_timeout
-        self.max_body_bytes = max_body_bytes
-        self.keepalive_interval = keepalive_interval
-        self.retry_ms = None if retry_interval is None else max(0, int(retry_interval * 1000))
-        #: Seconds an SSE answer waits before its headers go out (see :data:`FIRST_EVENT_WAIT`).
-        self.first_event_wait = FIRST_EVENT_WAIT
-        self._event_store = event_store or InMemoryEventStore
-        self._guard = RebindingGuard(allowed_hosts, allowed_origins) if dns_rebinding_protection else None
+        #: The option groups in use (given, or built from their keywords).
+        self.limits, self.security, self.storage = limits, security, storage
+        self.session_idle_timeout = limits.session_idle_timeout
+        self.max_body_bytes = limits.max_body_bytes
+        self._event_store = storage.event_store or InMemoryEventStore
+        self._guard = (
+            RebindingGuard(security.allowed_hosts, security.allowed_origins) if security.dns_rebinding_protection else None
+        )
         self._deployment = DeploymentCheck()
-        self._sessions = None if stateless else SessionRegistry(session_idle_timeout, max_sessions, unused_session_timeout)
-        self._pool = WorkerPool(max_workers)
+        self._sessions = (
+            None if stateless else SessionRegistry(limits.session_idle_timeout, limits.max_sessions, limits.unused_session_timeout)
+        )
+        self._pool = WorkerPool(limits.max_workers)
         #: What an outage of the shared store raises (requests needing it get 503); none in-process.
         self._outage_errors: tuple[type[BaseException], ...] = ()
         self._shared: SharedState | None = None
-        if redis_url is not None or redis is not None:
+        if storage.shared:
             self._shared = share_on_redis(
                 server,
-                redis_url=redis_url,
-                client=redis,
-                prefix=redis_prefix,
-                event_store=event_store,
+                redis_url=storage.redis_url,
+                client=storage.redis,
+                prefix=storage.redis_prefix,
+                event_store=storage.event_store,
                 stateless=stateless,
                 can_send_requests=not enable_json_response,
-                idle_timeout=session_idle_timeout,
-                max_sessions=max_sessions,
-                unused_timeout=unused_session_timeout,
+                idle_timeout=limits.session_idle_timeout,
+                max_sessions=limits.max_sessions,
+                unused_timeout=limits.unused_session_timeout,
             )
             self._event_store = self._shared.event_store
             self._sessions = self._shared.registry
             self._outage_errors = self._shared.backplane.errors
             self._deployment.shared = True
-        self.max_requests_per_session = max_requests_per_session
-        total_streams = max_streams if max_streams is not None else streams_for_threads(wsgi_threads)
-        self._stream_limits = StreamLimits(
-            total_streams, max_streams_per_session if max_streams_per_session is not None else max(2, total_streams // 2)
-        )
-        self._body_deadlines = BodyDeadlines(body_timeout) if body_timeout is not None else None
+        self._stream_limits = StreamLimits(limits.total_streams, limits.streams_per_session)
+        self._body_deadlines = BodyDeadlines(limits.body_timeout) if limits.body_timeout is not None else None
         self._allow = "POST" if stateless else "GET, POST, DELETE"
         self._closed = False
-        self._auth = RequestAuthenticator(auth, authenticate) if auth is not None or authenticate is not None else None
-        #: Stateless requests answering over SSE now: close() cancels them and ends their connections.
-        self._stateless_streams: dict[Stream, ServerSession] = {}
-        self._stateless_lock = threading.Lock()
+        self._auth = security.authenticator()
+        # The stream operations both eras share, and the 2026-07-28 POSTs, which use them.
+        self._answers = SSEAnswers(
+            server,
+            self._pool,
+            self._stream_limits,
+            keepalive_interval=keepalive_interval,
+            retry_ms=None if retry_interval is None else max(0, int(retry_interval * 1000)),
+            max_requests_per_session=limits.max_requests_per_session,
+        )
+        self._modern = ModernPost(server, self._answers, stateless=stateless, enable_json_response=enable_json_response)
+
+    @property
+    def keepalive_interval(self) -> float:
+        """Seconds between keep-alive comments on an idle SSE connection."""
+        return self._answers.keepalive_interval
+
+    @keepalive_interval.setter
+    def keepalive_interval(self, value: float) -> None:
+        self._answers.keepalive_interval = value
+
+    @property
+    def retry_ms(self) -> int | None:
+        """The SSE ``retry`` field, in milliseconds, of 2025 streams (None: left out)."""
+        return self._answers.retry_ms
+
+    @retry_ms.setter
+    def retry_ms(self, value: int | None) -> None:
+        self._answers.retry_ms = value
+
+    @property
+    def first_event_wait(self) -> float:
+        """Seconds an SSE answer waits before its headers go out (see :data:`FIRST_EVENT_WAIT`)."""
+        return self._answers.first_event_wait
+
+    @first_event_wait.setter
+    def first_event_wait(self, value: float) -> None:
+        self._answers.first_event_wait = value
+
+    @property
+    def max_requests_per_session(self) -> int:
+        """Requests of one session answered over SSE and not yet finished (queued or running)."""
+        return self._answers.max_requests_per_session
+
+    @max_requests_per_session.setter
+    def max_requests_per_session(self, value: int) -> None:
+        self._answers.max_requests_per_session = value
 
     # -- WSGI ----------------------------------------------------------------
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> t.Iterable[bytes]:
         """The WSGI application."""
-        answer = self._watch(environ, self._answer(environ, None))
+        answer = self._answers.watch(environ, self._answer(environ, None))
         start_response(answer.status_line, answer.headers)
         return answer.body
 
@@ -296,55 +322,7 @@ class StreamableHTTPTransport(ModernPost):
         def body(limit: int) -> bytes:
             return read_body(request.stream, request.content_length, limit, until_eof=True)
 
-        return self._watch(request.environ, self._answer(request.environ, body)).to_response()
-
-    def _wsgi_body(self, environ: WSGIEnvironment, limit: int) -> bytes:
-        until_eof = bool(environ.get("wsgi.input_terminated"))
-        length = content_length(environ)
-        if self._body_deadlines is None:
-            return read_body(environ["wsgi.input"], length, limit, until_eof)
-        watch = self._body_deadlines.watch(environ)
-        try:
-            body = read_body(environ["wsgi.input"], length, limit, until_eof)
-        except Exception:
-            if self._body_deadlines.done(watch):
-                raise self._too_slow() from None
-            raise
-        if self._body_deadlines.done(watch) or (length is not None and len(body) < length):
-            raise self._too_slow()
-        return body
-
-    def _too_slow(self) -> HTTPRequestError:
-        timeout = self._body_deadlines.timeout if self._body_deadlines is not None else 0
-        return HTTPRequestError(408, f"Request Timeout: the body must arrive within {timeout:g} seconds")
-
-    def _watch(self, environ: WSGIEnvironment, answer: Answer) -> Answer:
-        """Tie the stream place the request took (if any) to its SSE answer, and watch for the client leaving."""
-        release = environ.pop(_RELEASE_KEY, None)
-        if isinstance(answer.body, SSEBody):
-            answer.body.watch(disconnect_probe(environ), release or (lambda: None))
-        elif release is not None:
-            release()
-        return answer
-
-    def _hold_stream(self, environ: WSGIEnvironment, session: HTTPSession | None, request_id: t.Any = None) -> None:
-        """Take a place for one more SSE connection of ``session`` (None: stateless), kept until
-        :meth:`_watch` hands it on.
-
-        :raises HTTPRequestError: 429 or 503 with ``Retry-After`` past a cap.
-        """
-        if session is None:
-            environ[_RELEASE_KEY] = self._stream_limits.acquire(object(), request_id)
-            return
-        if request_id is not None and session.running_requests >= self.max_requests_per_session:
-            raise HTTPRequestError(
-                429,
-                f"Too Many Requests: this session has {session.running_requests} requests running "
-                f"(the most is {self.max_requests_per_session})",
-                headers={"Retry-After": "1"},
-                request_id=request_id,
-            )
-        environ[_RELEASE_KEY] = self._stream_limits.acquire(session.id, request_id)
+        return self._answers.watch(request.environ, self._answer(request.environ, body)).to_response()
 
     def _answer(self, environ: WSGIEnvironment, body: t.Callable[[int], bytes] | None) -> Answer:
         """The answer to one request; ``body(limit)`` reads its body (None: from ``wsgi.input``)."""
@@ -358,7 +336,7 @@ class StreamableHTTPTransport(ModernPost):
             principal = self._auth.principal(environ) if self._auth is not None else None
             method = environ.get("REQUEST_METHOD")
             if method == "POST":
-                return self._post(environ, body or (lambda limit: self._wsgi_body(environ, limit)), principal)
+                return self._post(environ, body or (lambda limit: read_wsgi_body(environ, limit, self._body_deadlines)), principal)
             if method == "GET" and not self.stateless:
                 return self._get(environ, principal)
             if method == "DELETE" and not self.stateless:
@@ -390,14 +368,15 @@ class StreamableHTTPTransport(ModernPost):
         message = decode_body(body(self.max_body_bytes))
         if self._auth is not None and principal is not None:
             self._auth.check_scopes(self.server, message, principal)
-        if self._is_modern(environ, message):
-            return self._post_modern(environ, message, principal)
+        # The era is decided here, once: every handle_message below says which it is.
+        if self._modern.is_modern(environ, message):
+            return self._modern.answer(environ, message, principal)
         if self.stateless:
             return self._post_stateless(environ, message, principal)
         if is_initialize(message):
             return self._initialize(environ, message, principal)
         session = self._session(environ, principal)
-        self._protocol_version(environ)
+        protocol_version(environ)
         server_session = session.server_session
         assert self._sessions is not None
         message = self._sessions.route(session, message)  # shared sessions: what other processes wait for goes there
@@ -405,22 +384,24 @@ class StreamableHTTPTransport(ModernPost):
             return empty_answer(202)
         ids = request_ids(message)
         if not ids:
-            answer = self._answer_inline(server_session, message)
+            answer = answer_inline(self.server, server_session, message)
             self._sessions.commit(session)
             return answer
         if self.enable_json_response or not may_send_first(self.server, message):
-            answer = self._answer_json(server_session, message)
+            answer = answer_json(self.server, server_session, message)
             self._sessions.commit(session)
             return answer
-        self._hold_stream(environ, session, ids[0])
+        self._answers.hold(environ, session, ids[0])
         stream = session.open_request_stream(ids)
         consumer, _ = stream.attach()
-        preamble = [stream.prime(self.retry_ms)] if _resumable(server_session.protocol_version) else []
+        preamble = [stream.prime(self.retry_ms)] if resumable(server_session.protocol_version) else []
 
         def finish(response: t.Any, text: str | None) -> None:
             session.finish_request_stream(stream, response, text)
 
-        return self._stream_answer(server_session, message, stream, consumer, preamble, finish, session.stream_ended)
+        return self._answers.answer(
+            server_session, message, stream, consumer, preamble, finish, session.stream_ended, modern=False
+        )
 
     def _initialize(self, environ: WSGIEnvironment, message: dict[str, t.Any], principal: Principal | None) -> Answer:
         assert self._sessions is not None
@@ -440,7 +421,7 @@ class StreamableHTTPTransport(ModernPost):
             raise HTTPRequestError(
                 503, f"Service Unavailable: {self._sessions.max_sessions} sessions are open", headers={"Retry-After": "60"}
             )
-        response = self.server.handle_message(message, session.server_session)
+        response = self.server.handle_message(message, session.server_session, modern=False)
         if response is None or "error" in response:  # no session came of it
             self._sessions.remove(session.id, "Initialization failed")
             return empty_answer(202) if response is None else json_answer(json_rpc.encode(response))
@@ -448,105 +429,19 @@ class StreamableHTTPTransport(ModernPost):
         return json_answer(session.server_session.encode(response) or "", headers=[(SESSION_HEADER, session.id)])
 
     def _post_stateless(self, environ: WSGIEnvironment, message: t.Any, principal: Principal | None) -> Answer:
-        server_session = self._request_channel(principal)
+        server_session = request_channel(self.server, principal)
         if not is_initialize(message):
-            server_session.protocol_version = self._protocol_version(environ)
+            server_session.protocol_version = protocol_version(environ)
         ids = request_ids(message)
         if not ids:
-            return self._answer_inline(server_session, message)
+            return answer_inline(self.server, server_session, message)
         if self.enable_json_response or not may_send_first(self.server, message):
-            return self._answer_json(server_session, message)
-        self._hold_stream(environ, None, ids[0])
-        stream, consumer = self._open_stateless_stream(server_session, ids)
-        return self._stream_answer(server_session, message, stream, consumer, [], stream.finish, self._stateless_ended)
-
-    def _open_stateless_stream(
-        self, server_session: RequestChannel, ids: t.Sequence[t.Any]
-    ) -> tuple[Stream, queue.SimpleQueue[QueueItem]]:
-        """The SSE stream of a request with no session (``stateless=True``, or 2026-07-28), which
-        :meth:`close` ends and whose dropped connection cancels the request."""
-        stream = server_session.stream = Stream("0", None, ids)
-        consumer, _ = stream.attach()
-        with self._stateless_lock:
-            self._stateless_streams[stream] = server_session
-        if self._closed:  # close() ran since the check in _answer: it did not see this stream
-            self._stateless_ended(stream, False)
-        return stream, consumer
-
-    def _stateless_ended(self, stream: Stream, delivered: bool) -> None:
-        """A stateless SSE answer ended; without its answer written, nobody can get it any more: cancel."""
-        with self._stateless_lock:
-            server_session = self._stateless_streams.pop(stream, None)
-        if server_session is not None and not delivered:
-            server_session.close("The client disconnected" if not self._closed else "Server shutting down")
-            stream.close_connection(resumable=False)
-
-    def _answer_inline(self, server_session: ServerSession, message: t.Any) -> Answer:
-        """Notifications and responses: 202, or 400 with the error for what is not a valid message."""
-        text = server_session.encode(self.server.handle_message(message, server_session))
-        return empty_answer(202) if text is None else json_answer(text, status=400)
-
-    def _answer_json(self, server_session: ServerSession, message: t.Any) -> Answer:
-        text = server_session.encode(self.server.handle_message(message, server_session))
-        return empty_answer(202) if text is None else json_answer(text)  # None: cancelled, no response
-
-    def _stream_answer(
-        self,
-        server_session: ServerSession,
-        message: t.Any,
-        stream: Stream,
-        consumer: queue.SimpleQueue[QueueItem],
-        preamble: list[bytes],
-        finish: t.Callable[[t.Any, str | None], None],
-        on_end: t.Callable[[Stream, bool], None] | None,
-        *,
-        modern: bool | None = None,
-        first_event_wait: float | None = None,
-    ) -> Answer:
-        """Run ``message`` on the pool and answer with its SSE stream: whole, with a length, if it
-        ends within ``first_event_wait`` seconds (default :attr:`first_event_wait`).
-
-        :param modern: passed to :meth:`Server.handle_message` (True: served as 2026-07-28).
-        """
-        retry_ms = None if modern else self.retry_ms  # 2026-07-28 streams are never resumed
-        body = SSEBody(stream, consumer, preamble, keepalive=self.keepalive_interval, retry_ms=retry_ms, on_end=on_end)
-        # The request may wait for a free worker: its token exists from now on, so a
-        # notifications/cancelled POSTed meanwhile still reaches it.
-        request_id = message.get("id") if type(message) is dict else None
-        cancellation = server_session.accept(request_id) if json_rpc.is_valid_id(request_id) else None
-        try:
-            self._pool.submit(lambda: self._run(server_session, message, finish, cancellation, modern), owner=server_session)
-        except TransportError:
-            if cancellation is not None:
-                server_session.forget(request_id)
-            finish(None, None)
-            body.close()
-            raise HTTPRequestError(503, "Service Unavailable: the MCP transport is closed") from None
-        length = body.prefetch(self.first_event_wait if first_event_wait is None else first_event_wait)
-        if length is None:
-            return Answer(200, list(SSE_HEADERS), body)
-        return Answer(200, [*SSE_HEADERS, ("Content-Length", str(length))], body)
-
-    def _run(
-        self,
-        server_session: ServerSession,
-        message: t.Any,
-        finish: t.Callable[[t.Any, str | None], None],
-        cancellation: Cancellation | None = None,
-        modern: bool | None = None,
-    ) -> None:
-        """On a worker thread: handle the POST's message, then end its stream with the answer."""
-        response: t.Any = None
-        text: str | None = None
-        try:
-            response = self.server.handle_message(message, server_session, cancellation, modern=modern)
-            text = server_session.encode(response)
-        except Exception as error:  # the core answers errors itself; this is the last resort
-            self.server.report_exception(error, {"request": message})
-            response = internal_errors(message)
-            text = json_rpc.encode(response)
-        finally:
-            finish(response, text)
+            return answer_json(self.server, server_session, message)
+        self._answers.hold(environ, None, ids[0])
+        stream, consumer = self._answers.open_stateless(server_session, ids)
+        return self._answers.answer(
+            server_session, message, stream, consumer, [], stream.finish, self._answers.stateless_ended, modern=False
+        )
 
     # -- GET -----------------------------------------------------------------
 
@@ -554,11 +449,11 @@ class StreamableHTTPTransport(ModernPost):
         no_session_means_modern(environ, "GET")
         require_accept(environ, SSE_MIMETYPE)
         session = self._session(environ, principal)
-        self._protocol_version(environ)
+        protocol_version(environ)
         last_event_id = environ.get("HTTP_LAST_EVENT_ID")
         if last_event_id:
-            self._hold_stream(environ, session)
-            return self._resume(session, last_event_id)
+            self._answers.hold(environ, session)
+            return resume(session, last_event_id, keepalive_interval=self.keepalive_interval, retry_ms=self.retry_ms)
         self._deployment.refuse_standalone_stream(environ)
         stream = session.standalone_stream()
         consumer = stream.attach_if_free()  # two GETs at once: exactly one wins
@@ -567,63 +462,13 @@ class StreamableHTTPTransport(ModernPost):
         try:
             if not session.claim_standalone():  # held by another process
                 raise HTTPRequestError(409, "Conflict: this session already has a GET stream open")
-            self._hold_stream(environ, session)
+            self._answers.hold(environ, session)
         except BaseException:
             stream.detach(consumer)
             raise
-        preamble = [stream.prime(self.retry_ms)] if _resumable(session.server_session.protocol_version) else []
+        preamble = [stream.prime(self.retry_ms)] if resumable(session.server_session.protocol_version) else []
         body = SSEBody(
             stream, consumer, preamble, keepalive=self.keepalive_interval, retry_ms=self.retry_ms, on_end=session.stream_ended
-        )
-        return Answer(200, list(SSE_HEADERS), body)
-
-    def _resume(self, session: HTTPSession, last_event_id: str) -> Answer:
-        """Replay what followed ``last_event_id`` on its stream, then continue that stream live."""
-        replayed: list[tuple[str, dict[str, t.Any] | None]] = []
-
-        def collect(event_id: str, message: dict[str, t.Any] | None) -> None:
-            replayed.append((event_id, message))
-
-        if len(last_event_id) > MAX_EVENT_ID_LENGTH:
-            raise HTTPRequestError(400, "Bad Request: Last-Event-ID is too long")
-        store = session.store
-        stream_id = store.replay_events_after(last_event_id, collect)
-        if stream_id is None:
-            raise HTTPRequestError(400, f"Bad Request: unknown Last-Event-ID {last_event_id!r}")
-        stream = session.find_stream(stream_id)
-        if stream_id == STANDALONE and stream is None:
-            stream = session.standalone_stream()
-        consumer: queue.SimpleQueue[QueueItem]
-        if stream is None:
-            stream = Stream(stream_id, None)
-            consumer, _ = stream.attach()
-            finished = not session.running_elsewhere(stream_id)
-            if finished:  # gone (a dead process's requests now have their error): what the store has is all
-                store.replay_events_after(replayed[-1][0] if replayed else last_event_id, collect)
-            else:  # live in another process: the client comes back for the rest (SEP-1699 polling)
-                stream.close_connection()
-        else:
-            attached = stream.attach_if_free()  # a live connection keeps its stream
-            if attached is not None and stream.stream_id == STANDALONE and not session.claim_standalone():
-                stream.detach(attached)
-                attached = None
-            if attached is None:
-                raise HTTPRequestError(
-                    409, "Conflict: this stream is still being read on another connection", headers={"Retry-After": "1"}
-                )
-            consumer, finished = attached, stream.done
-            # Events stored between the first replay and attach() were not queued: fetch them too.
-            store.replay_events_after(replayed[-1][0] if replayed else last_event_id, collect)
-        preamble = [format_event(json_rpc.encode(message), event_id) for event_id, message in replayed if message is not None]
-        body = SSEBody(
-            stream,
-            consumer,
-            preamble,
-            keepalive=self.keepalive_interval,
-            retry_ms=self.retry_ms,
-            finished=finished,
-            skip={event_id for event_id, _ in replayed},
-            on_end=session.stream_ended,
         )
         return Answer(200, list(SSE_HEADERS), body)
 
@@ -633,7 +478,7 @@ class StreamableHTTPTransport(ModernPost):
         assert self._sessions is not None
         no_session_means_modern(environ, "DELETE")
         session = self._session(environ, principal)
-        self._protocol_version(environ)
+        protocol_version(environ)
         self._sessions.remove(session.id)
         return empty_answer(204)
 
@@ -654,21 +499,6 @@ class StreamableHTTPTransport(ModernPost):
         if principal is not None:
             session.server_session.auth = principal  # the same caller's latest token: its scopes may have grown
         return session
-
-    def _protocol_version(self, environ: WSGIEnvironment) -> str:
-        """The ``MCP-Protocol-Version`` of a request after initialization (absent: 2025-03-26).
-
-        Any supported version passes, even one other than the session's.
-        """
-        version: str | None = environ.get(VERSION_KEY)
-        if version is None:
-            return versions.DEFAULT_HTTP_VERSION
-        if not versions.is_supported(version):
-            supported = ", ".join(versions.SUPPORTED_VERSIONS)
-            raise HTTPRequestError(
-                400, f"Bad Request: unsupported {PROTOCOL_VERSION_HEADER} {version!r} (supported: {supported})"
-            )
-        return version
 
     # -- public --------------------------------------------------------------
 
@@ -691,22 +521,10 @@ class StreamableHTTPTransport(ModernPost):
         """Stop: end ``subscriptions/listen`` streams with their result, then every session
         (cancelling its requests and connections) and the transport's threads."""
         self._closed = True
-        with self._stateless_lock:
-            listening = any(stream.listen for stream in self._stateless_streams)
-        if listening:
-            self.server.close_subscriptions()
-            deadline = time.monotonic() + GRACEFUL_CLOSE_WAIT
-            while time.monotonic() < deadline:
-                with self._stateless_lock:
-                    if not any(stream.listen for stream in self._stateless_streams):
-                        break
-                time.sleep(0.01)
+        self._answers.close_listens()
         if self._sessions is not None:
             self._sessions.close()
-        with self._stateless_lock:
-            stateless = list(self._stateless_streams)
-        for stream in stateless:
-            self._stateless_ended(stream, False)
+        self._answers.end_stateless()
         self._pool.close()
         if self._body_deadlines is not None:
             self._body_deadlines.close()
@@ -718,10 +536,6 @@ class StreamableHTTPTransport(ModernPost):
 
     def __exit__(self, *exc_info: t.Any) -> None:
         self.close()
-
-
-def _resumable(version: str | None) -> bool:
-    return version is not None and versions.SUPPORTED_VERSIONS.index(version) >= _RESUMABLE_FROM
 
 
 __all__ = ["DEFAULT_MAX_BODY_BYTES", "StreamableHTTPTransport"]

@@ -1,5 +1,8 @@
 """The parts of :class:`~mcp_sdk.server.transports.StreamableHTTPTransport`.
 
+- :mod:`.options`: the transport's option groups, :class:`Limits`, :class:`Security` and :class:`Storage`.
+- :mod:`.modern_post`: the 2026-07-28 POSTs; :mod:`.sse_answers`: requests answered over SSE
+  (both eras); :mod:`.resumption`: ``GET`` with ``Last-Event-ID``.
 - :mod:`.event_store`: :class:`EventStore` (the interface for resumability) and
   :class:`InMemoryEventStore` (the default).
 - :mod:`.sse`: the SSE wire format and the streams that carry a session's messages.
@@ -19,6 +22,9 @@ from __future__ import annotations
 from .event_store import EventStore as EventStore
 from .event_store import InMemoryEventStore as InMemoryEventStore
 from .http_io import HTTPRequestError as HTTPRequestError
+from .options import Limits as Limits
+from .options import Security as Security
+from .options import Storage as Storage
 from .redis_backplane import RedisBackplane as RedisBackplane
 from .redis_bus import RedisSubscriptionBus as RedisSubscriptionBus
 from .redis_event_store import RedisEventStore as RedisEventStore
@@ -30,10 +36,13 @@ __all__ = [
     "EventStore",
     "HTTPRequestError",
     "InMemoryEventStore",
+    "Limits",
     "RebindingGuard",
     "RedisBackplane",
     "RedisEventStore",
     "RedisSessionRegistry",
     "RedisSubscriptionBus",
+    "Security",
     "SharedHTTPSession",
+    "Storage",
 ]

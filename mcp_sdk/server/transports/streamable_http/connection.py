@@ -20,6 +20,8 @@ import threading
 import time
 import typing as t
 
+from .http_io import HTTPRequestError, content_length, read_body
+
 WSGIEnvironment = t.Dict[str, t.Any]
 
 _PEEK_FLAGS = socket.MSG_PEEK | getattr(socket, "MSG_DONTWAIT", 0)
@@ -162,4 +164,29 @@ class BodyDeadlines:
             thread.join(5.0)
 
 
-__all__ = ["BodyDeadlines", "BodyWatch", "client_socket", "disconnect_probe", "peer_closed"]
+def read_wsgi_body(environ: WSGIEnvironment, limit: int, deadlines: BodyDeadlines | None) -> bytes:
+    """The request body from ``wsgi.input`` (at most ``limit`` bytes), within the deadline if any.
+
+    :raises HTTPRequestError: 408 past the deadline, 413 past ``limit``, 400 for a short body.
+    """
+    until_eof = bool(environ.get("wsgi.input_terminated"))
+    length = content_length(environ)
+    if deadlines is None:
+        return read_body(environ["wsgi.input"], length, limit, until_eof)
+    watch = deadlines.watch(environ)
+    try:
+        body = read_body(environ["wsgi.input"], length, limit, until_eof)
+    except Exception:
+        if deadlines.done(watch):
+            raise _too_slow(deadlines.timeout) from None
+        raise
+    if deadlines.done(watch) or (length is not None and len(body) < length):
+        raise _too_slow(deadlines.timeout)
+    return body
+
+
+def _too_slow(timeout: float) -> HTTPRequestError:
+    return HTTPRequestError(408, f"Request Timeout: the body must arrive within {timeout:g} seconds")
+
+
+__all__ = ["BodyDeadlines", "BodyWatch", "client_socket", "disconnect_probe", "peer_closed", "read_wsgi_body"]

@@ -14,9 +14,11 @@ from __future__ import annotations
 import typing as t
 
 from .... import error_codes, json_rpc, methods
+from .http_io import Answer, empty_answer, json_answer
 
 if t.TYPE_CHECKING:
     from ....server import Server
+    from ....server_session import ServerSession
 
 
 def is_initialize(message: t.Any) -> bool:
@@ -54,4 +56,16 @@ def internal_errors(message: t.Any) -> t.Any:
     return json_rpc.error(message.get("id") if type(message) is dict else None, error_codes.INTERNAL_ERROR)
 
 
-__all__ = ["internal_errors", "is_initialize", "is_request", "may_send_first", "request_ids"]
+def answer_inline(server: Server, server_session: ServerSession, message: t.Any) -> Answer:
+    """A 2025 POST of notifications and responses: 202, or 400 with the error for what is not a valid message."""
+    text = server_session.encode(server.handle_message(message, server_session, modern=False))
+    return empty_answer(202) if text is None else json_answer(text, status=400)
+
+
+def answer_json(server: Server, server_session: ServerSession, message: t.Any) -> Answer:
+    """A 2025 POST answered with plain JSON on the WSGI thread (202 when cancelled: no response)."""
+    text = server_session.encode(server.handle_message(message, server_session, modern=False))
+    return empty_answer(202) if text is None else json_answer(text)
+
+
+__all__ = ["answer_inline", "answer_json", "internal_errors", "is_initialize", "is_request", "may_send_first", "request_ids"]

@@ -14,6 +14,7 @@ import http
 import typing as t
 
 from .... import error_codes, json_rpc
+from .... import protocol_version as versions
 from ....errors import TransportError
 
 if t.TYPE_CHECKING:
@@ -211,6 +212,22 @@ def read_body(stream: t.Any, length: int | None, limit: int, until_eof: bool) ->
     return pieces[0] if len(pieces) == 1 else b"".join(pieces)
 
 
+def protocol_version(environ: dict[str, t.Any]) -> str:
+    """The ``MCP-Protocol-Version`` of a request after initialization (absent: 2025-03-26).
+
+    Any supported version passes, even one other than the session's.
+    """
+    version: str | None = environ.get(VERSION_KEY)
+    if version is None:
+        return versions.DEFAULT_HTTP_VERSION
+    if not versions.is_supported(version):
+        supported = ", ".join(versions.SUPPORTED_VERSIONS)
+        raise HTTPRequestError(
+            400, f"Bad Request: unsupported {PROTOCOL_VERSION_HEADER} {version!r} (supported: {supported})"
+        )
+    return version
+
+
 def decode_body(body: bytes) -> t.Any:
     """The JSON the body holds.
 
@@ -240,6 +257,7 @@ __all__ = [
     "decode_body",
     "empty_answer",
     "json_answer",
+    "protocol_version",
     "read_body",
     "require_accept",
     "require_json_content",

@@ -73,10 +73,10 @@ class StreamLimits:
             else:
                 self._by_owner[owner] = held + 1
                 self._open += 1
-                return _Release(self, owner)
+                return _Release(self._give_back, owner)
         raise refusal
 
-    def _release(self, owner: t.Hashable) -> None:
+    def _give_back(self, owner: t.Hashable) -> None:
         with self._lock:
             self._open -= 1
             held = self._by_owner.get(owner, 0) - 1
@@ -87,18 +87,20 @@ class StreamLimits:
 
 
 class _Release:
-    __slots__ = ("_limits", "_owner", "_lock")
+    """Gives one place back, once: ``give_back`` is the :class:`StreamLimits` method that owns the counts."""
 
-    def __init__(self, limits: StreamLimits, owner: t.Hashable) -> None:
-        self._limits: StreamLimits | None = limits
+    __slots__ = ("_give_back", "_owner", "_lock")
+
+    def __init__(self, give_back: t.Callable[[t.Hashable], None], owner: t.Hashable) -> None:
+        self._give_back: t.Callable[[t.Hashable], None] | None = give_back
         self._owner = owner
         self._lock = threading.Lock()
 
     def __call__(self) -> None:
         with self._lock:
-            limits, self._limits = self._limits, None
-        if limits is not None:
-            limits._release(self._owner)
+            give_back, self._give_back = self._give_back, None
+        if give_back is not None:
+            give_back(self._owner)
 
 
 __all__ = ["RETRY_AFTER", "StreamLimits", "streams_for_threads"]

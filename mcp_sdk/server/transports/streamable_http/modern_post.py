@@ -13,19 +13,18 @@ ignored; GET and DELETE without a session get 405.
 
 from __future__ import annotations
 
-import queue
 import typing as t
 
 from .... import error_codes, json_rpc, methods
 from .... import protocol_version as versions
 from ....errors import InvalidParamsError, RequestHandlerError
-from ....server_session import ServerSession
 from ...envelope import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, carries_envelope, required_meta
 from . import request_headers
 from .dispatch import is_initialize, may_send_first
 from .http_io import SESSION_HEADER, SESSION_KEY, VERSION_KEY, Answer, HTTPRequestError, empty_answer, json_answer
 from .request_channel import RequestChannel
-from .sse import QueueItem, SSEBody, Stream
+from .sse import SSEBody
+from .sse_answers import SSEAnswers
 
 if t.TYPE_CHECKING:
     from ....server import Server
@@ -34,43 +33,23 @@ if t.TYPE_CHECKING:
 WSGIEnvironment = t.Dict[str, t.Any]
 
 
-
 class ModernPost:
-    """Mixin of :class:`~mcp_sdk.server.transports.StreamableHTTPTransport` serving 2026-07-28 POSTs.
+    """Serves the 2026-07-28 POSTs of a :class:`~mcp_sdk.server.transports.StreamableHTTPTransport`.
 
-    The annotations declare what it uses of the transport; they exist for the type checker only.
+    :param server: runs the requests.
+    :param answers: the transport's SSE answers (connection places, the pool, stateless streams).
+    :param stateless: the transport's ``stateless`` mode: there every POST without the
+        envelope is a 2025 one.
+    :param enable_json_response: answer with ``application/json`` whatever the handler.
     """
 
-    server: Server
-    stateless: bool
-    enable_json_response: bool
-    keepalive_interval: float
+    def __init__(self, server: Server, answers: SSEAnswers, *, stateless: bool, enable_json_response: bool) -> None:
+        self.server = server
+        self.stateless = stateless
+        self.enable_json_response = enable_json_response
+        self._answers = answers
 
-    if t.TYPE_CHECKING:
-
-        def _hold_stream(self, environ: WSGIEnvironment, session: t.Any, request_id: t.Any = None) -> None: ...
-
-        def _stateless_ended(self, stream: Stream, delivered: bool) -> None: ...
-
-        def _open_stateless_stream(
-            self, server_session: RequestChannel, ids: t.Sequence[t.Any]
-        ) -> tuple[Stream, queue.SimpleQueue[QueueItem]]: ...
-
-        def _stream_answer(
-            self,
-            server_session: ServerSession,
-            message: t.Any,
-            stream: Stream,
-            consumer: queue.SimpleQueue[QueueItem],
-            preamble: list[bytes],
-            finish: t.Callable[[t.Any, str | None], None],
-            on_end: t.Callable[[Stream, bool], None] | None,
-            *,
-            modern: bool | None = None,
-            first_event_wait: float | None = None,
-        ) -> Answer: ...
-
-    def _is_modern(self, environ: WSGIEnvironment, message: t.Any) -> bool:
+    def is_modern(self, environ: WSGIEnvironment, message: t.Any) -> bool:
         """Whether a POST is a 2026-07-28 request: it carries the ``_meta`` envelope, or, outside
         stateless mode, it has no session and does not open one (nor names a 2025 version)."""
         if carries_envelope(message):
@@ -82,14 +61,14 @@ class ModernPost:
         header = environ.get(VERSION_KEY)
         return header is None or not versions.is_supported(header)
 
-    def _post_modern(self, environ: WSGIEnvironment, message: t.Any, principal: Principal | None) -> Answer:
+    def answer(self, environ: WSGIEnvironment, message: t.Any, principal: Principal | None) -> Answer:
         """A 2026-07-28 POST: one request, one answer; no session, no resumption (Mcp-Session-Id
         and Last-Event-ID are ignored)."""
         if type(message) is not dict:
             raise HTTPRequestError(400, "Invalid Request: protocol 2026-07-28 has no batches")
         if "method" not in message:
             raise HTTPRequestError(400, "Invalid Request: protocol 2026-07-28 clients send no responses")
-        server_session = self._request_channel(principal)
+        server_session = request_channel(self.server, principal)
         if "id" not in message:  # no notification means anything over HTTP in 2026-07-28; a custom one still runs
             self.server.handle_message(message, server_session, modern=True)
             return empty_answer(202)
@@ -101,34 +80,28 @@ class ModernPost:
             status = error_codes.MODERN_HTTP_STATUS.get(refusal.code, 400)
             return json_answer(json_rpc.encode(json_rpc.error(request_id, refusal.code, refusal.message, refusal.data)), status)
         if not json_rpc.is_valid_id(request_id):
-            return self._answer_modern(server_session, message)
+            return self._answer_json(server_session, message)
         # subscriptions/listen is a stream by nature: SSE even in JSON response mode, where a
         # JSON answer would hold the request open with its notifications dropped.
         if message.get("method") != methods.SUBSCRIPTIONS_LISTEN and (
             self.enable_json_response or not may_send_first(self.server, message)
         ):
-            return self._answer_modern(server_session, message)
-        self._hold_stream(environ, None, request_id)
-        return self._stream_modern(server_session, message)
+            return self._answer_json(server_session, message)
+        self._answers.hold(environ, None, request_id)
+        return self._answer_sse(server_session, message)
 
-    def _request_channel(self, principal: Principal | None) -> RequestChannel:
-        channel = RequestChannel(self.server)
-        channel.auth = principal
-        channel.can_send_requests = False  # the answer would arrive in another POST, on another session
-        channel.no_requests_reason = "stateless mode"
-        return channel
-
-    def _answer_modern(self, server_session: RequestChannel, message: dict[str, t.Any]) -> Answer:
+    def _answer_json(self, server_session: RequestChannel, message: dict[str, t.Any]) -> Answer:
         response = self.server.handle_message(message, server_session, modern=True)
         text = server_session.encode(response)
         if text is None:
             return empty_answer(202)
         return json_answer(text, _modern_status(response))
 
-    def _stream_modern(self, server_session: RequestChannel, message: dict[str, t.Any]) -> Answer:
+    def _answer_sse(self, server_session: RequestChannel, message: dict[str, t.Any]) -> Answer:
         """SSE once the handler talks first; an answer with nothing before it goes out as JSON
         with its status (a -32021 is a 400 even from a tool that could have streamed)."""
-        stream, consumer = self._open_stateless_stream(server_session, [message["id"]])
+        answers = self._answers
+        stream, consumer = answers.open_stateless(server_session, [message["id"]])
         stream.listen = message.get("method") == methods.SUBSCRIPTIONS_LISTEN
         outcome: list[t.Any] = []
 
@@ -136,9 +109,9 @@ class ModernPost:
             outcome.append(response)
             stream.finish(response, text)
 
-        answer = self._stream_answer(
-            server_session, message, stream, consumer, [], finish, self._stateless_ended,
-            modern=True, first_event_wait=self.keepalive_interval,
+        answer = answers.answer(
+            server_session, message, stream, consumer, [], finish, answers.stateless_ended,
+            modern=True, first_event_wait=answers.keepalive_interval,
         )
         response = outcome[0] if outcome else None
         body = answer.body
@@ -148,6 +121,16 @@ class ModernPost:
             body.close()
             return json_answer(json_rpc.encode(response), _modern_status(response))
         return answer
+
+
+def request_channel(server: Server, principal: Principal | None) -> RequestChannel:
+    """The connection of one stateless request (2026-07-28, or ``stateless=True``), which cannot
+    send the client requests: their answers would arrive in another POST."""
+    channel = RequestChannel(server)
+    channel.auth = principal
+    channel.can_send_requests = False  # the answer would arrive in another POST, on another session
+    channel.no_requests_reason = "stateless mode"
+    return channel
 
 
 def no_session_means_modern(environ: WSGIEnvironment, method: str) -> None:
@@ -179,4 +162,4 @@ def _modern_status(response: t.Any) -> int:
     return 200
 
 
-__all__ = ["ModernPost", "no_session_means_modern"]
+__all__ = ["ModernPost", "no_session_means_modern", "request_channel"]

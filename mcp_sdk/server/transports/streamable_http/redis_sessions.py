@@ -432,7 +432,7 @@ class RedisSessionRegistry(SessionRegistry):
             return
         local = self._local(str(message.get("s")))
         if local is not None and type(message.get("m")) is dict:
-            self.server.handle_message(message["m"], local.server_session)
+            self.server.handle_message(message["m"], local.server_session, modern=False)  # a 2025 session's POST
 
     def _on_state(self, message: dict[str, t.Any]) -> None:
         """Another worker changed the session's state: reload it at the next request."""

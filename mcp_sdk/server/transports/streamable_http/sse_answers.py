@@ -1,0 +1,214 @@
+"""Requests answered over SSE: the connection place each holds, the pool thread it runs on, the stream it writes.
+
+Both eras use it: a 2025 session's POST (its stream belongs to the session) and
+a stateless one (``stateless=True``, or a 2026-07-28 request), whose stream
+:class:`SSEAnswers` keeps until the answer is written, so that ``close()`` can
+end it and a dropped connection cancels the request.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+import typing as t
+
+from .... import json_rpc
+from ....cancellation import Cancellation
+from ....errors import TransportError
+from ....server_session import ServerSession
+from .connection import disconnect_probe
+from .dispatch import internal_errors
+from .http_io import Answer, HTTPRequestError
+from .limits import StreamLimits
+from .request_channel import RequestChannel
+from .sessions import HTTPSession
+from .sse import SSE_HEADERS, QueueItem, SSEBody, Stream
+from .workers import WorkerPool
+
+if t.TYPE_CHECKING:
+    from ....server import Server
+
+WSGIEnvironment = t.Dict[str, t.Any]
+
+#: Seconds a request's SSE answer waits before its headers go out: a stream that ends by then is
+#: written whole, with a Content-Length, in one piece (no chunked encoding).
+FIRST_EVENT_WAIT = 0.01
+#: Seconds :meth:`SSEAnswers.close_listens` waits, by default, for listen streams to write their final result.
+GRACEFUL_CLOSE_WAIT = 1.0
+#: Where a request keeps the stream place it took until :meth:`SSEAnswers.watch` hands it to its answer.
+_RELEASE_KEY = "mcp_sdk.release_stream"
+
+
+class SSEAnswers:
+    """Runs requests on the pool and answers them with their SSE stream.
+
+    :param server: runs the requests.
+    :param pool: the threads they run on.
+    :param limits: the caps on open SSE connections.
+    :param keepalive_interval: seconds between keep-alive comments on an idle stream.
+    :param retry_ms: the SSE ``retry`` field of 2025 streams (None: left out).
+    :param max_requests_per_session: requests of one session answered over SSE and not yet finished.
+    """
+
+    def __init__(
+        self,
+        server: Server,
+        pool: WorkerPool,
+        limits: StreamLimits,
+        *,
+        keepalive_interval: float,
+        retry_ms: int | None,
+        max_requests_per_session: int,
+    ) -> None:
+        self.server = server
+        self.keepalive_interval = keepalive_interval
+        self.retry_ms = retry_ms
+        self.max_requests_per_session = max_requests_per_session
+        #: Seconds an SSE answer waits before its headers go out (see :data:`FIRST_EVENT_WAIT`).
+        self.first_event_wait = FIRST_EVENT_WAIT
+        self._pool = pool
+        self._limits = limits
+        self._closed = False
+        #: Stateless requests answering over SSE now: close() cancels them and ends their connections.
+        self._stateless: dict[Stream, ServerSession] = {}
+        self._lock = threading.Lock()
+
+    # -- connection places -----------------------------------------------------
+
+    def hold(self, environ: WSGIEnvironment, session: HTTPSession | None, request_id: t.Any = None) -> None:
+        """Take a place for one more SSE connection of ``session`` (None: stateless), kept until
+        :meth:`watch` hands it on.
+
+        :raises HTTPRequestError: 429 or 503 with ``Retry-After`` past a cap.
+        """
+        if session is None:
+            environ[_RELEASE_KEY] = self._limits.acquire(object(), request_id)
+            return
+        if request_id is not None and session.running_requests >= self.max_requests_per_session:
+            raise HTTPRequestError(
+                429,
+                f"Too Many Requests: this session has {session.running_requests} requests running "
+                f"(the most is {self.max_requests_per_session})",
+                headers={"Retry-After": "1"},
+                request_id=request_id,
+            )
+        environ[_RELEASE_KEY] = self._limits.acquire(session.id, request_id)
+
+    def watch(self, environ: WSGIEnvironment, answer: Answer) -> Answer:
+        """Tie the stream place the request took (if any) to its SSE answer, and watch for the client leaving."""
+        release = environ.pop(_RELEASE_KEY, None)
+        if isinstance(answer.body, SSEBody):
+            answer.body.watch(disconnect_probe(environ), release or (lambda: None))
+        elif release is not None:
+            release()
+        return answer
+
+    # -- stateless streams -----------------------------------------------------
+
+    def open_stateless(
+        self, server_session: RequestChannel, ids: t.Sequence[t.Any]
+    ) -> tuple[Stream, queue.SimpleQueue[QueueItem]]:
+        """The SSE stream of a request with no session (``stateless=True``, or 2026-07-28), which
+        :meth:`end_stateless` ends and whose dropped connection cancels the request."""
+        stream = server_session.stream = Stream("0", None, ids)
+        consumer, _ = stream.attach()
+        with self._lock:
+            self._stateless[stream] = server_session
+        if self._closed:  # close() ran since the transport's check: it did not see this stream
+            self.stateless_ended(stream, False)
+        return stream, consumer
+
+    def stateless_ended(self, stream: Stream, delivered: bool) -> None:
+        """A stateless SSE answer ended; without its answer written, nobody can get it any more: cancel."""
+        with self._lock:
+            server_session = self._stateless.pop(stream, None)
+        if server_session is not None and not delivered:
+            server_session.close("The client disconnected" if not self._closed else "Server shutting down")
+            stream.close_connection(resumable=False)
+
+    def close_listens(self, wait: float = GRACEFUL_CLOSE_WAIT) -> None:
+        """Start closing: open ``subscriptions/listen`` streams get ``wait`` seconds to write their result."""
+        self._closed = True
+        with self._lock:
+            listening = any(stream.listen for stream in self._stateless)
+        if not listening:
+            return
+        self.server.close_subscriptions()
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            with self._lock:
+                if not any(stream.listen for stream in self._stateless):
+                    return
+            time.sleep(0.01)
+
+    def end_stateless(self) -> None:
+        """Cancel every stateless request still answering and end its connection."""
+        self._closed = True
+        with self._lock:
+            streams = list(self._stateless)
+        for stream in streams:
+            self.stateless_ended(stream, False)
+
+    # -- answering -------------------------------------------------------------
+
+    def answer(
+        self,
+        server_session: ServerSession,
+        message: t.Any,
+        stream: Stream,
+        consumer: queue.SimpleQueue[QueueItem],
+        preamble: list[bytes],
+        finish: t.Callable[[t.Any, str | None], None],
+        on_end: t.Callable[[Stream, bool], None] | None,
+        *,
+        modern: bool,
+        first_event_wait: float | None = None,
+    ) -> Answer:
+        """Run ``message`` on the pool and answer with its SSE stream: whole, with a length, if it
+        ends within ``first_event_wait`` seconds (default :attr:`first_event_wait`).
+
+        :param modern: passed to :meth:`Server.handle_message` (True: served as 2026-07-28).
+        """
+        retry_ms = None if modern else self.retry_ms  # 2026-07-28 streams are never resumed
+        body = SSEBody(stream, consumer, preamble, keepalive=self.keepalive_interval, retry_ms=retry_ms, on_end=on_end)
+        # The request may wait for a free worker: its token exists from now on, so a
+        # notifications/cancelled POSTed meanwhile still reaches it.
+        request_id = message.get("id") if type(message) is dict else None
+        cancellation = server_session.accept(request_id) if json_rpc.is_valid_id(request_id) else None
+        try:
+            self._pool.submit(lambda: self._run(server_session, message, finish, cancellation, modern), owner=server_session)
+        except TransportError:
+            if cancellation is not None:
+                server_session.forget(request_id)
+            finish(None, None)
+            body.close()
+            raise HTTPRequestError(503, "Service Unavailable: the MCP transport is closed") from None
+        length = body.prefetch(self.first_event_wait if first_event_wait is None else first_event_wait)
+        if length is None:
+            return Answer(200, list(SSE_HEADERS), body)
+        return Answer(200, [*SSE_HEADERS, ("Content-Length", str(length))], body)
+
+    def _run(
+        self,
+        server_session: ServerSession,
+        message: t.Any,
+        finish: t.Callable[[t.Any, str | None], None],
+        cancellation: Cancellation | None,
+        modern: bool,
+    ) -> None:
+        """On a worker thread: handle the POST's message, then end its stream with the answer."""
+        response: t.Any = None
+        text: str | None = None
+        try:
+            response = self.server.handle_message(message, server_session, cancellation, modern=modern)
+            text = server_session.encode(response)
+        except Exception as error:  # the core answers errors itself; this is the last resort
+            self.server.report_exception(error, {"request": message})
+            response = internal_errors(message)
+            text = json_rpc.encode(response)
+        finally:
+            finish(response, text)
+
+
+__all__ = ["FIRST_EVENT_WAIT", "GRACEFUL_CLOSE_WAIT", "SSEAnswers"]

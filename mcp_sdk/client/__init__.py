@@ -38,7 +38,7 @@ from .listen import Subscription, notification_filter
 from .paginated_result import ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult
 from .stdio import Stdio
 from .tool import Tool
-from .transport import Message, SendShape, Transport
+from .transport import Message, Transport, check_transport, send_through
 
 if t.TYPE_CHECKING:
     from .http import HTTP as HTTP
@@ -118,7 +118,8 @@ class Client(ServerMessages):
         set_handler = getattr(transport, "set_message_handler", None)
         if set_handler is not None:
             set_handler(self._handle_message)
-        self._send_shape = SendShape(transport)
+        check_transport(transport)
+        self._carries_headers = isinstance(transport, Transport) and transport.carries_headers
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -250,7 +251,7 @@ class Client(ServerMessages):
         """One page of ``tools/list`` (one request): ``page.tools`` and ``page.next_cursor``."""
         result = self._list(methods.TOOLS_LIST, cursor, meta, cancellation, timeout)
         entries = _items(result, "tools")
-        if self._modern_version is not None and self._send_shape.headers:
+        if self._modern_version is not None and self._carries_headers:
             entries = self._tool_headers.usable(entries)  # SEP-2243: over HTTP, leave out badly annotated tools
         tools = [Tool.from_dict(entry) for entry in entries]
         with self._lock:
@@ -540,7 +541,7 @@ class Client(ServerMessages):
                 capabilities = tasks.declare(capabilities)  # per request: a tool call may become a task
             envelope = modern.envelope(version, capabilities, self._client_info, self._log_level)
             params["_meta"] = {**(params.get("_meta") or {}), **(meta or {}), **envelope}
-            if self._send_shape.headers:
+            if self._carries_headers:
                 headers = mcp_headers.standard_headers(method, params, version)
                 if method == methods.TOOLS_CALL:
                     headers.update(self._tool_headers.for_call(params))
@@ -553,8 +554,8 @@ class Client(ServerMessages):
         if cancellation is not None:
             cancellation.raise_if_cancelled()
         try:
-            response = self._send_shape.send(self.transport, request, self.timeout if timeout is None else timeout,
-                                             cancellation, headers)
+            response = send_through(self.transport, request, timeout=self.timeout if timeout is None else timeout,
+                                    cancellation=cancellation, headers=headers)
         except TransportError:
             # 2026-07-28: a broken stream loses the request; it is sent again, under a new id (once).
             if version is None or retried or method in (modern.SERVER_DISCOVER, modern.SUBSCRIPTIONS_LISTEN):
@@ -564,7 +565,7 @@ class Client(ServerMessages):
         except (CancelledError, RequestTimeoutError) as error:
             # The specification: initialize is never cancelled; a probe is not a request the server knows;
             # on 2026-07-28 HTTP the transport cancelled by closing the request's stream.
-            closed = headers is not None and self._send_shape.headers and self.transport.cancels_by_closing_stream
+            closed = headers is not None and self._carries_headers and self.transport.cancels_by_closing_stream
             if method not in (methods.INITIALIZE, modern.SERVER_DISCOVER) and not closed:
                 reason = error.reason if isinstance(error, CancelledError) else "Request timed out"
                 self._cancel_quietly(request_id, reason)

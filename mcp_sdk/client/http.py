@@ -126,6 +126,7 @@ class HTTP(Transport):
     # -- the Transport interface ---------------------------------------------
 
     cancels_by_closing_stream = True
+    carries_headers = True
 
     def era_key(self) -> str:
         """The MCP endpoint URL: the client remembers the server's protocol era under it."""

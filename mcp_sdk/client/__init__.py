@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-import logging
 import threading
 import typing as t
 
@@ -30,6 +29,7 @@ from .in_memory import InMemory
 from .legacy_era import LegacyEra
 from .listen import Subscription, notification_filter
 from .paginated_result import ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult
+from .paginated_result import all_pages, page_cursor, page_items
 from .request_sender import DEFAULT_CLIENT_INFO, RequestSender, check_log_level, result_of
 from .stdio import Stdio
 from .tasks import TaskHandle
@@ -38,9 +38,6 @@ from .transport import Transport, check_transport
 
 if t.TYPE_CHECKING:
     from .http import HTTP as HTTP
-
-logger = logging.getLogger("mcp_sdk.client")
-
 
 class Client(ServerMessages):
     """A connection to one MCP server, through a :class:`~mcp_sdk.client.transport.Transport`.
@@ -235,25 +232,25 @@ class Client(ServerMessages):
                    cancellation: Cancellation | None = None, timeout: float | None = None) -> ListToolsResult:
         """One page of ``tools/list`` (one request): ``page.tools`` and ``page.next_cursor``."""
         result = self._list(methods.TOOLS_LIST, cursor, meta, cancellation, timeout)
-        entries = self._sender.era.usable_tools(self._sender, _items(result, "tools"))
+        entries = self._sender.era.usable_tools(self._sender, page_items(result, "tools"))
         tools = [Tool.from_dict(entry) for entry in entries]
         with self._lock:
             for tool in tools:
                 self._known_tools[tool.name] = tool
-        return ListToolsResult(tools=tools, next_cursor=_cursor(result), meta=result.get("_meta"))
+        return ListToolsResult(tools=tools, next_cursor=page_cursor(result), meta=result.get("_meta"))
 
     def list_prompts(self, cursor: str | None = None, *, meta: dict[str, t.Any] | None = None,
                      cancellation: Cancellation | None = None, timeout: float | None = None) -> ListPromptsResult:
         """One page of ``prompts/list``: ``page.prompts`` and ``page.next_cursor``."""
         result = self._list(methods.PROMPTS_LIST, cursor, meta, cancellation, timeout)
-        return ListPromptsResult(prompts=_items(result, "prompts"), next_cursor=_cursor(result), meta=result.get("_meta"))
+        return ListPromptsResult(prompts=page_items(result, "prompts"), next_cursor=page_cursor(result), meta=result.get("_meta"))
 
     def list_resources(self, cursor: str | None = None, *, meta: dict[str, t.Any] | None = None,
                        cancellation: Cancellation | None = None, timeout: float | None = None) -> ListResourcesResult:
         """One page of ``resources/list``: ``page.resources`` and ``page.next_cursor``."""
         result = self._list(methods.RESOURCES_LIST, cursor, meta, cancellation, timeout)
         return ListResourcesResult(
-            resources=_items(result, "resources"), next_cursor=_cursor(result), meta=result.get("_meta")
+            resources=page_items(result, "resources"), next_cursor=page_cursor(result), meta=result.get("_meta")
         )
 
     def list_resource_templates(
@@ -263,26 +260,27 @@ class Client(ServerMessages):
         """One page of ``resources/templates/list``: ``page.resource_templates`` and ``page.next_cursor``."""
         result = self._list(methods.RESOURCES_TEMPLATES_LIST, cursor, meta, cancellation, timeout)
         return ListResourceTemplatesResult(
-            resource_templates=_items(result, "resourceTemplates"), next_cursor=_cursor(result), meta=result.get("_meta")
+            resource_templates=page_items(result, "resourceTemplates"), next_cursor=page_cursor(result), meta=result.get("_meta")
         )
 
     def tools(self, *, cancellation: Cancellation | None = None, timeout: float | None = None) -> list[Tool]:
-        """Every tool, following ``nextCursor`` (see :meth:`_all_pages` for when it stops)."""
-        return self._all_pages(self.list_tools, "tools", cancellation, timeout)
+        """Every tool, following ``nextCursor``; stops at the last page, at a cursor seen before,
+        or after :attr:`max_pages` pages."""
+        return all_pages(self.max_pages, self.list_tools, "tools", cancellation, timeout)
 
     def prompts(self, *, cancellation: Cancellation | None = None, timeout: float | None = None) -> list[dict[str, t.Any]]:
         """Every prompt, over all pages."""
-        return self._all_pages(self.list_prompts, "prompts", cancellation, timeout)
+        return all_pages(self.max_pages, self.list_prompts, "prompts", cancellation, timeout)
 
     def resources(self, *, cancellation: Cancellation | None = None, timeout: float | None = None) -> list[dict[str, t.Any]]:
         """Every resource, over all pages."""
-        return self._all_pages(self.list_resources, "resources", cancellation, timeout)
+        return all_pages(self.max_pages, self.list_resources, "resources", cancellation, timeout)
 
     def resource_templates(
         self, *, cancellation: Cancellation | None = None, timeout: float | None = None
     ) -> list[dict[str, t.Any]]:
         """Every resource template, over all pages."""
-        return self._all_pages(self.list_resource_templates, "resource_templates", cancellation, timeout)
+        return all_pages(self.max_pages, self.list_resource_templates, "resource_templates", cancellation, timeout)
 
     def call_tool(
         self,
@@ -376,7 +374,7 @@ class Client(ServerMessages):
             response = self._final(methods.RESOURCES_READ, params, meta=meta, cancellation=cancellation, timeout=timeout,
                                    cache=True)
             result = result_of(response)
-        return _items(result, "contents")
+        return page_items(result, "contents")
 
     def get_prompt(self, name: str, arguments: dict[str, str] | None = None, *, meta: dict[str, t.Any] | None = None,
                    cancellation: Cancellation | None = None, timeout: float | None = None) -> dict[str, t.Any]:
@@ -513,38 +511,8 @@ class Client(ServerMessages):
         result = result_of(self._sender.request(method, params, meta=meta, cancellation=cancellation, timeout=timeout))
         return self._store(method, params, result)
 
-    def _all_pages(self, list_page: t.Callable[..., t.Any], attribute: str,
-                   cancellation: Cancellation | None, timeout: float | None) -> list[t.Any]:
-        """Items of every page; stops at the last page, at a cursor seen before, or after :attr:`max_pages`."""
-        items: list[t.Any] = []
-        seen: set[str] = set()
-        cursor: str | None = None
-        for _ in range(self.max_pages):
-            page = list_page(cursor, cancellation=cancellation, timeout=timeout)
-            items.extend(getattr(page, attribute))
-            cursor = page.next_cursor
-            if cursor is None or cursor in seen:
-                return items
-            seen.add(cursor)
-        logger.warning("stopped listing %s after %d pages", attribute, self.max_pages)
-        return items
-
     def __repr__(self) -> str:
         return f"<Client {self.transport!r} protocol={self.protocol_version!r}>"
-
-
-def _items(result: dict[str, t.Any], key: str) -> list[t.Any]:
-    items = result.get(key, [])
-    if not isinstance(items, list):
-        raise ValidationError(f"Response validation failed: `{key}` is not an array")
-    return items
-
-
-def _cursor(result: dict[str, t.Any]) -> str | None:
-    cursor = result.get("nextCursor")
-    if cursor is not None and not isinstance(cursor, str):
-        raise ValidationError("Response validation failed: `nextCursor` is not a string")
-    return cursor
 
 
 def __getattr__(name: str) -> t.Any:

@@ -5,7 +5,9 @@ server. Subclass :class:`Transport` to add your own (WebSocket, an in-process
 pipe...), as you would subclass requests' ``BaseAdapter``: implement
 :meth:`~Transport.send_request`, :meth:`~Transport.send_notification` and
 :meth:`~Transport.close`, and hand every message the server sends on its own
-initiative to :meth:`~Transport.dispatch`.
+initiative to :meth:`~Transport.dispatch`. A transport that carries requests
+over HTTP sets :attr:`~Transport.carries_headers` to receive each 2026-07-28
+request's headers as ``send_request(..., headers=...)``.
 """
 
 from __future__ import annotations

@@ -17,11 +17,10 @@ import typing as t
 from .errors import ServerError
 from .headers import ToolHeaders
 from .mrtr import Answer, Send
+from .transport import Message
 
 if t.TYPE_CHECKING:
     from .listen import Subscription
-
-Message = t.Dict[str, t.Any]
 
 
 class Sender(t.Protocol):

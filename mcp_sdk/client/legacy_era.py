@@ -8,10 +8,11 @@ from __future__ import annotations
 import typing as t
 
 from .. import methods
-from .era import Era, Message, Sender
+from .era import Era, Sender
 from .errors import ServerError, ValidationError
 from .mrtr import Answer, Send
 from .request_sender import result_of
+from .transport import Message
 
 if t.TYPE_CHECKING:
     from .listen import Subscription

@@ -12,12 +12,13 @@ import typing as t
 
 from .. import error_codes, methods
 from . import modern, mrtr, tasks
-from .era import Era, Message, Sender
+from .era import Era, Sender
 from .errors import ServerError
 from .headers import standard_headers
 from .listen import Subscription
 from .mrtr import Answer, Send
 from .request_sender import check_log_level, result_of
+from .transport import Message
 
 #: Requests never sent twice: a probe is not a request the server knows, and a
 #: dropped listen stream is opened again by its subscription.

@@ -18,14 +18,12 @@ from ..version import VERSION
 from . import modern
 from .errors import ServerError, ValidationError
 from .headers import ToolHeaders
-from .transport import Transport, send_through
+from .transport import Message, Transport, send_through
 
 if t.TYPE_CHECKING:
     from .era import Era
 
 logger = logging.getLogger("mcp_sdk.client")
-
-Message = t.Dict[str, t.Any]
 
 #: The ``clientInfo`` sent when :meth:`Client.connect` is given none.
 DEFAULT_CLIENT_INFO = {"name": "mcp_sdk", "version": VERSION}

@@ -16,38 +16,28 @@
 
 from __future__ import annotations
 
-import itertools
-import logging
 import threading
 import typing as t
 
-from .. import error_codes, json_rpc, methods
+from .. import methods
 from ..cancellation import Cancellation
-from ..errors import CancelledError, JSONRPCError, RequestTimeoutError, TransportError
-from ..version import VERSION
-from .elicitation import apply_defaults
-from .errors import ServerError, ValidationError
-from .in_memory import InMemory
-from . import headers as mcp_headers
-from . import modern, mrtr, negotiation, tasks
-from .tasks import TaskHandle
+from . import modern, negotiation, tasks
 from .cache import ResultCache
 from .errors import InputRequiredError, ServerError, ValidationError
 from .handlers import ServerMessages
+from .in_memory import InMemory
+from .legacy_era import LegacyEra
 from .listen import Subscription, notification_filter
 from .paginated_result import ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult
+from .paginated_result import all_pages, page_cursor, page_items
+from .request_sender import DEFAULT_CLIENT_INFO, RequestSender, check_log_level, result_of
 from .stdio import Stdio
+from .tasks import TaskHandle
 from .tool import Tool
-from .transport import Message, SendShape, Transport
+from .transport import Transport, check_transport
 
 if t.TYPE_CHECKING:
     from .http import HTTP as HTTP
-
-logger = logging.getLogger("mcp_sdk.client")
-
-
-_DEFAULT_CLIENT_INFO = {"name": "mcp_sdk", "version": VERSION}
-
 
 class Client(ServerMessages):
     """A connection to one MCP server, through a :class:`~mcp_sdk.client.transport.Transport`.
@@ -95,8 +85,10 @@ class Client(ServerMessages):
         cache: bool = True,
         max_input_rounds: int = 10,
     ) -> None:
+        check_transport(transport)
         self.transport = transport
-        self.timeout = timeout
+        self._sender = RequestSender(transport, LegacyEra(), handler_capabilities=self.capabilities, answer=self._answer,
+                                     timeout=timeout)
         self.validate_structured_content = validate_structured_content
         self.max_pages = max_pages
         #: The server's ``InitializeResult`` (None before :meth:`connect`).
@@ -104,21 +96,13 @@ class Client(ServerMessages):
         #: The server's ``DiscoverResult`` on MCP 2026-07-28 (None on an older version).
         self.discover_result: dict[str, t.Any] | None = None
         self.max_input_rounds = max_input_rounds
-        #: The 2026-07-28 version in use (None: the legacy era, or not connected).
-        self._modern_version: str | None = None
-        self._client_info: dict[str, t.Any] = dict(_DEFAULT_CLIENT_INFO)
-        self._extra_capabilities: dict[str, t.Any] = {}
-        self._log_level: str | None = None
         self._cache = ResultCache(auth_context=getattr(transport, "auth_context", None)) if cache else None
-        self._tool_headers = mcp_headers.ToolHeaders()
         self._subscriptions: list[Subscription] = []
-        self._ids = itertools.count(1)
         self._lock = threading.Lock()
         self._known_tools: dict[str, Tool] = {}
         set_handler = getattr(transport, "set_message_handler", None)
         if set_handler is not None:
             set_handler(self._handle_message)
-        self._send_shape = SendShape(transport)
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -150,24 +134,29 @@ class Client(ServerMessages):
         :raises ServerError: the server refused.
         :raises ValidationError: a malformed result, or a protocol version this SDK does not speak.
         """
-        self._client_info = dict(client_info or _DEFAULT_CLIENT_INFO)
-        self._extra_capabilities = dict(capabilities or {})
-        return negotiation.connect(self, mode, protocol_version, timeout, probe_timeout)
+        self._sender.client_info = dict(client_info or DEFAULT_CLIENT_INFO)
+        self._sender.extra_capabilities = dict(capabilities or {})
+        handshake = negotiation.connect(self._sender, mode, protocol_version, timeout, probe_timeout)
+        self._sender.era = handshake.era
+        self.initialize_result = handshake.initialize_result
+        self.discover_result = handshake.discover_result
+        return handshake.result
 
-    def _use_modern(self, version: str) -> None:
-        self._modern_version = version
-        self.initialize_result = None
+    @property
+    def timeout(self) -> float | None:
+        """Default seconds to wait for each response (None: the transport's default)."""
+        return self._sender.timeout
 
-    def _use_legacy(self) -> None:
-        self._modern_version = None
-        self.discover_result = None
+    @timeout.setter
+    def timeout(self, timeout: float | None) -> None:
+        self._sender.timeout = timeout
 
     @property
     def era(self) -> str | None:
         """``"modern"`` (MCP 2026-07-28), ``"legacy"`` (``initialize``), or None before :meth:`connect`."""
-        if self._modern_version is not None and self.discover_result is not None:
-            return modern.MODERN
-        return modern.LEGACY if self.initialize_result is not None else None
+        if self.discover_result is None and self.initialize_result is None:
+            return None
+        return self._sender.era.name
 
     @property
     def log_level(self) -> str | None:
@@ -177,15 +166,14 @@ class Client(ServerMessages):
         On 2026-07-28 it travels in every request's ``_meta``; on an older
         version setting it sends ``logging/setLevel`` (now, or on :meth:`connect`).
         """
-        return self._log_level
+        return self._sender.log_level
 
     @log_level.setter
     def log_level(self, level: str | None) -> None:
-        if level is not None and level not in methods.LOG_LEVELS:
-            raise ValueError(f"log_level must be one of {', '.join(methods.LOG_LEVELS)}, not {level!r}")
-        self._log_level = level
-        if level is not None and self.initialize_result is not None:
-            self._result(self._request(methods.LOGGING_SET_LEVEL, {"level": level}))
+        check_log_level(level)
+        self._sender.log_level = level
+        if level is not None and self.connected:
+            self._sender.era.set_logging_level(self._sender, level, None)
 
     @property
     def connected(self) -> bool:
@@ -195,9 +183,7 @@ class Client(ServerMessages):
     @property
     def protocol_version(self) -> str | None:
         """The agreed protocol version (e.g. ``"2026-07-28"``; None before :meth:`connect`)."""
-        if self.era == modern.MODERN:
-            return self._modern_version
-        return (self.initialize_result or {}).get("protocolVersion")
+        return self._sender.era.protocol_version if self.connected else None
 
     @property
     def _description(self) -> dict[str, t.Any]:
@@ -240,36 +226,31 @@ class Client(ServerMessages):
 
         MCP 2026-07-28 has no ``ping``: there ``server/discover`` is asked instead.
         """
-        if self._modern_version is not None:
-            self._result(self._request(modern.SERVER_DISCOVER, None, meta=meta, cancellation=cancellation, timeout=timeout))
-            return {}
-        return self._result(self._request(methods.PING, None, meta=meta, cancellation=cancellation, timeout=timeout))
+        return self._sender.era.ping(self._sender, meta=meta, cancellation=cancellation, timeout=timeout)
 
     def list_tools(self, cursor: str | None = None, *, meta: dict[str, t.Any] | None = None,
                    cancellation: Cancellation | None = None, timeout: float | None = None) -> ListToolsResult:
         """One page of ``tools/list`` (one request): ``page.tools`` and ``page.next_cursor``."""
         result = self._list(methods.TOOLS_LIST, cursor, meta, cancellation, timeout)
-        entries = _items(result, "tools")
-        if self._modern_version is not None and self._send_shape.headers:
-            entries = self._tool_headers.usable(entries)  # SEP-2243: over HTTP, leave out badly annotated tools
+        entries = self._sender.era.usable_tools(self._sender, page_items(result, "tools"))
         tools = [Tool.from_dict(entry) for entry in entries]
         with self._lock:
             for tool in tools:
                 self._known_tools[tool.name] = tool
-        return ListToolsResult(tools=tools, next_cursor=_cursor(result), meta=result.get("_meta"))
+        return ListToolsResult(tools=tools, next_cursor=page_cursor(result), meta=result.get("_meta"))
 
     def list_prompts(self, cursor: str | None = None, *, meta: dict[str, t.Any] | None = None,
                      cancellation: Cancellation | None = None, timeout: float | None = None) -> ListPromptsResult:
         """One page of ``prompts/list``: ``page.prompts`` and ``page.next_cursor``."""
         result = self._list(methods.PROMPTS_LIST, cursor, meta, cancellation, timeout)
-        return ListPromptsResult(prompts=_items(result, "prompts"), next_cursor=_cursor(result), meta=result.get("_meta"))
+        return ListPromptsResult(prompts=page_items(result, "prompts"), next_cursor=page_cursor(result), meta=result.get("_meta"))
 
     def list_resources(self, cursor: str | None = None, *, meta: dict[str, t.Any] | None = None,
                        cancellation: Cancellation | None = None, timeout: float | None = None) -> ListResourcesResult:
         """One page of ``resources/list``: ``page.resources`` and ``page.next_cursor``."""
         result = self._list(methods.RESOURCES_LIST, cursor, meta, cancellation, timeout)
         return ListResourcesResult(
-            resources=_items(result, "resources"), next_cursor=_cursor(result), meta=result.get("_meta")
+            resources=page_items(result, "resources"), next_cursor=page_cursor(result), meta=result.get("_meta")
         )
 
     def list_resource_templates(
@@ -279,26 +260,27 @@ class Client(ServerMessages):
         """One page of ``resources/templates/list``: ``page.resource_templates`` and ``page.next_cursor``."""
         result = self._list(methods.RESOURCES_TEMPLATES_LIST, cursor, meta, cancellation, timeout)
         return ListResourceTemplatesResult(
-            resource_templates=_items(result, "resourceTemplates"), next_cursor=_cursor(result), meta=result.get("_meta")
+            resource_templates=page_items(result, "resourceTemplates"), next_cursor=page_cursor(result), meta=result.get("_meta")
         )
 
     def tools(self, *, cancellation: Cancellation | None = None, timeout: float | None = None) -> list[Tool]:
-        """Every tool, following ``nextCursor`` (see :meth:`_all_pages` for when it stops)."""
-        return self._all_pages(self.list_tools, "tools", cancellation, timeout)
+        """Every tool, following ``nextCursor``; stops at the last page, at a cursor seen before,
+        or after :attr:`max_pages` pages."""
+        return all_pages(self.max_pages, self.list_tools, "tools", cancellation, timeout)
 
     def prompts(self, *, cancellation: Cancellation | None = None, timeout: float | None = None) -> list[dict[str, t.Any]]:
         """Every prompt, over all pages."""
-        return self._all_pages(self.list_prompts, "prompts", cancellation, timeout)
+        return all_pages(self.max_pages, self.list_prompts, "prompts", cancellation, timeout)
 
     def resources(self, *, cancellation: Cancellation | None = None, timeout: float | None = None) -> list[dict[str, t.Any]]:
         """Every resource, over all pages."""
-        return self._all_pages(self.list_resources, "resources", cancellation, timeout)
+        return all_pages(self.max_pages, self.list_resources, "resources", cancellation, timeout)
 
     def resource_templates(
         self, *, cancellation: Cancellation | None = None, timeout: float | None = None
     ) -> list[dict[str, t.Any]]:
         """Every resource template, over all pages."""
-        return self._all_pages(self.list_resource_templates, "resource_templates", cancellation, timeout)
+        return all_pages(self.max_pages, self.list_resource_templates, "resource_templates", cancellation, timeout)
 
     def call_tool(
         self,
@@ -334,12 +316,12 @@ class Client(ServerMessages):
         try:
             response = self._final(methods.TOOLS_CALL, params, meta=entries, cancellation=cancellation, timeout=timeout)
         except ServerError as error:
-            if error.code != error_codes.HEADER_MISMATCH or self._modern_version is None:
+            if not self._sender.era.relist_fixes(error):
                 raise
-            # SEP-2243: the tool's x-mcp-header annotations may have changed; list again, retry once.
+            # List again, retry once.
             self.tools(cancellation=cancellation, timeout=timeout)
             response = self._final(methods.TOOLS_CALL, params, meta=entries, cancellation=cancellation, timeout=timeout)
-        result = self._result(response)
+        result = result_of(response)
         if tasks.is_task(result):  # the server made it a task: follow it to its end
             result = self._task_handle(result).result(cancellation=cancellation)
             response = {**response, "result": result}
@@ -368,20 +350,20 @@ class Client(ServerMessages):
         if arguments is not None:
             params["arguments"] = arguments
         response = self._final(methods.TOOLS_CALL, params, meta=meta, cancellation=cancellation, timeout=timeout)
-        result = self._result(response)
+        result = result_of(response)
         if tasks.is_task(result):
             return self._task_handle(result)
-        return TaskHandle.completed(self, result)
+        return TaskHandle.completed(self._sender, result)
 
     def task(self, task_id: str) -> TaskHandle:
         """A handle for a task this client (or an earlier connection) started, by its id."""
-        return TaskHandle(self, task_id)
+        return TaskHandle(self._sender, task_id)
 
     def _task_handle(self, created: dict[str, t.Any]) -> TaskHandle:
         task_id = created.get("taskId")
         if not isinstance(task_id, str) or not task_id:
             raise ValidationError("Response validation failed: a CreateTaskResult without a taskId")
-        return TaskHandle(self, task_id, created)
+        return TaskHandle(self._sender, task_id, created)
 
     def read_resource(self, uri: str, *, meta: dict[str, t.Any] | None = None,
                       cancellation: Cancellation | None = None, timeout: float | None = None) -> list[dict[str, t.Any]]:
@@ -391,8 +373,8 @@ class Client(ServerMessages):
         if result is None:
             response = self._final(methods.RESOURCES_READ, params, meta=meta, cancellation=cancellation, timeout=timeout,
                                    cache=True)
-            result = self._result(response)
-        return _items(result, "contents")
+            result = result_of(response)
+        return page_items(result, "contents")
 
     def get_prompt(self, name: str, arguments: dict[str, str] | None = None, *, meta: dict[str, t.Any] | None = None,
                    cancellation: Cancellation | None = None, timeout: float | None = None) -> dict[str, t.Any]:
@@ -400,7 +382,7 @@ class Client(ServerMessages):
         params: dict[str, t.Any] = {"name": name}
         if arguments is not None:
             params["arguments"] = arguments
-        return self._result(self._final(methods.PROMPTS_GET, params, meta=meta, cancellation=cancellation, timeout=timeout))
+        return result_of(self._final(methods.PROMPTS_GET, params, meta=meta, cancellation=cancellation, timeout=timeout))
 
     def complete(self, ref: dict[str, t.Any], argument: dict[str, t.Any], context: dict[str, t.Any] | None = None, *,
                  meta: dict[str, t.Any] | None = None, cancellation: Cancellation | None = None,
@@ -415,7 +397,7 @@ class Client(ServerMessages):
         params: dict[str, t.Any] = {"ref": ref, "argument": argument}
         if context is not None:
             params["context"] = context
-        result = self._result(self._request(methods.COMPLETION_COMPLETE, params, meta=meta, cancellation=cancellation, timeout=timeout))
+        result = result_of(self._sender.request(methods.COMPLETION_COMPLETE, params, meta=meta, cancellation=cancellation, timeout=timeout))
         completion = result.get("completion")
         if not isinstance(completion, dict):
             raise ValidationError("Response validation failed: completion/complete result has no completion object")
@@ -426,19 +408,15 @@ class Client(ServerMessages):
 
         On MCP 2026-07-28 this sets :attr:`log_level`, which every request then carries.
         """
-        if self._modern_version is not None:
-            self.log_level = level
-            return {}
-        self._log_level = level
-        return self._result(self._request(methods.LOGGING_SET_LEVEL, {"level": level}, timeout=timeout))
+        return self._sender.era.set_logging_level(self._sender, level, timeout)
 
     def subscribe_resource(self, uri: str, *, timeout: float | None = None) -> dict[str, t.Any]:
         """Ask for ``notifications/resources/updated`` about ``uri`` (they reach :meth:`on_notification`)."""
-        return self._result(self._request(methods.RESOURCES_SUBSCRIBE, {"uri": uri}, timeout=timeout))
+        return result_of(self._sender.request(methods.RESOURCES_SUBSCRIBE, {"uri": uri}, timeout=timeout))
 
     def unsubscribe_resource(self, uri: str, *, timeout: float | None = None) -> dict[str, t.Any]:
         """Stop the updates :meth:`subscribe_resource` asked for."""
-        return self._result(self._request(methods.RESOURCES_UNSUBSCRIBE, {"uri": uri}, timeout=timeout))
+        return result_of(self._sender.request(methods.RESOURCES_UNSUBSCRIBE, {"uri": uri}, timeout=timeout))
 
     def request(self, method: str, params: dict[str, t.Any] | None = None, *, meta: dict[str, t.Any] | None = None,
                 cancellation: Cancellation | None = None, timeout: float | None = None) -> dict[str, t.Any]:
@@ -446,7 +424,7 @@ class Client(ServerMessages):
 
         :raises ServerError: the server answered with an error.
         """
-        return self._request(method, params, meta=meta, cancellation=cancellation, timeout=timeout)
+        return self._sender.request(method, params, meta=meta, cancellation=cancellation, timeout=timeout)
 
     def listen(
         self,
@@ -471,15 +449,8 @@ class Client(ServerMessages):
         :param listen_timeout: seconds a stream may stay silent before it is opened again.
         :raises ValidationError: not connected to a 2026-07-28 server.
         """
-        if self._modern_version is None:
-            raise ValidationError("listen() needs a 2026-07-28 server; use subscribe_resource() and on_notification() on older ones")
-
-        def send(params: dict[str, t.Any], request_id: int, cancellation: Cancellation) -> dict[str, t.Any]:
-            return self._request(modern.SUBSCRIPTIONS_LISTEN, params, cancellation=cancellation, request_id=request_id,
-                                 timeout=listen_timeout)
-
         wanted = notification_filter(tools=tools, prompts=prompts, resources=resources, resource_uris=resource_uris)
-        subscription = Subscription(send, lambda: next(self._ids), wanted, callback=callback)
+        subscription = self._sender.era.open_subscription(self._sender, wanted, callback, listen_timeout)
         with self._lock:
             self._subscriptions.append(subscription)
         subscription.start()
@@ -489,116 +460,27 @@ class Client(ServerMessages):
 
     def notify(self, method: str, params: dict[str, t.Any] | None = None) -> None:
         """Send any notification."""
-        send_notification = getattr(self.transport, "send_notification", None)
-        if send_notification is None:
-            raise TransportError(f"{type(self.transport).__name__} cannot send notifications (it has no send_notification)")
-        send_notification(json_rpc.notification(method, params))
+        self._sender.notify(method, params)
 
     def notify_roots_list_changed(self) -> None:
         """Tell the server the roots changed (``notifications/roots/list_changed``).
 
         Nothing to send on MCP 2026-07-28: a server asks for the roots with each request that needs them.
         """
-        if self._modern_version is None:
-            self.notify(methods.NOTIFICATIONS_ROOTS_LIST_CHANGED)
+        self._sender.era.notify_roots_list_changed(self.notify)
 
     def cancel(self, request_id: str | int, reason: str | None = None) -> None:
         """Send ``notifications/cancelled`` for an in-flight request.
 
         Passing ``cancellation=`` to a call does this for you, and also stops the wait.
         """
-        params: dict[str, t.Any] = {"requestId": request_id}
-        if reason is not None:
-            params["reason"] = reason
-        self.notify(methods.NOTIFICATIONS_CANCELLED, params)
+        self._sender.cancel(request_id, reason)
 
     # -- plumbing ------------------------------------------------------------
 
-    def _request(
-        self,
-        method: str,
-        params: dict[str, t.Any] | None,
-        *,
-        meta: dict[str, t.Any] | None = None,
-        cancellation: Cancellation | None = None,
-        timeout: float | None = None,
-        request_id: int | None = None,
-        raise_errors: bool = True,
-        retried: bool = False,
-    ) -> dict[str, t.Any]:
-        """Send one request and return the response; raise :attr:`ServerError` for an error response.
-
-        On MCP 2026-07-28 the request carries the ``_meta`` envelope and the
-        standard headers, and a result's ``resultType`` is checked.
-        """
-        version = self._modern_version
-        headers: dict[str, str] | None = None
-        if version is not None:
-            params = dict(params or {})
-            capabilities = {**self.capabilities(), **self._extra_capabilities}
-            if method in tasks.DECLARING_METHODS:
-                capabilities = tasks.declare(capabilities)  # per request: a tool call may become a task
-            envelope = modern.envelope(version, capabilities, self._client_info, self._log_level)
-            params["_meta"] = {**(params.get("_meta") or {}), **(meta or {}), **envelope}
-            if self._send_shape.headers:
-                headers = mcp_headers.standard_headers(method, params, version)
-                if method == methods.TOOLS_CALL:
-                    headers.update(self._tool_headers.for_call(params))
-        elif meta:
-            params = dict(params or {})
-            params["_meta"] = {**(params.get("_meta") or {}), **meta}
-        if request_id is None:
-            request_id = next(self._ids)
-        request = json_rpc.request(request_id, method, params)
-        if cancellation is not None:
-            cancellation.raise_if_cancelled()
-        try:
-            response = self._send_shape.send(self.transport, request, self.timeout if timeout is None else timeout,
-                                             cancellation, headers)
-        except TransportError:
-            # 2026-07-28: a broken stream loses the request; it is sent again, under a new id (once).
-            if version is None or retried or method in (modern.SERVER_DISCOVER, modern.SUBSCRIPTIONS_LISTEN):
-                raise
-            logger.info("%s lost with its stream; sending it again", method)
-            return self._reissue(method, params, cancellation, timeout, raise_errors)
-        except (CancelledError, RequestTimeoutError) as error:
-            # The specification: initialize is never cancelled; a probe is not a request the server knows;
-            # on 2026-07-28 HTTP the transport cancelled by closing the request's stream.
-            closed = headers is not None and self._send_shape.headers and self.transport.cancels_by_closing_stream
-            if method not in (methods.INITIALIZE, modern.SERVER_DISCOVER) and not closed:
-                reason = error.reason if isinstance(error, CancelledError) else "Request timed out"
-                self._cancel_quietly(request_id, reason)
-            raise
-        if type(response) is not dict or response.get("id") != request_id:
-            raise ValidationError(f"Response validation failed: expected a response to request {request_id}, got {response!r:.200}")
-        if version is not None and not retried and modern.error_code(response) == error_codes.UNSUPPORTED_PROTOCOL_VERSION:
-            chosen = modern.pick_version(modern.supported_versions(response))
-            if chosen is not None and chosen != version:
-                self._modern_version = chosen
-                return self._reissue(method, params, cancellation, timeout, raise_errors)
-        if version is not None and isinstance(response.get("result"), dict) and not (
-            method == methods.TOOLS_CALL and tasks.is_task(response["result"])
-        ):
-            modern.result_type(response["result"], method, input_allowed=method in mrtr.INPUT_METHODS)
-        if "error" in response and raise_errors:
-            body = response["error"]
-            if not isinstance(body, dict):
-                raise ValidationError(f"Response validation failed: malformed error {body!r:.200}")
-            code = body.get("code")
-            raise ServerError(str(body.get("message", "")), code if type(code) is int else error_codes.INTERNAL_ERROR, body.get("data"))
-        return response
-
-    def _reissue(self, method: str, params: dict[str, t.Any] | None, cancellation: Cancellation | None,
-                 timeout: float | None, raise_errors: bool) -> dict[str, t.Any]:
-        """Send a 2026-07-28 request again under a new id, with a fresh envelope and the caller's own ``_meta``."""
-        plain = {key: value for key, value in (params or {}).items() if key != "_meta"}
-        user_meta = {k: v for k, v in (params or {}).get("_meta", {}).items() if not k.startswith("io.modelcontextprotocol/")}
-        return self._request(method, plain, meta=user_meta, cancellation=cancellation, timeout=timeout,
-                             raise_errors=raise_errors, retried=True)
-
     def _final(self, method: str, params: dict[str, t.Any], *, meta: dict[str, t.Any] | None,
                cancellation: Cancellation | None, timeout: float | None, cache: bool = False) -> dict[str, t.Any]:
-        """:meth:`_request`, answering ``input_required`` results with the registered handlers until complete.
+        """A request that may need input, answering ``input_required`` results with the registered handlers until complete.
 
         :param cache: keep the result in the cache, unless it took MRTR rounds (their results depend on
             inputs that are not part of the cache key).
@@ -608,12 +490,9 @@ class Client(ServerMessages):
         def send(round_params: dict[str, t.Any]) -> dict[str, t.Any]:
             nonlocal rounds
             rounds += 1
-            return self._request(method, round_params, meta=meta, cancellation=cancellation, timeout=timeout)
+            return self._sender.request(method, round_params, meta=meta, cancellation=cancellation, timeout=timeout)
 
-        if self._modern_version is None:
-            response = send(params)
-        else:
-            response = mrtr.complete(send, self._answer, method, params, self.max_input_rounds)
+        response = self._sender.era.complete(send, self._answer, method, params, self.max_input_rounds)
         if cache and rounds == 1 and isinstance(response.get("result"), dict):
             self._store(method, params, response["result"])
         return response
@@ -623,60 +502,17 @@ class Client(ServerMessages):
             self._cache.put(method, params, result)
         return result
 
-    def _cancel_quietly(self, request_id: int, reason: str | None) -> None:
-        try:
-            self.cancel(request_id, reason)
-        except Exception as error:  # the caller is already leaving with the real error
-            logger.debug("could not send notifications/cancelled for %s: %s", request_id, error)
-
-    @staticmethod
-    def _result(response: dict[str, t.Any]) -> dict[str, t.Any]:
-        result = response.get("result")
-        if not isinstance(result, dict):
-            raise ValidationError("Response validation failed: missing or invalid `result`")
-        return result
-
     def _list(self, method: str, cursor: str | None, meta: dict[str, t.Any] | None,
               cancellation: Cancellation | None, timeout: float | None) -> dict[str, t.Any]:
         params = {"cursor": cursor} if cursor is not None else None
         cached = self._cache.get(method, params) if self._cache is not None else None
         if cached is not None:
             return cached
-        result = self._result(self._request(method, params, meta=meta, cancellation=cancellation, timeout=timeout))
+        result = result_of(self._sender.request(method, params, meta=meta, cancellation=cancellation, timeout=timeout))
         return self._store(method, params, result)
-
-    def _all_pages(self, list_page: t.Callable[..., t.Any], attribute: str,
-                   cancellation: Cancellation | None, timeout: float | None) -> list[t.Any]:
-        """Items of every page; stops at the last page, at a cursor seen before, or after :attr:`max_pages`."""
-        items: list[t.Any] = []
-        seen: set[str] = set()
-        cursor: str | None = None
-        for _ in range(self.max_pages):
-            page = list_page(cursor, cancellation=cancellation, timeout=timeout)
-            items.extend(getattr(page, attribute))
-            cursor = page.next_cursor
-            if cursor is None or cursor in seen:
-                return items
-            seen.add(cursor)
-        logger.warning("stopped listing %s after %d pages", attribute, self.max_pages)
-        return items
 
     def __repr__(self) -> str:
         return f"<Client {self.transport!r} protocol={self.protocol_version!r}>"
-
-
-def _items(result: dict[str, t.Any], key: str) -> list[t.Any]:
-    items = result.get(key, [])
-    if not isinstance(items, list):
-        raise ValidationError(f"Response validation failed: `{key}` is not an array")
-    return items
-
-
-def _cursor(result: dict[str, t.Any]) -> str | None:
-    cursor = result.get("nextCursor")
-    if cursor is not None and not isinstance(cursor, str):
-        raise ValidationError("Response validation failed: `nextCursor` is not a string")
-    return cursor
 
 
 def __getattr__(name: str) -> t.Any:

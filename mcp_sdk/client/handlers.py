@@ -153,13 +153,10 @@ class ServerMessages:
         if subscription_id is not None:
             with self._lock:
                 subscriptions = list(self._subscriptions)
-            if method == modern.NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED:
-                for subscription in subscriptions:
-                    subscription._acknowledge(subscription_id, params)
-                return
             for subscription in subscriptions:
-                if subscription.request_id == subscription_id:
-                    subscription._deliver(method, params)
+                subscription.receive(subscription_id, method, params)
+            if method == modern.NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED:
+                return
         if method == methods.NOTIFICATIONS_PROGRESS:
             handler = self._progress_handler
             if handler is not None:

@@ -11,18 +11,17 @@ import logging
 import threading
 import time
 import typing as t
-from urllib.parse import urljoin, urlsplit
 
 import requests
-import urllib3.exceptions
 
 from .. import json_rpc, methods
 from ..cancellation import Cancellation
 from ..errors import CancelledError, MCPError, RequestTimeoutError, SessionExpiredError, TransportError
-from . import sse
+from . import http_origin
 from .errors import ValidationError
+from .http_reading import STREAM_ERRORS, ResponseReader
+from .http_streams import CurrentRead, OpenStreams, abort, is_event_stream
 from .oauth.errors import InsecureURLError
-from .oauth.urls import display_url
 from .transport import Message, PendingRequests, Transport, Waiter
 
 if t.TYPE_CHECKING:
@@ -30,23 +29,12 @@ if t.TYPE_CHECKING:
 
 logger = logging.getLogger("mcp_sdk.client.http")
 
-#: Bytes read at a time from a JSON body; and at most read of an HTTP error's body.
-_BODY_CHUNK = 65536
+#: Bytes at most read of an HTTP error's body.
 _ERROR_BODY_BYTES = 65536
-_STREAM_ERRORS = (requests.RequestException, urllib3.exceptions.HTTPError, OSError, ValueError)
-#: What decoding untrusted JSON may raise (RecursionError: nested too deep).
-_JSON_ERRORS = (ValueError, RecursionError)
-#: Seconds to keep reading a POST's event stream after its response, so the
-#: connection can go back to the pool when the server ends the stream.
-_DRAIN_SECONDS = 0.25
-#: Longest reconnection delay a server's ``retry`` field may ask for, in seconds.
-_MAX_RETRY = 60.0
 #: Shortest delay before reopening the standalone stream, in seconds.
 _MIN_RETRY = 0.1
 #: A standalone stream open this long (or bringing a new event id) was worth reopening.
 _FRUITFUL_SECONDS = 1.0
-#: Longest SSE event id kept to send back as ``Last-Event-ID``; a longer one is ignored.
-_MAX_EVENT_ID_CHARS = 1024
 
 
 class HTTP(Transport):
@@ -115,17 +103,18 @@ class HTTP(Transport):
         self._pending = PendingRequests()
         self._stop = threading.Event()
         self._lock = threading.Lock()
-        self._streams: set[requests.Response] = set()
+        self._streams = OpenStreams(url)
+        self._reader = ResponseReader(self, self._stop, self._received)
         #: The open POST of each 2026-07-28 request, so cancelling it can close its stream.
         self._posts: dict[Waiter, requests.Response] = {}
         self._listener: threading.Thread | None = None
         self._listener_running = False
         self._listening = False
-        self._closed = False
 
     # -- the Transport interface ---------------------------------------------
 
     cancels_by_closing_stream = True
+    carries_headers = True
 
     def era_key(self) -> str:
         """The MCP endpoint URL: the client remembers the server's protocol era under it."""
@@ -156,7 +145,7 @@ class HTTP(Transport):
         :raises SessionExpiredError: the server answered 404 to this session.
         """
         waiter = self._pending.add(request)
-        current = _Current()
+        current = CurrentRead()
         try:
             if cancellation is None:
                 self._exchange(request, waiter, timeout, headers=headers)
@@ -199,16 +188,15 @@ class HTTP(Transport):
 
     def close(self) -> None:
         """Stop the threads, end the session with ``DELETE``, close the connection pool. Idempotent."""
+        streams = self._streams.close()
+        if streams is None:
+            return
         with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-            streams = list(self._streams)
             listener = self._listener
         self._stop.set()
         self._pending.fail_all(TransportError(f"HTTP transport for {self.url} is closed"))
         for response in streams:
-            _abort(response)
+            abort(response)
         if listener is not None:
             listener.join(5.0)
         if self.session_id is not None:
@@ -228,14 +216,14 @@ class HTTP(Transport):
         with self._lock:
             response = self._posts.pop(waiter, None)
         if response is not None:
-            _abort(response)
+            abort(response)
 
     def _exchange_quietly(
         self,
         request: Message,
         waiter: Waiter,
         timeout: float | None,
-        current: _Current,
+        current: CurrentRead,
         headers: t.Mapping[str, str] | None = None,
     ) -> None:
         try:
@@ -248,7 +236,7 @@ class HTTP(Transport):
         request: Message,
         waiter: Waiter,
         timeout: float | None,
-        current: _Current | None = None,
+        current: CurrentRead | None = None,
         headers: t.Mapping[str, str] | None = None,
     ) -> None:
         """POST ``request`` and read until ``waiter`` has its response (resuming the stream if needed)."""
@@ -261,7 +249,7 @@ class HTTP(Transport):
         if headers is not None:
             with self._lock:
                 self._posts[waiter] = response
-        with self._tracking(response, current):
+        with self._streams.tracking(response, current):
             error_response = self._check_status(response, "POST", request)
             if error_response is not None:
                 waiter.resolve(error_response)
@@ -272,9 +260,9 @@ class HTTP(Transport):
             if response.status_code == 202:
                 pass  # the response will come on the standalone stream
             elif content_type == "text/event-stream":
-                last_id, retry = self._read_stream(response, waiter, last_id, retry, timeout, deadline)
+                last_id, retry = self._reader.read_stream(response, waiter, last_id, retry, timeout, deadline)
             elif content_type == "application/json":
-                self._read_json(response, waiter, timeout, deadline)
+                self._reader.read_json(response, waiter, timeout, deadline)
             else:
                 raise ValidationError(
                     f"POST {self.url} answered {request.get('method')} with Content-Type {content_type or 'none'!r}"
@@ -301,121 +289,14 @@ class HTTP(Transport):
                 stream=True,
                 timeout=timeout if deadline is None else max(_remaining(deadline), 0.01),
             )
-            with self._tracking(resumed, current):
+            with self._streams.tracking(resumed, current):
                 self._check_status(resumed, "GET", None)
-                if not _is_event_stream(resumed):
+                if not is_event_stream(resumed):
                     raise TransportError(f"GET {self.url} (resuming after event {last_id}) did not return an event stream")
                 seen = last_id
-                last_id, retry = self._read_stream(resumed, waiter, last_id, retry, timeout, deadline)
+                last_id, retry = self._reader.read_stream(resumed, waiter, last_id, retry, timeout, deadline)
                 if last_id != seen:
                     attempts = 0
-
-    def _read_json(self, response: requests.Response, waiter: Waiter, timeout: float | None, deadline: float | None) -> None:
-        try:
-            raw = self._body(response, self.max_message_bytes, deadline)
-        except MCPError:  # over max_message_bytes
-            raise
-        except sse.DeadlineExceeded:
-            raise RequestTimeoutError(f"{self.url}: the JSON response did not arrive within {timeout:g} seconds") from None
-        except (urllib3.exceptions.ReadTimeoutError, requests.Timeout) as error:
-            if deadline is not None:  # the call's own timeout: reads are cut to what is left of it
-                raise RequestTimeoutError(f"{self.url}: the JSON response did not arrive within {timeout:g} seconds") from None
-            raise RequestTimeoutError(
-                f"{self.url}: no data on the JSON response within {self._read_timeout(timeout):g} seconds"
-            ) from error
-        except _STREAM_ERRORS as error:
-            if self._stop.is_set():
-                raise TransportError(f"HTTP transport for {self.url} is closed") from None
-            raise TransportError(f"{self.url}: reading the JSON response failed: {error}") from error
-        try:
-            body = json.loads(raw)
-        except (*_STREAM_ERRORS, RecursionError) as error:
-            raise ValidationError(f"POST {self.url} returned a body that is not JSON: {error}") from None
-        self._received(body)
-        if not waiter.done():
-            raise ValidationError(f"POST {self.url}: the JSON body holds no response to request {waiter.request_id!r}")
-
-    def _body(self, response: requests.Response, limit: int, deadline: float | None = None) -> bytes:
-        """The response body, read in pieces; :class:`Client.ValidationError` past ``limit`` bytes.
-
-        :raises sse.DeadlineExceeded: past ``deadline`` (a ``time.monotonic()`` value), however
-            steadily the body trickles in.
-        """
-        declared = response.headers.get("Content-Length", "")
-        if declared.isdigit() and int(declared) > limit:
-            response.close()
-            raise ValidationError(f"{self.url} sent a body of {declared} bytes, over the limit of {limit}")
-        pieces: list[bytes] = []
-        size = 0
-        for piece in sse.read_pieces(response, deadline):
-            size += len(piece)
-            if size > limit:
-                response.close()
-                raise ValidationError(f"{self.url} sent a body over the limit of {limit} bytes")
-            pieces.append(piece)
-        return b"".join(pieces)
-
-    def _read_stream(
-        self,
-        response: requests.Response,
-        waiter: Waiter | None,
-        last_id: str | None,
-        retry: float,
-        timeout: float | None,
-        deadline: float | None = None,
-    ) -> tuple[str | None, float]:
-        """Handle the events of ``response`` until it ends or ``waiter`` is settled.
-
-        :return: the last event id seen and the reconnection delay in seconds.
-        """
-        draining = False
-        try:
-            for event in sse.events(response, deadline, self.max_message_bytes):
-                if event.id is not None:
-                    if len(event.id) <= _MAX_EVENT_ID_CHARS:
-                        last_id = event.id
-                    else:  # never echoed back as a header
-                        logger.warning("%s sent an event id of %d characters; ignored", self.url, len(event.id))
-                if event.retry is not None:
-                    retry = min(event.retry / 1000, _MAX_RETRY)
-                if event.data.strip():
-                    try:
-                        message = json.loads(event.data)
-                    except _JSON_ERRORS:
-                        logger.warning("%s: an event's data is not JSON: %.200r", self.url, event.data)
-                        continue
-                    self._received(message)
-                if not draining and waiter is not None and waiter.done():
-                    # Read on briefly: the server ends the stream after the
-                    # response, and a stream read to its end frees the
-                    # connection for the next request.
-                    draining = _shorten_reads(response)
-                    if not draining:
-                        break
-            else:
-                response.raw.release_conn()
-        except sse.EventTooLarge as error:
-            response.close()
-            raise ValidationError(f"{self.url}: {error} (max_message_bytes)") from None
-        except sse.DeadlineExceeded:
-            if draining:
-                return last_id, retry
-            raise RequestTimeoutError(
-                f"{self.url}: no response on the event stream within {timeout:g} seconds"
-            ) from None
-        except (urllib3.exceptions.ReadTimeoutError, requests.Timeout) as error:
-            if draining:
-                return last_id, retry
-            if self._stop.is_set():
-                raise TransportError(f"HTTP transport for {self.url} is closed") from None
-            raise RequestTimeoutError(
-                f"{self.url}: no data on the event stream within {self._read_timeout(timeout):g} seconds"
-            ) from error
-        except _STREAM_ERRORS as error:
-            if self._stop.is_set() and not draining:
-                raise TransportError(f"HTTP transport for {self.url} is closed") from None
-            logger.debug("event stream from %s broke: %s", self.url, error)
-        return last_id, retry
 
     def _received(self, message: t.Any) -> None:
         self.route_incoming(message, self._pending, self.send_notification, self.url)
@@ -424,7 +305,7 @@ class HTTP(Transport):
 
     def _start_listener(self) -> None:
         with self._lock:
-            if self._closed or self._listener_running:
+            if self._streams.closed or self._listener_running:
                 return
             self._listener_running = True
             ready = threading.Event()
@@ -466,8 +347,8 @@ class HTTP(Transport):
                 if self._stop.wait(max(retry, _MIN_RETRY) * failures):
                     return
                 continue
-            with self._tracking(response):
-                if response.status_code != 200 or not _is_event_stream(response):
+            with self._streams.tracking(response):
+                if response.status_code != 200 or not is_event_stream(response):
                     # 405: the server offers no stream; anything else: it cannot, here.
                     log = logger.debug if response.status_code == 405 else logger.info
                     log("no standalone stream from %s (HTTP %s)", self.url, response.status_code)
@@ -476,7 +357,7 @@ class HTTP(Transport):
                 ready.set()
                 seen, opened = last_id, time.monotonic()
                 try:
-                    last_id, retry = self._read_stream(response, None, last_id, retry, None)
+                    last_id, retry = self._reader.read_stream(response, None, last_id, retry, None)
                 except MCPError as error:
                     logger.debug("standalone stream from %s broke: %s", self.url, error)
             self._listening = False
@@ -505,7 +386,7 @@ class HTTP(Transport):
         closing: bool = False,
     ) -> requests.Response:
         """Send one HTTP request with the session headers, auth, one OAuth retry and one DPoP nonce retry."""
-        if self._closed and not closing:
+        if self._streams.closed and not closing:
             raise TransportError(f"HTTP transport for {self.url} is closed")
         all_headers = dict(self.headers)
         if body is not None:
@@ -527,9 +408,11 @@ class HTTP(Transport):
                 all_headers.pop("DPoP", None)
                 all_headers.update(oauth.auth_headers(method, self.url))
             try:
-                response = self._send(method, data, all_headers, stream, (self.timeout, read_timeout))
+                response = http_origin.send(
+                    self.session, method, self.url, data, all_headers, stream, (self.timeout, read_timeout), oauth
+                )
             except requests.RequestException as error:
-                if self._closed and not closing:
+                if self._streams.closed and not closing:
                     raise TransportError(f"HTTP transport for {self.url} is closed") from None
                 if isinstance(error, requests.Timeout):
                     raise RequestTimeoutError(f"{method} {self.url} timed out: {error}") from error
@@ -551,49 +434,6 @@ class HTTP(Transport):
                     continue
             return response
 
-    def _send(
-        self,
-        method: str,
-        data: bytes | None,
-        headers: dict[str, str],
-        stream: bool,
-        timeout: tuple[float, float],
-    ) -> requests.Response:
-        """What ``session.request`` does, with the OAuth URL check where the request really leaves.
-
-        With OAuth, the bearer token must reach only the MCP URL, whatever the
-        user's ``session`` does: the prepared request's URL is checked after the
-        session's own preparation, and the adapter's connection step checks the
-        URL again after any rewriting in the adapter's ``send``.
-        """
-        session = self.session
-        prepared = session.prepare_request(requests.Request(method, self.url, data=data, headers=headers))
-        settings = session.merge_environment_settings(prepared.url, {}, stream, None, None)
-        oauth = self.oauth
-        if oauth is not None:
-            oauth.check_url(t.cast(str, prepared.url))
-            _guard_adapter(session.get_adapter(t.cast(str, prepared.url)), oauth.check_url)
-        # Redirects are followed only within the MCP URL's origin: user headers
-        # (an API key...) must not reach another host or port.
-        response = session.send(prepared, timeout=timeout, allow_redirects=False, **settings)
-        if response.is_redirect:
-            self._check_redirect(response)
-            kwargs: dict[str, t.Any] = {**settings, "timeout": timeout}  # settings holds stream, verify...
-            for response in session.resolve_redirects(response, prepared, **kwargs):
-                if response.is_redirect:
-                    self._check_redirect(response)
-        return response
-
-    def _check_redirect(self, response: requests.Response) -> None:
-        """:raises TransportError: ``response`` redirects to another origin (scheme, host, port) than the MCP URL."""
-        target = urljoin(response.url, response.headers.get("Location", ""))
-        if _origin(target) != _origin(self.url):
-            response.close()
-            raise TransportError(
-                f"{self.url} redirected to another origin ({display_url(target)}); not followed, "
-                "so the headers meant for this server stay with it"
-            )
-
     def _check_status(self, response: requests.Response, method: str, request: Message | None) -> Message | None:
         """Raise for an HTTP error; return a JSON-RPC error response the body carries for ``request``."""
         status = response.status_code
@@ -612,10 +452,10 @@ class HTTP(Transport):
         text = ""
         try:
             # An error body only explains the error: a little of it is enough.
-            raw = self._body(response, _ERROR_BODY_BYTES)
+            raw = self._reader.body(response, _ERROR_BODY_BYTES)
             text = raw.decode("utf-8", "replace")
             body = json.loads(raw)
-        except (*_STREAM_ERRORS, RecursionError):
+        except (*STREAM_ERRORS, RecursionError):
             pass
         if request is not None and type(body) is dict and isinstance(body.get("error"), dict):
             body_id = body.get("id")
@@ -627,127 +467,12 @@ class HTTP(Transport):
     def _read_timeout(self, timeout: float | None) -> float:
         return self.timeout if timeout is None else timeout
 
-    def _tracking(self, response: requests.Response, current: _Current | None = None) -> _Tracked:
-        return _Tracked(self, response, current)
-
     def __repr__(self) -> str:
         return f"<HTTP {self.url!r} session={self.session_id!r}>"
-
-
-class _Current:
-    """The response one call's worker is reading, so the caller can abort it when it leaves (cancelled)."""
-
-    __slots__ = ("_lock", "response", "abandoned")
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self.response: requests.Response | None = None
-        self.abandoned = False
-
-    def set(self, response: requests.Response | None) -> bool:
-        """Track ``response`` (None: no longer); False when the caller has already left."""
-        with self._lock:
-            self.response = response
-            return not self.abandoned
-
-    def abandon(self) -> None:
-        with self._lock:
-            self.abandoned = True
-            response = self.response
-        if response is not None:
-            _abort(response)
-
-
-class _Tracked:
-    """Registers a streaming response so :meth:`HTTP.close` (or a leaving caller) can abort it; closes it on exit."""
-
-    __slots__ = ("transport", "response", "current")
-
-    def __init__(self, transport: HTTP, response: requests.Response, current: _Current | None = None) -> None:
-        self.transport = transport
-        self.response = response
-        self.current = current
-
-    def __enter__(self) -> requests.Response:
-        transport = self.transport
-        with transport._lock:
-            closed = transport._closed
-            if not closed:
-                transport._streams.add(self.response)
-        if closed:
-            self.response.close()
-            raise TransportError(f"HTTP transport for {transport.url} is closed")
-        if self.current is not None and not self.current.set(self.response):
-            self.__exit__()
-            raise TransportError(f"{transport.url}: the caller left (cancelled)")
-        return self.response
-
-    def __exit__(self, *exc_info: t.Any) -> None:
-        if self.current is not None:
-            self.current.set(None)
-        with self.transport._lock:
-            self.transport._streams.discard(self.response)
-        self.response.close()
-
-
-def _origin(url: str) -> tuple[str, str, int | None]:
-    parts = urlsplit(url)
-    try:
-        port = parts.port
-    except ValueError:
-        port = -1
-    scheme = parts.scheme.lower()
-    return scheme, (parts.hostname or ""), port or (443 if scheme == "https" else 80)
 
 
 def _remaining(deadline: float) -> float:
     return max(deadline - time.monotonic(), 0.0)
 
 
-def _is_event_stream(response: requests.Response) -> bool:
-    return response.headers.get("Content-Type", "").split(";")[0].strip().lower() == "text/event-stream"
-
-
-def _abort(response: requests.Response) -> None:
-    """Wake a thread blocked reading ``response`` (closing a socket from another thread does not)."""
-    try:
-        response.raw.shutdown()
-    except (AttributeError, ValueError, RuntimeError, OSError):
-        pass
-
-
-def _shorten_reads(response: requests.Response) -> bool:
-    """Give the rest of ``response`` a short read timeout; False when the socket is out of reach."""
-    try:
-        connection = response.raw.connection
-        if connection is None or connection.sock is None:
-            return False
-        connection.sock.settimeout(_DRAIN_SECONDS)
-    except (AttributeError, OSError):
-        return False
-    return True
-
-
 __all__ = ["HTTP"]
-
-
-def _guard_adapter(adapter: t.Any, check_url: t.Callable[[str], None]) -> None:
-    """Make an :class:`~requests.adapters.HTTPAdapter` check every bearer request's URL as it connects.
-
-    ``get_connection_with_tls_context`` receives the request as it will be
-    sent, after anything the adapter's ``send`` changed; checking there stops
-    the token before a connection to another host opens. Adapters of other
-    kinds do their own I/O and are the user's own responsibility.
-    """
-    if not isinstance(adapter, requests.adapters.HTTPAdapter) or getattr(adapter, "_mcp_url_guard", False):
-        return
-    connect = adapter.get_connection_with_tls_context
-
-    def guarded(request: requests.PreparedRequest, *args: t.Any, **kwargs: t.Any) -> t.Any:
-        authorization = request.headers.get("Authorization", "")
-        if authorization[:7].lower() == "bearer ":
-            check_url(t.cast(str, request.url))
-        return connect(request, *args, **kwargs)
-
-    adapter.get_connection_with_tls_context = guarded  # type: ignore[method-assign]  # instance-level wrap, once
-    setattr(adapter, "_mcp_url_guard", True)  # noqa: B010 - a marker on a foreign object

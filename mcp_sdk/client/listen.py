@@ -18,6 +18,7 @@ import typing as t
 
 from ..cancellation import Cancellation
 from ..errors import CancelledError, MCPError
+from .modern import NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED
 
 logger = logging.getLogger("mcp_sdk.client")
 
@@ -91,17 +92,24 @@ class Subscription:
         if self._thread.is_alive() and threading.current_thread() is not self._thread:
             self._thread.join(timeout)
 
-    def _acknowledge(self, request_id: t.Any, params: dict[str, t.Any]) -> bool:
-        if request_id != self.request_id:
-            return False
-        filter_ = params.get("notifications")
-        self.acknowledged = filter_ if isinstance(filter_, dict) else {}
-        self._acknowledged.set()
-        return True
+    def receive(self, subscription_id: t.Any, method: str, params: dict[str, t.Any]) -> bool:
+        """Take a notification the server tagged with ``subscription_id`` (its ``_meta`` subscription id).
 
-    def _deliver(self, method: str, params: dict[str, t.Any]) -> None:
-        if self.callback is not None:
+        The client calls this for every tagged notification. One for this subscription's
+        current request either acknowledges it (``notifications/subscriptions/acknowledged``:
+        :attr:`acknowledged` is set and :meth:`wait_acknowledged` returns) or goes to ``callback``.
+
+        :return: whether the notification was for this subscription.
+        """
+        if subscription_id != self.request_id:
+            return False
+        if method == NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED:
+            filter_ = params.get("notifications")
+            self.acknowledged = filter_ if isinstance(filter_, dict) else {}
+            self._acknowledged.set()
+        elif self.callback is not None:
             self.callback(method, params)
+        return True
 
     def _run(self) -> None:
         failures = 0

@@ -11,27 +11,43 @@ https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio#
 
 from __future__ import annotations
 
-import typing as t
-
 import logging
+import typing as t
 
 from .. import error_codes, json_rpc, methods
 from ..errors import RequestTimeoutError, TransportError
 from ..protocol_version import LATEST_VERSION, SUPPORTED_VERSIONS
 from . import modern
+from .era import Era
 from .errors import ServerError, ValidationError
-
-if t.TYPE_CHECKING:
-    from . import Client
+from .legacy_era import LegacyEra
+from .modern_era import ModernEra
+from .request_sender import RequestSender, result_of
 
 logger = logging.getLogger("mcp_sdk.client")
 
 
-def connect(client: Client, mode: str, version: str | None, timeout: float | None,
-            probe_timeout: float | None) -> dict[str, t.Any]:
-    """Agree on an era with the server; return the ``DiscoverResult`` or the ``InitializeResult``.
+class Handshake(t.NamedTuple):
+    """What :func:`connect` agreed with the server, for the client to take on."""
+
+    #: The era to speak from now on.
+    era: Era
+    #: What :meth:`Client.connect` returns: the ``InitializeResult``, or the ``DiscoverResult``
+    #: with ``protocolVersion`` and ``serverInfo`` added.
+    result: dict[str, t.Any]
+    #: The server's ``InitializeResult`` (legacy era), else None.
+    initialize_result: dict[str, t.Any] | None
+    #: The server's ``DiscoverResult`` (modern era), else None.
+    discover_result: dict[str, t.Any] | None
+
+
+def connect(sender: RequestSender, mode: str, version: str | None, timeout: float | None,
+            probe_timeout: float | None) -> Handshake:
+    """Agree on an era with the server, sending through ``sender`` (its own era is left as it is).
 
     :raises ValueError: an unknown ``mode``, or a ``version`` the mode cannot speak.
+    :raises ServerError: the server refused.
+    :raises ValidationError: a malformed result, or no version both sides speak.
     """
     if mode not in modern.MODES:
         raise ValueError(f"mode must be one of {', '.join(modern.MODES)}, not {mode!r}")
@@ -41,35 +57,37 @@ def connect(client: Client, mode: str, version: str | None, timeout: float | Non
         raise ValueError(f"mode='modern' cannot speak {version}, a version negotiated with initialize")
     if mode == "legacy" and version in modern.MODERN_VERSIONS:
         raise ValueError(f"mode='legacy' cannot speak {version}")
-    key = modern.era_key(client.transport)
+    key = modern.era_key(sender.transport)
     wants_legacy = mode == "legacy" or version in SUPPORTED_VERSIONS
     if wants_legacy:
-        return initialize(client, version, timeout)
+        return initialize(sender, version, timeout)
     if mode == "auto" and modern.ERAS.recall(key) == modern.LEGACY:
         try:
-            return initialize(client, version, timeout)
+            return initialize(sender, version, timeout)
         except (ServerError, ValidationError):
             # The server may have moved on since it was remembered: probe it afresh.
             modern.ERAS.forget(key)
-    result = discover(client, version or modern.LATEST_MODERN_VERSION, timeout,
-                      probe_timeout if mode == "auto" else None)
-    if result is not None:
+    found = discover(sender, version or modern.LATEST_MODERN_VERSION, timeout,
+                     probe_timeout if mode == "auto" else None)
+    if found is not None:
         modern.ERAS.remember(key, modern.MODERN)
+        era, result = found
         # Code written against initialize reads these two: give them the same place here.
-        return {"protocolVersion": client.protocol_version, "serverInfo": client.server_info, **result}
+        combined = {"protocolVersion": era.protocol_version, "serverInfo": modern.server_info(result), **result}
+        return Handshake(era, combined, None, result)
     modern.ERAS.remember(key, modern.LEGACY)
-    return initialize(client, None, timeout)
+    return initialize(sender, None, timeout)
 
 
-def initialize(client: Client, protocol_version: str | None, timeout: float | None) -> dict[str, t.Any]:
-    """The legacy handshake: ``initialize``, then ``notifications/initialized``."""
-    client._use_legacy()
+def initialize(sender: RequestSender, protocol_version: str | None, timeout: float | None) -> Handshake:
+    """The legacy handshake: ``initialize``, then ``notifications/initialized`` (and ``logging/setLevel``
+    when the client has a log level)."""
     params = {
         "protocolVersion": protocol_version or LATEST_VERSION,
-        "capabilities": {**client.capabilities(), **client._extra_capabilities},
-        "clientInfo": client._client_info,
+        "capabilities": sender.capabilities(),
+        "clientInfo": sender.client_info,
     }
-    result = client._result(client._request(methods.INITIALIZE, params, timeout=timeout))
+    result = result_of(sender.request(methods.INITIALIZE, params, era=LegacyEra(), timeout=timeout))
     version = result.get("protocolVersion")
     if version not in SUPPORTED_VERSIONS:
         raise ValidationError(
@@ -78,20 +96,21 @@ def initialize(client: Client, protocol_version: str | None, timeout: float | No
         )
     if not isinstance(result.get("capabilities", {}), dict) or not isinstance(result.get("serverInfo", {}), dict):
         raise ValidationError("Response validation failed: malformed initialize result")
-    client.initialize_result = result
-    if getattr(client.transport, "send_notification", None) is None:
+    era = LegacyEra(t.cast(str, version))
+    if getattr(sender.transport, "send_notification", None) is None:
         # A transport written to the Ruby gem's interface has only send_request.
-        logger.warning("%s has no send_notification; notifications/initialized was not sent", type(client.transport).__name__)
+        logger.warning("%s has no send_notification; notifications/initialized was not sent", type(sender.transport).__name__)
     else:
-        client.transport.send_notification(json_rpc.notification(methods.NOTIFICATIONS_INITIALIZED))
-    if client._log_level is not None:
-        client.set_logging_level(client._log_level, timeout=timeout)
-    return result
+        sender.transport.send_notification(json_rpc.notification(methods.NOTIFICATIONS_INITIALIZED))
+    if sender.log_level is not None:
+        era.set_logging_level(sender, sender.log_level, timeout)
+    return Handshake(era, result, result, None)
 
 
-def discover(client: Client, version: str, timeout: float | None,
-             probe_timeout: float | None) -> dict[str, t.Any] | None:
-    """Send ``server/discover``; the ``DiscoverResult`` of a modern server, or None for a legacy one.
+def discover(sender: RequestSender, version: str, timeout: float | None,
+             probe_timeout: float | None) -> tuple[ModernEra, dict[str, t.Any]] | None:
+    """Send ``server/discover``; for a modern server the era to speak and its ``DiscoverResult``,
+    for a legacy one None.
 
     With ``probe_timeout`` (auto mode), no answer within it or a transport-level
     refusal mean legacy; without it (modern mode) they raise.
@@ -100,11 +119,10 @@ def discover(client: Client, version: str, timeout: float | None,
     """
     wait = timeout if probe_timeout is None else min(probe_timeout, timeout) if timeout is not None else probe_timeout
     for attempt in (1, 2):
-        client._use_modern(version)
+        era = ModernEra(version)
         try:
-            response = client._request(modern.SERVER_DISCOVER, None, timeout=wait, raise_errors=False)
+            response = sender.request(modern.SERVER_DISCOVER, None, era=era, timeout=wait, raise_errors=False)
         except (TransportError, RequestTimeoutError):
-            client._use_legacy()
             if probe_timeout is None:
                 raise
             return None
@@ -116,9 +134,8 @@ def discover(client: Client, version: str, timeout: float | None,
                 chosen = modern.pick_version(offered)
                 if chosen is None:
                     break  # a server of a newer era only, or one that lists only legacy versions
-                client._use_modern(chosen)
-            client.discover_result = result
-            return result
+                era = ModernEra(chosen)
+            return era, result
         code = modern.error_code(response)
         if code == error_codes.UNSUPPORTED_PROTOCOL_VERSION and attempt == 1:
             chosen = modern.pick_version(modern.supported_versions(response))
@@ -128,16 +145,14 @@ def discover(client: Client, version: str, timeout: float | None,
             if any(v in SUPPORTED_VERSIONS for v in modern.supported_versions(response)):
                 break  # a dual-era server that speaks none of our modern versions
         if code in modern.MODERN_ERROR_CODES or probe_timeout is None:
-            client._use_legacy()
             body = response.get("error") or {}
             if "error" not in response:
                 raise ValidationError("Response validation failed: server/discover answered without a DiscoverResult")
             raise ServerError(str(body.get("message", "")), t.cast(int, code), body.get("data"))
         break
-    client._use_legacy()
     if probe_timeout is None:
         raise ValidationError(f"the server speaks none of this client's modern versions ({', '.join(modern.MODERN_VERSIONS)})")
     return None
 
 
-__all__ = ["connect", "discover", "initialize"]
+__all__ = ["Handshake", "connect", "discover", "initialize"]

@@ -5,11 +5,15 @@ https://modelcontextprotocol.io/specification/2025-11-25/server/utilities/pagina
 
 from __future__ import annotations
 
+import logging
 import typing as t
 
 import attrs
 
+from .errors import ValidationError
 from .tool import Tool
+
+logger = logging.getLogger("mcp_sdk.client")
 
 
 @attrs.frozen
@@ -46,3 +50,43 @@ class ListResourceTemplatesResult:
     resource_templates: list[dict[str, t.Any]]
     next_cursor: str | None = None
     meta: dict[str, t.Any] | None = None
+
+
+def page_items(result: dict[str, t.Any], key: str) -> list[t.Any]:
+    """The ``key`` array of a result.
+
+    :raises ValidationError: it is not an array.
+    """
+    items = result.get(key, [])
+    if not isinstance(items, list):
+        raise ValidationError(f"Response validation failed: `{key}` is not an array")
+    return items
+
+
+def page_cursor(result: dict[str, t.Any]) -> str | None:
+    """A result's ``nextCursor`` (None on the last page).
+
+    :raises ValidationError: it is not a string.
+    """
+    cursor = result.get("nextCursor")
+    if cursor is not None and not isinstance(cursor, str):
+        raise ValidationError("Response validation failed: `nextCursor` is not a string")
+    return cursor
+
+
+def all_pages(max_pages: int, list_page: t.Callable[..., t.Any], attribute: str, cancellation: t.Any,
+              timeout: float | None) -> list[t.Any]:
+    """The ``attribute`` items of every page ``list_page(cursor, cancellation=, timeout=)`` returns;
+    stops at the last page, at a cursor seen before, or after ``max_pages`` pages."""
+    items: list[t.Any] = []
+    seen: set[str] = set()
+    cursor: str | None = None
+    for _ in range(max_pages):
+        page = list_page(cursor, cancellation=cancellation, timeout=timeout)
+        items.extend(getattr(page, attribute))
+        cursor = page.next_cursor
+        if cursor is None or cursor in seen:
+            return items
+        seen.add(cursor)
+    logger.warning("stopped listing %s after %d pages", attribute, max_pages)
+    return items

@@ -26,9 +26,6 @@ from ..errors import CancelledError, RequestTimeoutError
 from .errors import ServerError, ValidationError
 from .mrtr import answer_all
 
-if t.TYPE_CHECKING:
-    from . import Client
-
 #: The extension's identifier.
 TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
 #: The requests that declare the extension (per request): tool calls and the task methods.
@@ -50,6 +47,22 @@ def declare(capabilities: dict[str, t.Any]) -> dict[str, t.Any]:
     return {**capabilities, "extensions": merged}
 
 
+class TaskRequests(t.Protocol):
+    """What a :class:`TaskHandle` sends through: the client's
+    :class:`~mcp_sdk.client.request_sender.RequestSender`."""
+
+    def request(self, method: str, params: dict[str, t.Any] | None, *, timeout: float | None = None) -> dict[str, t.Any]:
+        """Send one request; return the full response.
+
+        :raises ServerError: the server answered with an error.
+        """
+        ...
+
+    def answer_input(self, method: str, params: dict[str, t.Any]) -> t.Any:
+        """The client's handlers' answer to one input request the task asks for."""
+        ...
+
+
 def is_task(result: t.Any) -> bool:
     """Whether a result is a ``CreateTaskResult``."""
     return isinstance(result, dict) and result.get("resultType") == TASK
@@ -58,23 +71,26 @@ def is_task(result: t.Any) -> bool:
 class TaskHandle:
     """A tool call running as a task on the server.
 
+    :meth:`Client.task` and :meth:`Client.call_tool_task` make one.
+
+    :param sender: what the task requests go through (the client's request sender).
     :ivar task_id: the server's id for it (a bearer secret: keep it private).
     :ivar task: the last task state seen (``CreateTaskResult`` or ``tasks/get`` result).
     """
 
-    def __init__(self, client: Client, task_id: str, task: dict[str, t.Any] | None = None) -> None:
+    def __init__(self, sender: TaskRequests, task_id: str, task: dict[str, t.Any] | None = None) -> None:
         if not isinstance(task_id, str) or not task_id:
             raise ValueError("task_id must be a non-empty string")
-        self.client = client
+        self.sender = sender
         self.task_id = task_id
         self.task: dict[str, t.Any] = dict(task) if task is not None else {"taskId": task_id, "status": "working"}
         self._answered: set[str] = set()
         self._lock = threading.Lock()
 
     @classmethod
-    def completed(cls, client: Client, result: dict[str, t.Any]) -> TaskHandle:
+    def completed(cls, sender: TaskRequests, result: dict[str, t.Any]) -> TaskHandle:
         """A handle for a call the server answered at once (no task): already ``completed``."""
-        handle = cls(client, "-", {"taskId": None, "status": "completed", "result": result})
+        handle = cls(sender, "-", {"taskId": None, "status": "completed", "result": result})
         return handle
 
     @property
@@ -92,7 +108,7 @@ class TaskHandle:
         """
         if self.task.get("taskId") is None or self.task.get("status") in TERMINAL_STATUSES:
             return dict(self.task)
-        response = self.client._request(methods.TASKS_GET, {"taskId": self.task_id}, timeout=timeout)
+        response = self.sender.request(methods.TASKS_GET, {"taskId": self.task_id}, timeout=timeout)
         task = response.get("result")
         if not isinstance(task, dict) or task.get("status") is None:
             raise ValidationError("Response validation failed: tasks/get answered no task")
@@ -146,7 +162,7 @@ class TaskHandle:
         """Ask the server to cancel the task (``tasks/cancel``); cooperative: it may still complete."""
         if self.task.get("taskId") is None:
             return
-        self.client._request(methods.TASKS_CANCEL, {"taskId": self.task_id}, timeout=timeout)
+        self.sender.request(methods.TASKS_CANCEL, {"taskId": self.task_id}, timeout=timeout)
 
     def _answer(self, requests: t.Any) -> None:
         if not isinstance(requests, dict):
@@ -156,11 +172,11 @@ class TaskHandle:
             self._answered.update(fresh)
         if not fresh:
             return
-        responses = answer_all(fresh, self.client._answer)
-        self.client._request(methods.TASKS_UPDATE, {"taskId": self.task_id, "inputResponses": responses})
+        responses = answer_all(fresh, self.sender.answer_input)
+        self.sender.request(methods.TASKS_UPDATE, {"taskId": self.task_id, "inputResponses": responses})
 
     def __repr__(self) -> str:
         return f"<TaskHandle status={self.task.get('status')!r}>"  # the id is a bearer secret
 
 
-__all__ = ["TASKS_EXTENSION", "TaskHandle", "declare", "is_task"]
+__all__ = ["TASKS_EXTENSION", "TaskHandle", "TaskRequests", "declare", "is_task"]

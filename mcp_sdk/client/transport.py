@@ -5,12 +5,13 @@ server. Subclass :class:`Transport` to add your own (WebSocket, an in-process
 pipe...), as you would subclass requests' ``BaseAdapter``: implement
 :meth:`~Transport.send_request`, :meth:`~Transport.send_notification` and
 :meth:`~Transport.close`, and hand every message the server sends on its own
-initiative to :meth:`~Transport.dispatch`.
+initiative to :meth:`~Transport.dispatch`. A transport that carries requests
+over HTTP sets :attr:`~Transport.carries_headers` to receive each 2026-07-28
+request's headers as ``send_request(..., headers=...)``.
 """
 
 from __future__ import annotations
 
-import inspect
 import logging
 import threading
 import typing as t
@@ -50,6 +51,11 @@ class Transport:
     #: Whether a cancelled 2026-07-28 request is cancelled by closing its stream
     #: (Streamable HTTP) rather than with ``notifications/cancelled``.
     cancels_by_closing_stream = False
+    #: Whether :meth:`send_request` takes ``headers=``: the HTTP headers of a 2026-07-28
+    #: request (``MCP-Protocol-Version``, ``Mcp-Method``, ``Mcp-Name``, ``Mcp-Param-*``,
+    #: SEP-2243). Only a transport that carries requests over HTTP wants them; the client
+    #: passes them to one that sets this to True, and to no other.
+    carries_headers: t.ClassVar[bool] = False
 
     def era_key(self) -> str | None:
         """A name for the server this transport reaches, under which the client remembers
@@ -318,42 +324,29 @@ def closed_error(what: str) -> TransportError:
     return TransportError(f"{what} is closed")
 
 
-class SendShape:
-    """How to call a transport's ``send_request``, found once from its signature.
+def send_through(
+    transport: t.Any,
+    request: Message,
+    *,
+    timeout: float | None,
+    cancellation: Cancellation | None,
+    headers: t.Mapping[str, str] | None = None,
+) -> t.Any:
+    """Send ``request`` through ``transport`` as its interface takes it; return what it answers.
 
-    The :class:`~mcp_sdk.client.transport.Transport` base class takes ``timeout``
-    and ``cancellation``; a transport written to the Ruby gem's interface
-    (``send_request(request)``, or keyword-only ``request``) gets only the request.
+    A :class:`Transport` gets ``timeout`` and ``cancellation``, and ``headers`` when it
+    declares :attr:`~Transport.carries_headers`. Any other object is taken to follow the
+    Ruby gem's interface, ``send_request(request:)``, and gets only the request.
     """
+    if not isinstance(transport, Transport):
+        return transport.send_request(request=request)
+    if headers is not None and transport.carries_headers:
+        carrier: t.Any = transport  # it takes headers= by declaring carries_headers, not by the base signature
+        return carrier.send_request(request, timeout=timeout, cancellation=cancellation, headers=headers)
+    return transport.send_request(request, timeout=timeout, cancellation=cancellation)
 
-    __slots__ = ("request_keyword", "timeout", "cancellation", "headers")
 
-    def __init__(self, transport: t.Any) -> None:
-        send_request = getattr(transport, "send_request", None)
-        if not callable(send_request):
-            raise TypeError(f"transport must have a send_request method, not {type(transport).__name__}")
-        try:
-            parameters = inspect.signature(send_request).parameters
-        except (TypeError, ValueError):
-            self.request_keyword, self.timeout, self.cancellation, self.headers = False, True, True, False
-            return
-        var_keyword = any(p.kind is p.VAR_KEYWORD for p in parameters.values())
-        request = parameters.get("request")
-        self.request_keyword = request is not None and request.kind is request.KEYWORD_ONLY
-        self.timeout = var_keyword or "timeout" in parameters
-        self.cancellation = var_keyword or "cancellation" in parameters
-        #: Only a transport that names ``headers`` gets the 2026-07-28 request headers.
-        self.headers = "headers" in parameters
-
-    def send(self, transport: t.Any, request: Message, timeout: float | None, cancellation: Cancellation | None,
-             headers: t.Mapping[str, str] | None = None) -> t.Any:
-        kwargs: dict[str, t.Any] = {}
-        if headers is not None and self.headers:
-            kwargs["headers"] = headers
-        if self.timeout:
-            kwargs["timeout"] = timeout
-        if self.cancellation:
-            kwargs["cancellation"] = cancellation
-        if self.request_keyword:
-            return transport.send_request(request=request, **kwargs)
-        return transport.send_request(request, **kwargs)
+def check_transport(transport: t.Any) -> None:
+    """:raises TypeError: ``transport`` has no ``send_request`` method."""
+    if not callable(getattr(transport, "send_request", None)):
+        raise TypeError(f"transport must have a send_request method, not {type(transport).__name__}")

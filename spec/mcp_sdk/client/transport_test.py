@@ -184,3 +184,43 @@ class TestATransportWrittenToTheRubyInterface:
     def test_an_object_without_send_request_is_refused_at_once(self) -> None:
         with pytest.raises(TypeError, match="send_request"):
             Client(transport=object())  # type: ignore[arg-type]
+
+
+class TestCarriesHeaders:
+    """The 2026-07-28 request headers go to a transport that declares ``carries_headers``, and to no other."""
+
+    DISCOVER = {"resultType": "complete", "supportedVersions": ["2026-07-28"], "capabilities": {},
+                "serverInfo": {"name": "modern", "version": "1"}}
+
+    def _headers_seen(self, carries: bool) -> list[t.Any]:
+        from spec.support.client_fake_transport import RecordingTransport
+
+        seen: list[t.Any] = []
+
+        class Recording(RecordingTransport):
+            carries_headers = carries
+
+            def send_request(self, request: Message, *, timeout: float | None = None,
+                             cancellation: Cancellation | None = None, **extra: t.Any) -> Message:
+                seen.append(extra.get("headers"))
+                return super().send_request(request, timeout=timeout, cancellation=cancellation)
+
+        client = Client(transport=Recording({"server/discover": self.DISCOVER, "tools/list": {"tools": []}}))
+        client.connect(mode="modern")
+        client.list_tools()
+        return seen
+
+    def test_the_default_is_false_and_http_declares_it(self) -> None:
+        from mcp_sdk.client.http import HTTP
+
+        assert Transport.carries_headers is False
+        assert HTTP.carries_headers is True
+
+    def test_a_transport_that_declares_it_gets_the_headers(self) -> None:
+        assert self._headers_seen(True) == [
+            {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "server/discover"},
+            {"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list"},
+        ]
+
+    def test_one_that_does_not_gets_none_even_if_send_request_would_take_them(self) -> None:
+        assert self._headers_seen(False) == [None, None]

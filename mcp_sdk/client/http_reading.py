@@ -1,0 +1,170 @@
+"""Reading what an MCP server answers over Streamable HTTP: a JSON body or an SSE stream.
+
+Each JSON-RPC message read goes to the transport's ``received``; a body or an event
+over ``max_message_bytes`` fails the call, so a misbehaving server cannot exhaust memory.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import typing as t
+
+import requests
+import urllib3.exceptions
+
+from ..errors import MCPError, RequestTimeoutError, TransportError
+from . import sse
+from .errors import ValidationError
+from .http_streams import shorten_reads
+from .transport import Waiter
+
+logger = logging.getLogger("mcp_sdk.client.http")
+
+#: What reading a response may raise when the connection breaks (or is aborted).
+STREAM_ERRORS = (requests.RequestException, urllib3.exceptions.HTTPError, OSError, ValueError)
+#: What decoding untrusted JSON may raise (RecursionError: nested too deep).
+_JSON_ERRORS = (ValueError, RecursionError)
+#: Longest reconnection delay a server's ``retry`` field may ask for, in seconds.
+_MAX_RETRY = 60.0
+#: Longest SSE event id kept to send back as ``Last-Event-ID``; a longer one is ignored.
+_MAX_EVENT_ID_CHARS = 1024
+
+
+class Endpoint(t.Protocol):
+    """What a :class:`ResponseReader` reads of its transport (:class:`~mcp_sdk.client.http.HTTP`)."""
+
+    #: The MCP endpoint, for error messages.
+    url: str
+    #: The largest JSON body or SSE event accepted.
+    max_message_bytes: int
+    #: Seconds to wait for each read when a call gives no timeout of its own.
+    timeout: float
+
+
+class ResponseReader:
+    """Reads the responses of one HTTP transport.
+
+    :param endpoint: the transport (its ``url``, ``max_message_bytes`` and ``timeout``).
+    :param stop: set when the transport closes: a read broken after that says so.
+    :param received: takes each message (or batch) read.
+    """
+
+    def __init__(self, endpoint: Endpoint, stop: threading.Event, received: t.Callable[[t.Any], None]) -> None:
+        self.endpoint = endpoint
+        self.stop = stop
+        self.received = received
+
+    def read_json(self, response: requests.Response, waiter: Waiter, timeout: float | None, deadline: float | None) -> None:
+        try:
+            raw = self.body(response, self.endpoint.max_message_bytes, deadline)
+        except MCPError:  # over max_message_bytes
+            raise
+        except sse.DeadlineExceeded:
+            raise RequestTimeoutError(f"{self.endpoint.url}: the JSON response did not arrive within {timeout:g} seconds") from None
+        except (urllib3.exceptions.ReadTimeoutError, requests.Timeout) as error:
+            if deadline is not None:  # the call's own timeout: reads are cut to what is left of it
+                raise RequestTimeoutError(f"{self.endpoint.url}: the JSON response did not arrive within {timeout:g} seconds") from None
+            raise RequestTimeoutError(
+                f"{self.endpoint.url}: no data on the JSON response within {self._read_timeout(timeout):g} seconds"
+            ) from error
+        except STREAM_ERRORS as error:
+            if self.stop.is_set():
+                raise TransportError(f"HTTP transport for {self.endpoint.url} is closed") from None
+            raise TransportError(f"{self.endpoint.url}: reading the JSON response failed: {error}") from error
+        try:
+            body = json.loads(raw)
+        except (*STREAM_ERRORS, RecursionError) as error:
+            raise ValidationError(f"POST {self.endpoint.url} returned a body that is not JSON: {error}") from None
+        self.received(body)
+        if not waiter.done():
+            raise ValidationError(f"POST {self.endpoint.url}: the JSON body holds no response to request {waiter.request_id!r}")
+
+    def body(self, response: requests.Response, limit: int, deadline: float | None = None) -> bytes:
+        """The response body, read in pieces; :class:`Client.ValidationError` past ``limit`` bytes.
+
+        :raises sse.DeadlineExceeded: past ``deadline`` (a ``time.monotonic()`` value), however
+            steadily the body trickles in.
+        """
+        declared = response.headers.get("Content-Length", "")
+        if declared.isdigit() and int(declared) > limit:
+            response.close()
+            raise ValidationError(f"{self.endpoint.url} sent a body of {declared} bytes, over the limit of {limit}")
+        pieces: list[bytes] = []
+        size = 0
+        for piece in sse.read_pieces(response, deadline):
+            size += len(piece)
+            if size > limit:
+                response.close()
+                raise ValidationError(f"{self.endpoint.url} sent a body over the limit of {limit} bytes")
+            pieces.append(piece)
+        return b"".join(pieces)
+
+    def read_stream(
+        self,
+        response: requests.Response,
+        waiter: Waiter | None,
+        last_id: str | None,
+        retry: float,
+        timeout: float | None,
+        deadline: float | None = None,
+    ) -> tuple[str | None, float]:
+        """Handle the events of ``response`` until it ends or ``waiter`` is settled.
+
+        :return: the last event id seen and the reconnection delay in seconds.
+        """
+        draining = False
+        try:
+            for event in sse.events(response, deadline, self.endpoint.max_message_bytes):
+                if event.id is not None:
+                    if len(event.id) <= _MAX_EVENT_ID_CHARS:
+                        last_id = event.id
+                    else:  # never echoed back as a header
+                        logger.warning("%s sent an event id of %d characters; ignored", self.endpoint.url, len(event.id))
+                if event.retry is not None:
+                    retry = min(event.retry / 1000, _MAX_RETRY)
+                if event.data.strip():
+                    try:
+                        message = json.loads(event.data)
+                    except _JSON_ERRORS:
+                        logger.warning("%s: an event's data is not JSON: %.200r", self.endpoint.url, event.data)
+                        continue
+                    self.received(message)
+                if not draining and waiter is not None and waiter.done():
+                    # Read on briefly: the server ends the stream after the
+                    # response, and a stream read to its end frees the
+                    # connection for the next request.
+                    draining = shorten_reads(response)
+                    if not draining:
+                        break
+            else:
+                response.raw.release_conn()
+        except sse.EventTooLarge as error:
+            response.close()
+            raise ValidationError(f"{self.endpoint.url}: {error} (max_message_bytes)") from None
+        except sse.DeadlineExceeded:
+            if draining:
+                return last_id, retry
+            raise RequestTimeoutError(
+                f"{self.endpoint.url}: no response on the event stream within {timeout:g} seconds"
+            ) from None
+        except (urllib3.exceptions.ReadTimeoutError, requests.Timeout) as error:
+            if draining:
+                return last_id, retry
+            if self.stop.is_set():
+                raise TransportError(f"HTTP transport for {self.endpoint.url} is closed") from None
+            raise RequestTimeoutError(
+                f"{self.endpoint.url}: no data on the event stream within {self._read_timeout(timeout):g} seconds"
+            ) from error
+        except STREAM_ERRORS as error:
+            if self.stop.is_set() and not draining:
+                raise TransportError(f"HTTP transport for {self.endpoint.url} is closed") from None
+            logger.debug("event stream from %s broke: %s", self.endpoint.url, error)
+        return last_id, retry
+
+    def _read_timeout(self, timeout: float | None) -> float:
+        return self.endpoint.timeout if timeout is None else timeout
+
+
+__all__ = ["STREAM_ERRORS", "Endpoint", "ResponseReader"]

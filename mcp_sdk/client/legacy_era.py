@@ -1,0 +1,78 @@
+"""The 2025 ("legacy") era: a session opened with ``initialize``, requests as the 2025 versions send them.
+
+https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+from .. import methods
+from .era import Era, Sender
+from .errors import ServerError, ValidationError
+from .mrtr import Answer, Send
+from .request_sender import result_of
+from .transport import Message
+
+if t.TYPE_CHECKING:
+    from .listen import Subscription
+
+
+class LegacyEra(Era):
+    """The era of ``initialize``: a request carries only the ``_meta`` its caller gives, and
+    the client also speaks it before :meth:`Client.connect`.
+
+    :param protocol_version: the version the server chose in its ``InitializeResult``.
+    """
+
+    name = "legacy"
+
+    def prepare(
+        self, sender: Sender, method: str, params: dict[str, t.Any] | None, meta: dict[str, t.Any] | None
+    ) -> tuple[dict[str, t.Any] | None, dict[str, str] | None]:
+        if meta:
+            params = dict(params or {})
+            params["_meta"] = {**(params.get("_meta") or {}), **meta}
+        return params, None
+
+    def check_result(self, method: str, response: Message) -> None:
+        return None
+
+    def resends_lost(self, method: str) -> bool:
+        return False  # a session's request may have run: sending it again could run it twice
+
+    def resends_after(self, response: Message) -> bool:
+        return False
+
+    def complete(self, send: Send, answer: Answer, method: str, params: dict[str, t.Any], max_rounds: int) -> Message:
+        return send(params)  # a 2025 server asks for input with requests of its own, answered as they come
+
+    def ping(self, sender: Sender, *, meta: dict[str, t.Any] | None, cancellation: t.Any,
+             timeout: float | None) -> dict[str, t.Any]:
+        return result_of(sender.request(methods.PING, None, era=self, meta=meta, cancellation=cancellation, timeout=timeout))
+
+    def set_logging_level(self, sender: Sender, level: str | None, timeout: float | None) -> dict[str, t.Any]:
+        """Send ``logging/setLevel`` (the server judges the level)."""
+        sender.log_level = level
+        return result_of(sender.request(methods.LOGGING_SET_LEVEL, {"level": level}, era=self, timeout=timeout))
+
+    def notify_roots_list_changed(self, notify: t.Callable[[str], None]) -> None:
+        notify(methods.NOTIFICATIONS_ROOTS_LIST_CHANGED)
+
+    def usable_tools(self, sender: Sender, entries: list[t.Any]) -> list[t.Any]:
+        return entries
+
+    def relist_fixes(self, error: ServerError) -> bool:
+        return False
+
+    def open_subscription(
+        self,
+        sender: Sender,
+        notifications: dict[str, t.Any],
+        callback: t.Callable[[str, dict[str, t.Any]], t.Any] | None,
+        listen_timeout: float,
+    ) -> Subscription:
+        raise ValidationError("listen() needs a 2026-07-28 server; use subscribe_resource() and on_notification() on older ones")
+
+
+__all__ = ["LegacyEra"]

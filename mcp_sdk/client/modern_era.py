@@ -1,0 +1,119 @@
+"""The 2026-07-28 ("modern") era: no session; every request carries the envelope, every result its ``resultType``.
+
+What the era's values and checks are lives in :mod:`mcp_sdk.client.modern`; this
+is the strategy the client speaks it through.
+
+https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+from .. import error_codes, methods
+from . import modern, mrtr, tasks
+from .era import Era, Sender
+from .errors import ServerError
+from .headers import standard_headers
+from .listen import Subscription
+from .mrtr import Answer, Send
+from .request_sender import check_log_level, result_of
+from .transport import Message
+
+#: Requests never sent twice: a probe is not a request the server knows, and a
+#: dropped listen stream is opened again by its subscription.
+_NOT_RESENT = frozenset({modern.SERVER_DISCOVER, modern.SUBSCRIPTIONS_LISTEN})
+
+
+class ModernEra(Era):
+    """The era of ``server/discover``: the version, capabilities, identity and log level travel
+    in each request's ``_meta``, and over HTTP in its headers too.
+
+    :param protocol_version: the 2026-07-28 version spoken; a request answered
+        ``UnsupportedProtocolVersion`` moves it to one the server names.
+    """
+
+    name = "modern"
+    protocol_version: str
+
+    def __init__(self, protocol_version: str) -> None:
+        super().__init__(protocol_version)
+
+    def prepare(
+        self, sender: Sender, method: str, params: dict[str, t.Any] | None, meta: dict[str, t.Any] | None
+    ) -> tuple[dict[str, t.Any] | None, dict[str, str] | None]:
+        version = self.protocol_version
+        params = dict(params or {})
+        capabilities = sender.capabilities()
+        if method in tasks.DECLARING_METHODS:
+            capabilities = tasks.declare(capabilities)  # per request: a tool call may become a task
+        envelope = modern.envelope(version, capabilities, sender.client_info, sender.log_level)
+        params["_meta"] = {**(params.get("_meta") or {}), **(meta or {}), **envelope}
+        headers: dict[str, str] | None = None
+        if sender.carries_headers:
+            headers = standard_headers(method, params, version)
+            if method == methods.TOOLS_CALL:
+                headers.update(sender.tool_headers.for_call(params))
+        return params, headers
+
+    def check_result(self, method: str, response: Message) -> None:
+        result = response.get("result")
+        if isinstance(result, dict) and not (method == methods.TOOLS_CALL and tasks.is_task(result)):
+            modern.result_type(result, method, input_allowed=method in mrtr.INPUT_METHODS)
+
+    def resends_lost(self, method: str) -> bool:
+        return method not in _NOT_RESENT  # a broken stream loses the request; no session remembers it
+
+    def resends_after(self, response: Message) -> bool:
+        """Whether ``response`` is ``UnsupportedProtocolVersion`` naming another version this client speaks (now in use)."""
+        if modern.error_code(response) != error_codes.UNSUPPORTED_PROTOCOL_VERSION:
+            return False
+        chosen = modern.pick_version(modern.supported_versions(response))
+        if chosen is None or chosen == self.protocol_version:
+            return False
+        self.protocol_version = chosen
+        return True
+
+    def complete(self, send: Send, answer: Answer, method: str, params: dict[str, t.Any], max_rounds: int) -> Message:
+        """Answer ``input_required`` results with the handlers until the result is complete (SEP-2322)."""
+        return mrtr.complete(send, answer, method, params, max_rounds)
+
+    def ping(self, sender: Sender, *, meta: dict[str, t.Any] | None, cancellation: t.Any,
+             timeout: float | None) -> dict[str, t.Any]:
+        """Ask ``server/discover``: this era has no ``ping``."""
+        result_of(sender.request(modern.SERVER_DISCOVER, None, era=self, meta=meta, cancellation=cancellation,
+                                 timeout=timeout))
+        return {}
+
+    def set_logging_level(self, sender: Sender, level: str | None, timeout: float | None) -> dict[str, t.Any]:
+        """Nothing to send: every request carries the level from now on."""
+        check_log_level(level)
+        sender.log_level = level
+        return {}
+
+    def notify_roots_list_changed(self, notify: t.Callable[[str], None]) -> None:
+        return None  # a server asks for the roots with each request that needs them
+
+    def usable_tools(self, sender: Sender, entries: list[t.Any]) -> list[t.Any]:
+        """Over HTTP, all but the tools whose ``x-mcp-header`` annotations are unusable (SEP-2243)."""
+        return sender.tool_headers.usable(entries) if sender.carries_headers else entries
+
+    def relist_fixes(self, error: ServerError) -> bool:
+        """A header mismatch: the tool's ``x-mcp-header`` annotations may have changed (SEP-2243)."""
+        return error.code == error_codes.HEADER_MISMATCH
+
+    def open_subscription(
+        self,
+        sender: Sender,
+        notifications: dict[str, t.Any],
+        callback: t.Callable[[str, dict[str, t.Any]], t.Any] | None,
+        listen_timeout: float,
+    ) -> Subscription:
+        def listen(params: dict[str, t.Any], request_id: int, cancellation: t.Any) -> dict[str, t.Any]:
+            return sender.request(modern.SUBSCRIPTIONS_LISTEN, params, cancellation=cancellation, request_id=request_id,
+                                  timeout=listen_timeout)
+
+        return Subscription(listen, sender.next_id, notifications, callback=callback)
+
+
+__all__ = ["ModernEra"]

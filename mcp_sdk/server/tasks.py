@@ -21,10 +21,19 @@ keys, then runs again with ``server_context.input_responses``.
 A tool may also ask first and go async after: returning :class:`RunAsTask`
 from an ordinary call (typically after its MRTR asks were answered) continues
 the call as a task when the client allows it.
+
+A task belongs to the principal that created it: the same issuer, subject and
+client as a session or a ``requestState`` is bound to (:attr:`Principal.key`),
+so a token without a subject owns only what it created through its client. One
+principal may run ``max_running_per_principal`` tasks of the ``max_running``
+the server runs at once, and the store bounds what each principal keeps
+(:class:`~.task_store.TaskLimits`); past either, that caller gets a
+:class:`~.task_store.TaskLimitError` naming the limit, and nobody else notices.
 """
 
 from __future__ import annotations
 
+import json
 import secrets
 import threading
 import time
@@ -43,7 +52,7 @@ from ..errors import (
 from ..server_context import ServerContext
 from .input_required import InputRequiredResult, RoundTripInputs
 from .modern_exchange import INPUT_KEY_PREFIXES, ModernExchange
-from .task_store import InMemoryTaskStore, TaskRecord, TaskStore
+from .task_store import InMemoryTaskStore, TaskLimitError, TaskRecord, TaskStore
 
 if t.TYPE_CHECKING:
     from ..channel import Channel, ClientRequest
@@ -59,6 +68,8 @@ DEFAULT_TASK_TTL_MS = 3_600_000
 DEFAULT_POLL_INTERVAL_MS = 500
 #: Default limit of tasks running at once in one process.
 DEFAULT_MAX_RUNNING = 64
+#: Default limit of tasks one principal runs at once in one process (a quarter of the pool).
+DEFAULT_MAX_RUNNING_PER_PRINCIPAL = 16
 #: The most times one task may ask for input through ``InputRequiredResult``.
 MAX_INPUT_ROUNDS = 32
 #: Seconds without a heartbeat after which a running task's worker counts as dead.
@@ -196,7 +207,10 @@ class TaskManager:
     :param store: where tasks live (default: an :class:`~.task_store.InMemoryTaskStore`).
     :param ttl_ms: ``ttlMs`` of new tasks (None: unlimited).
     :param poll_interval_ms: ``pollIntervalMs`` of new tasks.
-    :param max_running: how many tasks may run at once; a call beyond it gets -32603.
+    :param max_running: how many tasks may run at once (each holds a worker thread, also while it
+        waits for input); a call beyond it gets -32603 (:class:`~.task_store.TaskLimitError`).
+    :param max_running_per_principal: how many of those one principal may run at once (every
+        unauthenticated caller counts as one principal); a call beyond it gets -32603 too.
     :param worker_timeout: seconds without a heartbeat after which an unfinished task counts as
         lost with its process (a shared store) and ends ``failed``.
     """
@@ -209,6 +223,7 @@ class TaskManager:
         ttl_ms: int | None = DEFAULT_TASK_TTL_MS,
         poll_interval_ms: int | None = DEFAULT_POLL_INTERVAL_MS,
         max_running: int = DEFAULT_MAX_RUNNING,
+        max_running_per_principal: int = DEFAULT_MAX_RUNNING_PER_PRINCIPAL,
         worker_timeout: float = DEFAULT_WORKER_TIMEOUT,
     ) -> None:
         self.server = server
@@ -218,9 +233,12 @@ class TaskManager:
         self.ttl_ms = ttl_ms
         self.poll_interval_ms = poll_interval_ms
         self.max_running = max_running
+        self.max_running_per_principal = max_running_per_principal
         self.worker_timeout = worker_timeout
         self._lock = threading.Lock()
         self._running: dict[str, Cancellation] = {}
+        self._owners: dict[str, str | None] = {}  # task id -> owner, while it runs here
+        self._held: dict[str | None, int] = {}  # owner -> tasks it runs here
         self._deadlines: dict[str, float] = {}  # task id -> monotonic time its ttlMs ends
         self._watcher: threading.Thread | None = None
 
@@ -252,17 +270,24 @@ class TaskManager:
     def start(self, request: Request, work: Work) -> dict[str, t.Any]:
         """Store a task for ``request``, run ``work`` on a worker thread, and return the ``CreateTaskResult``.
 
-        :raises InternalError: too many tasks are running (-32603).
+        :raises TaskLimitError: the server or this caller runs too many tasks, or the store keeps
+            too much of this caller's (-32603, the limit named in ``data``).
         """
         origin = request.session
         assert isinstance(origin, ModernExchange)
         cancellation = Cancellation()
         task_id = secrets.token_urlsafe(24)
+        owner = owner_of(origin)
         with self._lock:
+            held = self._held.get(owner, 0)
+            if held >= self.max_running_per_principal:
+                raise TaskLimitError("max_running_per_principal", self.max_running_per_principal)
             if len(self._running) >= self.max_running:
-                raise InternalError("Internal error: too many tasks are running; try again later")
+                raise TaskLimitError("max_running", self.max_running)
             self._running[task_id] = cancellation  # the slot; the watcher sees the task only once it is stored
-        record = TaskRecord(task_id, ttl_ms=self.ttl_ms, poll_interval_ms=self.poll_interval_ms, owner=_principal(origin))
+            self._owners[task_id] = owner
+            self._held[owner] = held + 1
+        record = TaskRecord(task_id, ttl_ms=self.ttl_ms, poll_interval_ms=self.poll_interval_ms, owner=owner)
         try:
             self.store.create(record)
             with self._lock:
@@ -277,9 +302,7 @@ class TaskManager:
             )
             thread.start()
         except BaseException:
-            with self._lock:
-                self._running.pop(task_id, None)
-                self._deadlines.pop(task_id, None)
+            self._release(task_id)
             raise
         return {"resultType": "task", **record.task()}
 
@@ -318,9 +341,20 @@ class TaskManager:
                 runner.task_id, "failed", error={"code": -32603, "message": "Internal error"}, message="Internal error"
             )
         finally:
-            with self._lock:
-                self._running.pop(runner.task_id, None)
-                self._deadlines.pop(runner.task_id, None)
+            self._release(runner.task_id)
+
+    def _release(self, task_id: str) -> None:
+        """Free the task's worker slot (and its owner's share of them)."""
+        with self._lock:
+            self._running.pop(task_id, None)
+            self._deadlines.pop(task_id, None)
+            if task_id in self._owners:
+                owner = self._owners.pop(task_id)
+                held = self._held.get(owner, 1) - 1
+                if held > 0:
+                    self._held[owner] = held
+                else:
+                    self._held.pop(owner, None)
 
     def _watch(self) -> None:
         """While tasks run here: record that their worker lives (``TaskRecord.heartbeat_at``, so that a
@@ -338,7 +372,11 @@ class TaskManager:
             for token in expired:
                 token.cancel("the task expired (ttlMs)")
             for task_id, token in beating.items():
-                record = self.store.update(task_id, _beat)
+                try:
+                    record = self.store.update(task_id, _beat)
+                except Exception as error:  # a store down now (Redis, say): reported; beat again later
+                    self.server.report_exception(error, {"task": "heartbeat"})
+                    continue
                 if record is None or record.status == "cancelled":  # e.g. tasks/cancel served by another process
                     token.cancel("the task was cancelled or is gone")
             time.sleep(WAIT_SLICE)
@@ -390,9 +428,14 @@ class TaskManager:
 
     def _finish_quietly(self, task_id: str, status: str, **outcome: t.Any) -> None:
         """:meth:`_finish` on the task's own thread: a store that fails now (Redis down, say) is
-        reported, never an exception that kills the thread; the task then ends by its heartbeat."""
+        reported, never an exception that kills the thread; the task then ends by its heartbeat.
+        An outcome too large for the store's limits fails the task with that limit's error."""
         try:
-            self._finish(task_id, status, **outcome)
+            try:
+                self._finish(task_id, status, **outcome)
+            except TaskLimitError as refused:
+                failure = {"code": refused.code, "message": refused.message, "data": refused.data}
+                self._finish(task_id, "failed", error=failure, message=refused.message)
         except Exception as error:
             self.server.report_exception(error, {"task": "store"})
 
@@ -448,7 +491,7 @@ class TaskManager:
         if type(task_id) is not str:
             raise InvalidParamsError("Invalid params: 'taskId' must be a string")
         record = self.store.get(task_id)
-        if record is None or record.owner != _principal(request.session):
+        if record is None or record.owner != owner_of(request.session):
             raise InvalidParamsError("Invalid params: task not found (unknown or expired taskId)")
         if not record.terminal and time.time() - record.heartbeat_at > self.worker_timeout and not self._runs(task_id):
             self._change(task_id, _worker_lost)
@@ -505,7 +548,7 @@ class TaskManager:
         """``notifications/tasks`` params for a listener on ``session``: the detailed task, or None
         (gone, or not the listener's)."""
         record = self.store.get(task_id)
-        if record is None or record.owner != _principal(session):
+        if record is None or record.owner != owner_of(session):
             return None
         return record.detailed()
 
@@ -527,13 +570,19 @@ def _worker_lost(record: TaskRecord) -> bool:
     return True
 
 
-def _principal(session: Channel) -> str | None:
-    auth = getattr(session, "auth", None)
-    subject = getattr(auth, "subject", None) if auth is not None else None
-    return subject if type(subject) is str else None
+def owner_of(session: Channel) -> str | None:
+    """Whose a task made on ``session`` is: the caller's issuer, subject and client as a JSON list
+    (:attr:`Principal.key`, what sessions and ``requestState`` are bound to); None without
+    authentication."""
+    auth = session.auth
+    if auth is None:
+        return None
+    return json.dumps(list(auth.key), separators=(",", ":"))
 
 
 __all__ = [
+    "DEFAULT_MAX_RUNNING",
+    "DEFAULT_MAX_RUNNING_PER_PRINCIPAL",
     "DEFAULT_POLL_INTERVAL_MS",
     "DEFAULT_TASK_TTL_MS",
     "RunAsTask",
@@ -541,5 +590,6 @@ __all__ = [
     "TASKS_EXTENSION",
     "TaskExchange",
     "TaskManager",
+    "owner_of",
     "required_extension",
 ]

@@ -122,7 +122,11 @@ class TestInstallClaudeDesktop:
         config = tmp_path / "claude_desktop_config.json"
         config.write_text(json.dumps({"mcpServers": {"other": {"command": "x"}}, "theme": "dark"}))
         done = mcp_sdk("install", "claude-desktop", WEATHER, "--name", "forecasts", "--config", str(config))
-        assert done.returncode == 0 and "restart Claude Desktop" in done.stdout
+        assert (done.returncode, done.stdout, done.stderr) == (
+            0,
+            f"Added 'forecasts' to {config}; restart Claude Desktop to load it\n",
+            "",
+        )
         assert json.loads(config.read_text()) == {
             "mcpServers": {
                 "other": {"command": "x"},
@@ -137,6 +141,84 @@ class TestInstallClaudeDesktop:
         failed = mcp_sdk("install", "claude-desktop", WEATHER, "--config", str(config))
         assert failed.returncode == 1 and "is not a Claude Desktop configuration" in failed.stderr
         assert config.read_text() == "[1, 2]"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="symlinks and file modes as POSIX has them")
+class TestInstallWritesTheRealConfiguration:
+    """Issue 19, item 12: the configuration Claude Desktop reads, in a temporary HOME."""
+
+    ENTRY = {"command": sys.executable, "args": ["-m", "mcp_sdk", "run", WEATHER]}
+
+    @pytest.fixture()
+    def home(self, tmp_path: Path) -> tuple[dict[str, str], Path]:
+        """An environment whose HOME is a temporary folder, and where Claude Desktop looks in it."""
+        env = {**os.environ, "HOME": str(tmp_path / "home"), "XDG_CONFIG_HOME": str(tmp_path / "home" / ".config")}
+        if sys.platform == "darwin":
+            config = tmp_path / "home" / "Library" / "Application Support" / "Claude" / "claude_desktop_config.json"
+        else:
+            config = tmp_path / "home" / ".config" / "Claude" / "claude_desktop_config.json"
+        return env, config
+
+    def test_a_symlinked_configuration_is_updated_through_the_link(self, home: tuple[dict[str, str], Path], tmp_path: Path):
+        env, link = home
+        real = tmp_path / "dotfiles" / "claude.json"
+        real.parent.mkdir()
+        real.write_text(json.dumps({"mcpServers": {"other": {"command": "x"}}}))
+        real.chmod(0o644)
+        link.parent.mkdir(parents=True)
+        link.symlink_to(real)
+
+        done = mcp_sdk("install", "claude-desktop", WEATHER, env=env)
+
+        assert (done.returncode, done.stdout, done.stderr) == (0, f"Added 'weather' to {link}; restart Claude Desktop to load it\n", "")
+        assert link.is_symlink() and os.readlink(link) == str(real)
+        assert json.loads(real.read_text()) == {"mcpServers": {"other": {"command": "x"}, "weather": self.ENTRY}}
+        assert oct(real.stat().st_mode & 0o777) == oct(0o644)
+        assert sorted(p.name for p in real.parent.iterdir()) == ["claude.json"]  # no temporary file left
+        assert sorted(p.name for p in link.parent.iterdir()) == ["claude_desktop_config.json"]
+
+    def test_the_mode_of_an_existing_file_is_kept(self, home: tuple[dict[str, str], Path]):
+        env, config = home
+        config.parent.mkdir(parents=True)
+        config.write_text("{}")
+        config.chmod(0o640)
+        done = mcp_sdk("install", "claude-desktop", WEATHER, env=env)
+        assert done.returncode == 0
+        assert json.loads(config.read_text()) == {"mcpServers": {"weather": self.ENTRY}}
+        assert oct(config.stat().st_mode & 0o777) == oct(0o640)
+
+    def test_a_new_file_is_its_owners_alone(self, home: tuple[dict[str, str], Path]):
+        env, config = home
+        done = mcp_sdk("install", "claude-desktop", WEATHER, env=env)
+        assert (done.returncode, done.stdout, done.stderr) == (0, f"Added 'weather' to {config}; restart Claude Desktop to load it\n", "")
+        assert json.loads(config.read_text()) == {"mcpServers": {"weather": self.ENTRY}}
+        assert oct(config.stat().st_mode & 0o777) == oct(0o600)
+
+    def test_an_entry_of_the_same_name_is_replaced_only_with_force(self, home: tuple[dict[str, str], Path]):
+        env, config = home
+        config.parent.mkdir(parents=True)
+        before = json.dumps({"mcpServers": {"weather": {"command": "node", "args": ["weather.js"]}, "other": {"command": "x"}}})
+        config.write_text(before)
+
+        refused = mcp_sdk("install", "claude-desktop", WEATHER, env=env)
+        assert (refused.returncode, refused.stdout, refused.stderr) == (
+            1,
+            "",
+            f"mcp-sdk: error: {config} already has a server named 'weather'; pass --force to replace it, or --name to add another\n",
+        )
+        assert config.read_text() == before
+
+        forced = mcp_sdk("install", "claude-desktop", WEATHER, "--force", env=env)
+        assert (forced.returncode, forced.stdout, forced.stderr) == (0, f"Replaced 'weather' in {config}; restart Claude Desktop to load it\n", "")
+        assert json.loads(config.read_text()) == {"mcpServers": {"weather": self.ENTRY, "other": {"command": "x"}}}
+
+    def test_the_same_entry_again_changes_nothing(self, home: tuple[dict[str, str], Path]):
+        env, config = home
+        assert mcp_sdk("install", "claude-desktop", WEATHER, env=env).returncode == 0
+        written = config.read_text()
+        again = mcp_sdk("install", "claude-desktop", WEATHER, env=env)
+        assert (again.returncode, again.stdout, again.stderr) == (0, f"'weather' is already in {config}; nothing changed\n", "")
+        assert config.read_text() == written
 
 
 def test_dev_without_node_says_how_to_get_it(tmp_path: Path):

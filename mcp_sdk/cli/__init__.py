@@ -21,12 +21,14 @@ import typing as t
 from ..errors import MCPError
 from . import output
 from .errors import CLIError
+from .search_path import search_current_directory_last
 
 PROGRAM = "mcp-sdk"
 
 
 def main(argv: t.Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit status."""
+    search_current_directory_last()
     parser = _parser()
     arguments = parser.parse_args(argv)
     try:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import queue
+import shlex
 import signal
 import subprocess
 import sys
@@ -23,10 +25,15 @@ WEATHER = str(ROOT / "examples" / "weather.py")
 TIMEOUT = 60
 
 
-def mcp_sdk(*args: str, env: dict[str, str] | None = None, console_script: bool = False) -> subprocess.CompletedProcess[str]:
+SCRIPT = str(Path(sys.executable).parent / "mcp-sdk")
+
+
+def mcp_sdk(
+    *args: str, env: dict[str, str] | None = None, console_script: bool = False, cwd: Path = ROOT
+) -> subprocess.CompletedProcess[str]:
     """Run the CLI (``python -m mcp_sdk``, or the installed ``mcp-sdk`` script) to completion."""
-    command = [str(Path(sys.executable).parent / "mcp-sdk")] if console_script else [sys.executable, "-m", "mcp_sdk"]
-    return subprocess.run([*command, *args], capture_output=True, text=True, timeout=TIMEOUT, env=env, cwd=ROOT)
+    command = [SCRIPT] if console_script else [sys.executable, "-m", "mcp_sdk"]
+    return subprocess.run([*command, *args], capture_output=True, text=True, timeout=TIMEOUT, env=env, cwd=cwd)
 
 
 class TestTalkingToAServerFile:
@@ -219,6 +226,74 @@ class TestInstallWritesTheRealConfiguration:
         again = mcp_sdk("install", "claude-desktop", WEATHER, env=env)
         assert (again.returncode, again.stdout, again.stderr) == (0, f"'weather' is already in {config}; nothing changed\n", "")
         assert config.read_text() == written
+
+
+SHADOWING_SERVER = """\
+import helpers
+from mcp_sdk import Server
+
+server = Server(name="greeter")
+
+
+@server.tool
+def greet(name: str) -> str:
+    \"\"\"Greet someone.\"\"\"
+    return helpers.greeting(name)
+"""
+
+
+class TestAServersFolderDoesNotShadowTheStandardLibrary:
+    """Issue 19, item 13: a ``queue.py`` or ``secrets.py`` beside the server file (or in the current
+    directory) is the server's own business; the SDK keeps the standard library's."""
+
+    @pytest.fixture()
+    def folder(self, tmp_path: Path) -> Path:
+        folder = tmp_path / "greeter"
+        folder.mkdir()
+        (folder / "server.py").write_text(SHADOWING_SERVER)
+        (folder / "helpers.py").write_text("def greeting(name):\n    return f'Hello, {name}'\n")
+        (folder / "queue.py").write_text('"""This server\'s job queue."""\nJOBS = []\n')
+        (folder / "secrets.py").write_text('API_KEY = "not the standard library"\n')
+        return folder
+
+    @pytest.mark.parametrize(
+        "target, cwd",
+        [
+            ("server.py", "folder"),  # the README's way: mcp-sdk call FILE runs `mcp-sdk run FILE` from here
+            ("{folder}/server.py", "root"),
+            ("{script} run server.py", "folder"),
+            ("{script} run {folder}/server.py", "root"),
+            ("{python} -m mcp_sdk run {folder}/server.py", "root"),  # the Claude Desktop entry
+            ("{script} run server:server", "folder"),  # module:attribute, the module in the current directory
+        ],
+    )
+    def test_the_server_answers_over_stdio_and_imports_its_own_modules(self, folder: Path, target: str, cwd: str):
+        target = target.format(folder=folder, script=shlex.quote(SCRIPT), python=shlex.quote(sys.executable))
+        called = mcp_sdk("call", target, "greet", "name=Ada", console_script=True, cwd=folder if cwd == "folder" else ROOT)
+        assert (called.returncode, called.stdout, called.stderr) == (0, "Hello, Ada\n", "")
+
+    def test_a_module_attribute_target_under_python_m(self, folder: Path):
+        (folder / "queue.py").unlink()  # `python -m` itself puts the current directory first: not ours to undo
+        (folder / "secrets.py").unlink()
+        target = f"{shlex.quote(sys.executable)} -m mcp_sdk run server:server"
+        called = mcp_sdk("call", target, "greet", "name=Ada", console_script=True, cwd=folder)
+        assert (called.returncode, called.stdout, called.stderr) == (0, "Hello, Ada\n", "")
+
+    def test_a_server_file_named_like_a_standard_module(self, folder: Path):
+        (folder / "queue.py").unlink()
+        (folder / "server.py").rename(folder / "queue.py")
+        called = mcp_sdk("call", "queue.py", "greet", "name=Ada", console_script=True, cwd=folder)
+        assert (called.returncode, called.stdout, called.stderr) == (0, "Hello, Ada\n", "")
+
+    def test_a_server_that_meant_its_own_queue_py_is_told_what_shadows_what(self, folder: Path):
+        (folder / "server.py").write_text("from queue import JOBS\n" + SHADOWING_SERVER)
+        failed = mcp_sdk("run", "server.py", console_script=True, cwd=folder)
+        assert (failed.returncode, failed.stdout, failed.stderr) == (
+            1,
+            "",
+            f"mcp-sdk: error: importing server.py failed: ImportError: cannot import name 'JOBS' from 'queue' ({queue.__file__}); "
+            "queue.py next to it is not imported, the standard library's queue comes first: rename it\n",
+        )
 
 
 def test_dev_without_node_says_how_to_get_it(tmp_path: Path):

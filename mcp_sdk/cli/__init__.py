@@ -4,7 +4,7 @@
     mcp-sdk run weather.py:server --http 8000
     mcp-sdk tools weather.py                list the tools of a server file, a command or an URL
     mcp-sdk call weather.py get_alerts state=CA
-    mcp-sdk install claude-desktop weather.py [--dry-run]
+    mcp-sdk install claude-desktop weather.py [--force] [--dry-run]
     mcp-sdk dev weather.py                  the MCP Inspector against it (Node.js 22)
 
 Errors are one line on stderr and exit status 1.
@@ -21,12 +21,14 @@ import typing as t
 from ..errors import MCPError
 from . import output
 from .errors import CLIError
+from .search_path import search_current_directory_last
 
 PROGRAM = "mcp-sdk"
 
 
 def main(argv: t.Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit status."""
+    search_current_directory_last()
     parser = _parser()
     arguments = parser.parse_args(argv)
     try:
@@ -88,7 +90,7 @@ def _call(arguments: argparse.Namespace) -> int:
 def _install(arguments: argparse.Namespace) -> int:
     from .install import install
 
-    print(install(arguments.file, arguments.name, arguments.config, arguments.dry_run))
+    print(install(arguments.file, arguments.name, arguments.config, arguments.dry_run, arguments.force))
     return 0
 
 
@@ -156,6 +158,7 @@ def _parser() -> argparse.ArgumentParser:
     claude.add_argument("--name", help="the entry's name (default: the file's name)")
     claude.add_argument("--config", help="the configuration file (default: Claude Desktop's own)")
     claude.add_argument("--dry-run", action="store_true", help="print the entry instead of writing it")
+    claude.add_argument("--force", action="store_true", help="replace an entry of the same name")
     claude.set_defaults(command=_install)
 
     dev = commands.add_parser("dev", help="open the MCP Inspector on FILE (needs Node.js 22 and npx)")

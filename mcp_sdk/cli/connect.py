@@ -11,10 +11,15 @@ from ..client.stdio import Stdio
 from .errors import CLIError
 from .loading import split_target
 
+#: ``python -c RUN_COMMAND run FILE`` is ``python -m mcp_sdk run FILE`` without the current
+#: directory ahead of the standard library: ``-m`` puts it first, and ``import mcp_sdk`` would then
+#: import a ``secrets.py`` there instead of the standard library's (issue 19, item 13).
+RUN_COMMAND = "import sys; sys.path[:1] = [p for p in sys.path[:1] if p]; from mcp_sdk.cli import main; sys.exit(main())"
+
 
 def client_for(target: str, timeout: float = 30.0) -> Client:
     """Connect to ``target``: ``http(s)://...`` over Streamable HTTP; ``FILE.py[:server]`` run with
-    ``python -m mcp_sdk run`` over stdio; anything else as a command line over stdio.
+    ``mcp-sdk run`` (:data:`RUN_COMMAND`) over stdio; anything else as a command line over stdio.
 
     :raises CLIError: the target cannot be reached or refuses the handshake.
     """
@@ -27,7 +32,7 @@ def client_for(target: str, timeout: float = 30.0) -> Client:
         if path.endswith(".py") and " " not in path:
             if not os.path.isfile(path):
                 raise CLIError(f"no such file: {path}")
-            command, args = sys.executable, ["-m", "mcp_sdk", "run", target]
+            command, args = sys.executable, ["-c", RUN_COMMAND, "run", target]
         else:
             words = shlex.split(target)
             if not words:
@@ -43,4 +48,4 @@ def client_for(target: str, timeout: float = 30.0) -> Client:
     return client
 
 
-__all__ = ["client_for"]
+__all__ = ["RUN_COMMAND", "client_for"]

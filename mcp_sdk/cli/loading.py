@@ -48,26 +48,73 @@ def load_server(spec: str) -> Server:
 
 def _import(path: str) -> t.Any:
     if path.endswith(".py") or os.sep in path or "/" in path:
-        if not os.path.isfile(path):
-            raise CLIError(f"no such file: {path}")
-        directory = os.path.dirname(os.path.abspath(path))
-        if directory not in sys.path:
-            sys.path.insert(0, directory)  # as `python FILE` would, for the file's own imports
-        module_name = os.path.splitext(os.path.basename(path))[0]
-        spec = importlib.util.spec_from_file_location(module_name, path)
-        if spec is None or spec.loader is None:
-            raise CLIError(f"cannot import {path}")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[module_name] = module
-        try:
-            spec.loader.exec_module(module)
-        except (Exception, SystemExit) as error:
-            raise CLIError(f"importing {path} failed: {type(error).__name__}: {error}") from error
-        return module
+        return _import_file(path)
     try:
         return importlib.import_module(path)
     except Exception as error:
         raise CLIError(f"importing {path} failed: {type(error).__name__}: {error}") from error
 
 
-__all__ = ["load_server", "split_target", "CONVENTIONAL_NAMES"]
+def _import_file(path: str) -> t.Any:
+    """Import a file as ``python FILE`` would, except that its folder is searched last.
+
+    The folder goes at the end of :data:`sys.path`, after the standard library and installed
+    packages: the file's own modules (a ``helpers.py`` beside it) import as usual, but a
+    ``queue.py`` there cannot replace :mod:`queue`. The file itself is registered under its own
+    name unless that name is already another module's (a server file called ``secrets.py``), in
+    which case it is ``mcp_sdk_run_secrets``.
+    """
+    if not os.path.isfile(path):
+        raise CLIError(f"no such file: {path}")
+    directory = os.path.dirname(os.path.abspath(path))
+    if directory not in sys.path:
+        sys.path.append(directory)
+    module_name = _module_name(path)
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise CLIError(f"cannot import {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except (Exception, SystemExit) as error:
+        message = f"importing {path} failed: {type(error).__name__}: {error}"
+        raise CLIError(message + _hidden_siblings(directory, message)) from error
+    return module
+
+
+def _module_name(path: str) -> str:
+    """The file's own name, unless importing that name finds something else."""
+    stem = os.path.splitext(os.path.basename(path))[0]
+    if not stem.isidentifier():
+        return stem  # no import statement can name it, so it takes no one's place
+    if stem not in sys.modules and stem not in sys.stdlib_module_names:
+        found = importlib.util.find_spec(stem)
+        if found is None or (found.origin is not None and os.path.abspath(found.origin) == os.path.abspath(path)):
+            return stem
+    return f"mcp_sdk_run_{stem}"
+
+
+def _hidden_siblings(directory: str, message: str) -> str:
+    """``"; queue.py next to it is not imported, ..."`` when the error names a module the folder
+    has a file for that the standard library (or an installed package) provides first."""
+    notes = []
+    for entry in sorted(os.listdir(directory)):
+        stem, extension = os.path.splitext(entry)
+        named = f"'{stem}'" in message or f"'{stem}." in message
+        if extension != ".py" or not stem.isidentifier() or not named:
+            continue
+        try:
+            found = importlib.util.find_spec(stem)
+        except (ImportError, ValueError):
+            continue
+        if found is None or found.origin is None:
+            continue
+        if found.has_location and os.path.dirname(os.path.abspath(found.origin)) == directory:
+            continue  # the folder's own file is the one imported: nothing hides it
+        owner = "the standard library's" if stem in sys.stdlib_module_names else "the installed"
+        notes.append(f"; {entry} next to it is not imported, {owner} {stem} comes first: rename it")
+    return "".join(notes)
+
+
+__all__ = ["CONVENTIONAL_NAMES", "load_server", "split_target"]

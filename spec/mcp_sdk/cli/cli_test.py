@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import queue
+import shlex
 import signal
 import subprocess
 import sys
@@ -23,10 +25,15 @@ WEATHER = str(ROOT / "examples" / "weather.py")
 TIMEOUT = 60
 
 
-def mcp_sdk(*args: str, env: dict[str, str] | None = None, console_script: bool = False) -> subprocess.CompletedProcess[str]:
+SCRIPT = str(Path(sys.executable).parent / "mcp-sdk")
+
+
+def mcp_sdk(
+    *args: str, env: dict[str, str] | None = None, console_script: bool = False, cwd: Path = ROOT
+) -> subprocess.CompletedProcess[str]:
     """Run the CLI (``python -m mcp_sdk``, or the installed ``mcp-sdk`` script) to completion."""
-    command = [str(Path(sys.executable).parent / "mcp-sdk")] if console_script else [sys.executable, "-m", "mcp_sdk"]
-    return subprocess.run([*command, *args], capture_output=True, text=True, timeout=TIMEOUT, env=env, cwd=ROOT)
+    command = [SCRIPT] if console_script else [sys.executable, "-m", "mcp_sdk"]
+    return subprocess.run([*command, *args], capture_output=True, text=True, timeout=TIMEOUT, env=env, cwd=cwd)
 
 
 class TestTalkingToAServerFile:
@@ -122,7 +129,11 @@ class TestInstallClaudeDesktop:
         config = tmp_path / "claude_desktop_config.json"
         config.write_text(json.dumps({"mcpServers": {"other": {"command": "x"}}, "theme": "dark"}))
         done = mcp_sdk("install", "claude-desktop", WEATHER, "--name", "forecasts", "--config", str(config))
-        assert done.returncode == 0 and "restart Claude Desktop" in done.stdout
+        assert (done.returncode, done.stdout, done.stderr) == (
+            0,
+            f"Added 'forecasts' to {config}; restart Claude Desktop to load it\n",
+            "",
+        )
         assert json.loads(config.read_text()) == {
             "mcpServers": {
                 "other": {"command": "x"},
@@ -137,6 +148,152 @@ class TestInstallClaudeDesktop:
         failed = mcp_sdk("install", "claude-desktop", WEATHER, "--config", str(config))
         assert failed.returncode == 1 and "is not a Claude Desktop configuration" in failed.stderr
         assert config.read_text() == "[1, 2]"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="symlinks and file modes as POSIX has them")
+class TestInstallWritesTheRealConfiguration:
+    """Issue 19, item 12: the configuration Claude Desktop reads, in a temporary HOME."""
+
+    ENTRY = {"command": sys.executable, "args": ["-m", "mcp_sdk", "run", WEATHER]}
+
+    @pytest.fixture()
+    def home(self, tmp_path: Path) -> tuple[dict[str, str], Path]:
+        """An environment whose HOME is a temporary folder, and where Claude Desktop looks in it."""
+        env = {**os.environ, "HOME": str(tmp_path / "home"), "XDG_CONFIG_HOME": str(tmp_path / "home" / ".config")}
+        if sys.platform == "darwin":
+            config = tmp_path / "home" / "Library" / "Application Support" / "Claude" / "claude_desktop_config.json"
+        else:
+            config = tmp_path / "home" / ".config" / "Claude" / "claude_desktop_config.json"
+        return env, config
+
+    def test_a_symlinked_configuration_is_updated_through_the_link(self, home: tuple[dict[str, str], Path], tmp_path: Path):
+        env, link = home
+        real = tmp_path / "dotfiles" / "claude.json"
+        real.parent.mkdir()
+        real.write_text(json.dumps({"mcpServers": {"other": {"command": "x"}}}))
+        real.chmod(0o644)
+        link.parent.mkdir(parents=True)
+        link.symlink_to(real)
+
+        done = mcp_sdk("install", "claude-desktop", WEATHER, env=env)
+
+        assert (done.returncode, done.stdout, done.stderr) == (0, f"Added 'weather' to {link}; restart Claude Desktop to load it\n", "")
+        assert link.is_symlink() and os.readlink(link) == str(real)
+        assert json.loads(real.read_text()) == {"mcpServers": {"other": {"command": "x"}, "weather": self.ENTRY}}
+        assert oct(real.stat().st_mode & 0o777) == oct(0o644)
+        assert sorted(p.name for p in real.parent.iterdir()) == ["claude.json"]  # no temporary file left
+        assert sorted(p.name for p in link.parent.iterdir()) == ["claude_desktop_config.json"]
+
+    def test_the_mode_of_an_existing_file_is_kept(self, home: tuple[dict[str, str], Path]):
+        env, config = home
+        config.parent.mkdir(parents=True)
+        config.write_text("{}")
+        config.chmod(0o640)
+        done = mcp_sdk("install", "claude-desktop", WEATHER, env=env)
+        assert done.returncode == 0
+        assert json.loads(config.read_text()) == {"mcpServers": {"weather": self.ENTRY}}
+        assert oct(config.stat().st_mode & 0o777) == oct(0o640)
+
+    def test_a_new_file_is_its_owners_alone(self, home: tuple[dict[str, str], Path]):
+        env, config = home
+        done = mcp_sdk("install", "claude-desktop", WEATHER, env=env)
+        assert (done.returncode, done.stdout, done.stderr) == (0, f"Added 'weather' to {config}; restart Claude Desktop to load it\n", "")
+        assert json.loads(config.read_text()) == {"mcpServers": {"weather": self.ENTRY}}
+        assert oct(config.stat().st_mode & 0o777) == oct(0o600)
+
+    def test_an_entry_of_the_same_name_is_replaced_only_with_force(self, home: tuple[dict[str, str], Path]):
+        env, config = home
+        config.parent.mkdir(parents=True)
+        before = json.dumps({"mcpServers": {"weather": {"command": "node", "args": ["weather.js"]}, "other": {"command": "x"}}})
+        config.write_text(before)
+
+        refused = mcp_sdk("install", "claude-desktop", WEATHER, env=env)
+        assert (refused.returncode, refused.stdout, refused.stderr) == (
+            1,
+            "",
+            f"mcp-sdk: error: {config} already has a server named 'weather'; pass --force to replace it, or --name to add another\n",
+        )
+        assert config.read_text() == before
+
+        forced = mcp_sdk("install", "claude-desktop", WEATHER, "--force", env=env)
+        assert (forced.returncode, forced.stdout, forced.stderr) == (0, f"Replaced 'weather' in {config}; restart Claude Desktop to load it\n", "")
+        assert json.loads(config.read_text()) == {"mcpServers": {"weather": self.ENTRY, "other": {"command": "x"}}}
+
+    def test_the_same_entry_again_changes_nothing(self, home: tuple[dict[str, str], Path]):
+        env, config = home
+        assert mcp_sdk("install", "claude-desktop", WEATHER, env=env).returncode == 0
+        written = config.read_text()
+        again = mcp_sdk("install", "claude-desktop", WEATHER, env=env)
+        assert (again.returncode, again.stdout, again.stderr) == (0, f"'weather' is already in {config}; nothing changed\n", "")
+        assert config.read_text() == written
+
+
+SHADOWING_SERVER = """\
+import helpers
+from mcp_sdk import Server
+
+server = Server(name="greeter")
+
+
+@server.tool
+def greet(name: str) -> str:
+    \"\"\"Greet someone.\"\"\"
+    return helpers.greeting(name)
+"""
+
+
+class TestAServersFolderDoesNotShadowTheStandardLibrary:
+    """Issue 19, item 13: a ``queue.py`` or ``secrets.py`` beside the server file (or in the current
+    directory) is the server's own business; the SDK keeps the standard library's."""
+
+    @pytest.fixture()
+    def folder(self, tmp_path: Path) -> Path:
+        folder = tmp_path / "greeter"
+        folder.mkdir()
+        (folder / "server.py").write_text(SHADOWING_SERVER)
+        (folder / "helpers.py").write_text("def greeting(name):\n    return f'Hello, {name}'\n")
+        (folder / "queue.py").write_text('"""This server\'s job queue."""\nJOBS = []\n')
+        (folder / "secrets.py").write_text('API_KEY = "not the standard library"\n')
+        return folder
+
+    @pytest.mark.parametrize(
+        "target, cwd",
+        [
+            ("server.py", "folder"),  # the README's way: mcp-sdk call FILE runs `mcp-sdk run FILE` from here
+            ("{folder}/server.py", "root"),
+            ("{script} run server.py", "folder"),
+            ("{script} run {folder}/server.py", "root"),
+            ("{python} -m mcp_sdk run {folder}/server.py", "root"),  # the Claude Desktop entry
+            ("{script} run server:server", "folder"),  # module:attribute, the module in the current directory
+        ],
+    )
+    def test_the_server_answers_over_stdio_and_imports_its_own_modules(self, folder: Path, target: str, cwd: str):
+        target = target.format(folder=folder, script=shlex.quote(SCRIPT), python=shlex.quote(sys.executable))
+        called = mcp_sdk("call", target, "greet", "name=Ada", console_script=True, cwd=folder if cwd == "folder" else ROOT)
+        assert (called.returncode, called.stdout, called.stderr) == (0, "Hello, Ada\n", "")
+
+    def test_a_module_attribute_target_under_python_m(self, folder: Path):
+        (folder / "queue.py").unlink()  # `python -m` itself puts the current directory first: not ours to undo
+        (folder / "secrets.py").unlink()
+        target = f"{shlex.quote(sys.executable)} -m mcp_sdk run server:server"
+        called = mcp_sdk("call", target, "greet", "name=Ada", console_script=True, cwd=folder)
+        assert (called.returncode, called.stdout, called.stderr) == (0, "Hello, Ada\n", "")
+
+    def test_a_server_file_named_like_a_standard_module(self, folder: Path):
+        (folder / "queue.py").unlink()
+        (folder / "server.py").rename(folder / "queue.py")
+        called = mcp_sdk("call", "queue.py", "greet", "name=Ada", console_script=True, cwd=folder)
+        assert (called.returncode, called.stdout, called.stderr) == (0, "Hello, Ada\n", "")
+
+    def test_a_server_that_meant_its_own_queue_py_is_told_what_shadows_what(self, folder: Path):
+        (folder / "server.py").write_text("from queue import JOBS\n" + SHADOWING_SERVER)
+        failed = mcp_sdk("run", "server.py", console_script=True, cwd=folder)
+        assert (failed.returncode, failed.stdout, failed.stderr) == (
+            1,
+            "",
+            f"mcp-sdk: error: importing server.py failed: ImportError: cannot import name 'JOBS' from 'queue' ({queue.__file__}); "
+            "queue.py next to it is not imported, the standard library's queue comes first: rename it\n",
+        )
 
 
 def test_dev_without_node_says_how_to_get_it(tmp_path: Path):

@@ -182,12 +182,8 @@ class RedisTaskStore:
         self.client = client
         self.prefix = prefix
         self.retention = retention
-        self.limits = TaskLimits(
-            max_tasks=max_tasks,
-            max_tasks_per_principal=min(max_tasks_per_principal, max_tasks),
-            max_bytes=max_bytes,
-            max_bytes_per_principal=min(max_bytes_per_principal, max_bytes),
-            max_task_bytes=min(max_task_bytes, max_bytes_per_principal, max_bytes),
+        self.limits = TaskLimits.consistent(
+            max_tasks, max_tasks_per_principal, max_bytes, max_bytes_per_principal, max_task_bytes
         )
         self._create = client.register_script(_CREATE)
         self._update = client.register_script(_UPDATE)

@@ -67,6 +67,24 @@ class TaskLimits:
     max_bytes_per_principal: int = attrs.field(default=DEFAULT_MAX_BYTES_PER_PRINCIPAL, validator=_positive)
     max_task_bytes: int = attrs.field(default=DEFAULT_MAX_TASK_BYTES, validator=_positive)
 
+    @classmethod
+    def consistent(
+        cls,
+        max_tasks: int,
+        max_tasks_per_principal: int,
+        max_bytes: int,
+        max_bytes_per_principal: int,
+        max_task_bytes: int,
+    ) -> TaskLimits:
+        """The limits given, each share cut to what the totals allow (a store's keywords)."""
+        return cls(
+            max_tasks=max_tasks,
+            max_tasks_per_principal=min(max_tasks_per_principal, max_tasks),
+            max_bytes=max_bytes,
+            max_bytes_per_principal=min(max_bytes_per_principal, max_bytes),
+            max_task_bytes=min(max_task_bytes, max_bytes_per_principal, max_bytes),
+        )
+
     def error(self, limit: str) -> TaskLimitError:
         """The refusal for ``limit`` (one of this class's field names)."""
         return TaskLimitError(limit, getattr(self, limit))
@@ -264,12 +282,8 @@ class InMemoryTaskStore:
         max_bytes_per_principal: int = DEFAULT_MAX_BYTES_PER_PRINCIPAL,
         max_task_bytes: int = DEFAULT_MAX_TASK_BYTES,
     ) -> None:
-        self.limits = TaskLimits(
-            max_tasks=max_tasks,
-            max_tasks_per_principal=min(max_tasks_per_principal, max_tasks),
-            max_bytes=max_bytes,
-            max_bytes_per_principal=min(max_bytes_per_principal, max_bytes),
-            max_task_bytes=min(max_task_bytes, max_bytes_per_principal, max_bytes),
+        self.limits = TaskLimits.consistent(
+            max_tasks, max_tasks_per_principal, max_bytes, max_bytes_per_principal, max_task_bytes
         )
         # One lock over all of these; never held across user code but the ``change`` callbacks,
         # which are the manager's own small record edits.

@@ -96,13 +96,7 @@ def structured_content(tool_name: str, value: t.Any) -> t.Any:
         value = dataclasses.asdict(value)
     elif attrs.has(type(value)):
         value = attrs.asdict(value)
-    try:
-        encode(value)
-    except (TypeError, ValueError, RecursionError) as error:
-        raise ToolResultError(
-            f"Tool {tool_name} returned structured content that is not JSON: {error}",
-            f"Tool {tool_name} returned structured content that is not JSON (a value JSON cannot carry, or nested too deep)",
-        ) from None
+    _require_json(tool_name, value, "structured content")
     return value
 
 
@@ -146,14 +140,19 @@ def _wire_result(tool_name: str, returned: dict[str, t.Any]) -> dict[str, t.Any]
 
 
 def _json_object(tool_name: str, value: dict[str, t.Any], what: str) -> dict[str, t.Any]:
+    _require_json(tool_name, value, f"a {what}")
+    return value
+
+
+def _require_json(tool_name: str, value: t.Any, what: str) -> None:
+    """:raises ToolResultError: JSON cannot carry ``value`` (``what`` the tool returned)."""
     try:
         encode(value)
     except (TypeError, ValueError, RecursionError) as error:
         raise ToolResultError(
-            f"Tool {tool_name} returned a {what} that is not JSON: {error}",
-            f"Tool {tool_name} returned a {what} that is not JSON (a value JSON cannot carry, or nested too deep)",
+            f"Tool {tool_name} returned {what} that is not JSON: {error}",
+            f"Tool {tool_name} returned {what} that is not JSON (a value JSON cannot carry, or nested too deep)",
         ) from None
-    return value
 
 
 def _is_block(value: t.Any) -> bool:

@@ -23,7 +23,7 @@ from ..errors import (
 )
 from ..tool import Tool
 from ..tool.result import tool_result
-from .auth.scopes import completion_scopes, require_scopes, resource_scopes, visible
+from .auth.scopes import completion_scopes, listen_scopes, require_scopes, resource_scopes, visible
 from .input_required import InputRequiredResult
 from .pagination import paginate
 from .request import Request
@@ -135,7 +135,14 @@ class ProtocolHandlers:
         return {}
 
     def _listen(self, request: Request) -> dict[str, t.Any]:
-        return listen(request, self.core.subscriptions, self.tasks)
+        principal = request.session.auth
+        registry = self.core.registry
+        require_scopes(principal, listen_scopes(registry, request.params))
+
+        def may_see(uri: str) -> bool:  # checked again per update: a scoped resource may be added later
+            return principal is None or principal.has_scopes(resource_scopes(registry, uri))
+
+        return listen(request, self.core.subscriptions, self.tasks, may_see)
 
     # -- tools ---------------------------------------------------------------
 

@@ -131,10 +131,21 @@ def agreed_filter(params: t.Any) -> dict[str, t.Any]:
     return agreed
 
 
-def listen(request: Request, bus: SubscriptionBus, tasks: TaskManager | None = None) -> dict[str, t.Any]:
+def listen(
+    request: Request,
+    bus: SubscriptionBus,
+    tasks: TaskManager | None = None,
+    may_see: t.Callable[[str], bool] | None = None,
+) -> dict[str, t.Any]:
     """Serve a ``subscriptions/listen`` request until it is cancelled or the bus closes.
 
+    The caller has already refused a filter naming a resource the caller may not read
+    (:func:`~mcp_sdk.server.auth.scopes.listen_scopes`).
+
     :param tasks: the server's tasks, for ``notifications/tasks`` (``taskIds`` in the filter).
+    :param may_see: ``may_see(uri)``: whether the caller may still be told of a change to the
+        resource ``uri``, asked for each update (a resource needing scopes may be added after
+        the request started); None delivers every subscribed update.
     :return: the graceful-close result (the caller stamps it).
     :raises CancelledError: the client cancelled it (no response is sent).
     :raises MissingClientCapabilityError: ``taskIds`` without the tasks extension declared (-32021).
@@ -165,7 +176,7 @@ def listen(request: Request, bus: SubscriptionBus, tasks: TaskManager | None = N
             return
         if kind in wanted_lists:
             message = json_rpc.notification(wanted_lists[kind], {"_meta": tag})
-        elif kind == "resource" and uri in wanted_uris:
+        elif kind == "resource" and uri is not None and uri in wanted_uris and (may_see is None or may_see(uri)):
             message = json_rpc.notification(methods.NOTIFICATIONS_RESOURCES_UPDATED, {"_meta": tag, "uri": uri})
         elif kind == "task" and uri is not None and uri in wanted_tasks and tasks is not None:
             task = tasks.notification_params(uri, session)

@@ -11,7 +11,7 @@ import requests
 from requests.auth import AuthBase
 
 from .errors import AuthorizationError
-from .urls import display_url, ensure_secure_url
+from .urls import display_url, ensure_permitted_host, ensure_secure_url
 
 if t.TYPE_CHECKING:
     from .dpop import DPoPKey
@@ -62,18 +62,41 @@ class Response(t.NamedTuple):
 
 
 class OAuthHTTP:
-    """Sends OAuth requests through the transport's ``requests.Session``."""
+    """Sends OAuth requests through the transport's ``requests.Session``, each to a URL
+    :meth:`check` permits.
 
-    def __init__(self, session: requests.Session, timeout: float | None = 30.0) -> None:
+    :param server_url: the MCP server the requests are for (None: only HTTPS-or-loopback is checked).
+    :param allow_loopback: see :func:`~mcp_sdk.client.oauth.urls.ensure_permitted_host`.
+    """
+
+    def __init__(
+        self,
+        session: requests.Session,
+        timeout: float | None = 30.0,
+        *,
+        server_url: str | None = None,
+        allow_loopback: bool | None = None,
+    ) -> None:
         self.session = session
         self.timeout = timeout
+        self.server_url = server_url
+        self.allow_loopback = allow_loopback
         #: The DPoP key whose proofs go with token requests (RFC 9449 section 5), or ``None``.
         self.dpop: DPoPKey | None = None
+
+    def check(self, url: str, label: str) -> str:
+        """Return ``url`` if the client may contact it: HTTPS (or loopback HTTP), and not a
+        local address an MCP server elsewhere could be pointing it at; else raise
+        :class:`~mcp_sdk.client.oauth.InsecureURLError`."""
+        ensure_secure_url(url, label)
+        if self.server_url is not None:
+            ensure_permitted_host(url, label, self.server_url, self.allow_loopback)
+        return url
 
     def get(self, url: str, label: str) -> Response:
         """GET ``url``, following at most a few redirects, each to a secure URL."""
         for _ in range(_MAX_REDIRECTS + 1):
-            ensure_secure_url(url, label)
+            self.check(url, label)
             response = self._send("GET", url, label)
             location = response.headers.get("Location")
             if response.status not in (301, 302, 303, 307, 308) or not location:
@@ -83,12 +106,12 @@ class OAuthHTTP:
 
     def post_form(self, url: str, form: t.Mapping[str, str], label: str, headers: t.Mapping[str, str] | None = None) -> Response:
         """POST an ``application/x-www-form-urlencoded`` body; redirects are not followed."""
-        ensure_secure_url(url, label)
+        self.check(url, label)
         return self._send("POST", url, label, data=dict(form), headers=headers)
 
     def post_json(self, url: str, body: t.Any, label: str) -> Response:
         """POST a JSON body; redirects are not followed."""
-        ensure_secure_url(url, label)
+        self.check(url, label)
         return self._send("POST", url, label, json_body=body)
 
     def _send(

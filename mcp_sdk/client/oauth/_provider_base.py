@@ -27,6 +27,12 @@ class StorageBackedProvider:
         self.scope = (scope.strip() or None) if scope else None
         #: Where tokens (and, for :class:`Provider`, the client registration) are kept.
         self.storage: Storage = storage if storage is not None else InMemoryStorage()
+        #: Whether the OAuth requests (metadata, authorization server, its endpoints) may go to a
+        #: loopback address other than the MCP server's own origin. ``None`` (the default): only
+        #: when the MCP server is itself loopback. ``True``: always (a local authorization server
+        #: in tests or development). ``False``: never. Link-local addresses (cloud metadata at
+        #: 169.254.169.254) are always refused. Set it before the provider is passed to ``HTTP``.
+        self.allow_loopback_authorization_servers: bool | None = None
         #: The DPoP key proving possession of the tokens (RFC 9449), or ``None`` for bearer tokens.
         self.dpop: DPoPKey | None = None
         if dpop is not None and dpop is not False:

@@ -62,12 +62,12 @@ def discover(http: OAuthHTTP, server_url: str, resource_metadata_url: str | None
     ``InsecureURLError``) for hostile or unusable metadata.
     """
     if resource_metadata_url is not None:
-        ensure_secure_url(resource_metadata_url, "WWW-Authenticate resource_metadata URL")
+        http.check(resource_metadata_url, "WWW-Authenticate resource_metadata URL")
     prm = _fetch_first(http, protected_resource_metadata_urls(server_url, resource_metadata_url), "protected resource metadata")
     if prm is None:
         return _legacy(http, server_url)
 
-    issuer = _first_authorization_server(prm)
+    issuer = _first_authorization_server(http, prm)
     resource = _resource(prm, server_url)
     metadata = _fetch_first(http, authorization_server_metadata_urls(issuer), "authorization server metadata")
     if metadata is None:
@@ -79,7 +79,7 @@ def discover(http: OAuthHTTP, server_url: str, resource_metadata_url: str | None
         raise AuthorizationError(
             f"authorization server metadata issuer does not match {display_url(issuer)} (RFC 8414 section 3.3)"
         )
-    _check_endpoints(metadata)
+    _check_endpoints(http, metadata)
     return AuthorizationServer(issuer=returned, metadata=metadata, resource=resource, protected_resource_metadata=prm)
 
 
@@ -97,7 +97,7 @@ def _legacy(http: OAuthHTTP, server_url: str) -> AuthorizationServer:
             "registration_endpoint": f"{base}/register",
             "code_challenge_methods_supported": ["S256"],
         }
-    _check_endpoints(metadata)
+    _check_endpoints(http, metadata)
     issuer = metadata.get("issuer")
     return AuthorizationServer(
         issuer=issuer if isinstance(issuer, str) and issuer else base,
@@ -119,14 +119,18 @@ def _fetch_first(http: OAuthHTTP, urls: list[str], label: str) -> dict[str, t.An
     return None
 
 
-def _first_authorization_server(prm: dict[str, t.Any]) -> str:
+def _first_authorization_server(http: OAuthHTTP, prm: dict[str, t.Any]) -> str:
     servers = prm.get("authorization_servers")
     if not isinstance(servers, list) or not servers:
         raise AuthorizationError("protected resource metadata has no authorization_servers")
     issuer = servers[0]
     if not isinstance(issuer, str) or not issuer:
         raise AuthorizationError("protected resource metadata authorization_servers[0] is not a URL")
-    ensure_secure_url(issuer, "authorization server")
+    http.check(issuer, "authorization server")
+    if "?" in issuer or "#" in issuer:  # RFC 8414 section 2: an issuer has no query or fragment
+        raise AuthorizationError(
+            f"authorization server issuer {display_url(issuer)} has a query or fragment (RFC 8414 section 2)"
+        )
     return issuer
 
 
@@ -144,14 +148,14 @@ def _resource(prm: dict[str, t.Any], server_url: str) -> str:
     return resource
 
 
-def _check_endpoints(metadata: dict[str, t.Any]) -> None:
+def _check_endpoints(http: OAuthHTTP, metadata: dict[str, t.Any]) -> None:
     for name in _ENDPOINTS:
         value = metadata.get(name)
         if value is None:
             continue
         if not isinstance(value, str):
             raise AuthorizationError(f"authorization server metadata {name} is not a URL")
-        ensure_secure_url(value, f"authorization server {name}")
+        http.check(value, f"authorization server {name}")
 
 
 def _string_list(value: t.Any) -> list[str]:

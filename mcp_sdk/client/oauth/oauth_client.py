@@ -79,7 +79,9 @@ class OAuthClient:
         self.provider = provider
         self.server_url = server_url
         self.session = session
-        self._http = OAuthHTTP(session, timeout)
+        self._http = OAuthHTTP(
+            session, timeout, server_url=server_url, allow_loopback=provider.allow_loopback_authorization_servers
+        )
         self._http.dpop = provider.dpop
         # Held for a whole flow, user callbacks included, so concurrent 401s
         # produce one flow; auth_headers() never takes it.

@@ -4,12 +4,16 @@
 - RFC 8707 / RFC 9728: the canonical resource URI and whether a PRM ``resource``
   covers the MCP server URL.
 - RFC 9728 / RFC 8414 / OpenID Connect Discovery: the candidate metadata URLs.
+- Where an MCP server's metadata may send the client: never to this machine or its
+  network's link-local services (cloud metadata at 169.254.169.254), unless the MCP
+  server is itself on this machine.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import re
+import socket
 import typing as t
 from urllib.parse import SplitResult, urlsplit, urlunsplit
 
@@ -17,6 +21,9 @@ from .errors import InsecureURLError
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _ENCODED_DOT = re.compile("%2e", re.IGNORECASE)
+#: Hosts ``socket.inet_aton`` would read as IPv4 (``2130706433``, ``0x7f.1``, ``127.1``): the
+#: resolver connects to them as such, so they are classified as the address they stand for.
+_LEGACY_IPV4 = re.compile(r"[0-9a-fx.]+")
 
 
 def _split(url: str) -> SplitResult | None:
@@ -47,6 +54,82 @@ def is_loopback_host(host: str | None) -> bool:
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
         address = address.ipv4_mapped
     return address.is_loopback
+
+
+def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        address: ipaddress.IPv4Address | ipaddress.IPv6Address = ipaddress.ip_address(host)
+    except ValueError:
+        if not _LEGACY_IPV4.fullmatch(host):
+            return None
+        try:
+            address = ipaddress.IPv4Address(socket.inet_aton(host))
+        except OSError:
+            return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
+
+
+def local_address_kind(host: str | None) -> str | None:
+    """Why ``host`` is no place for a remote service, or ``None``.
+
+    ``"loopback"``: ``localhost``, ``*.localhost`` (RFC 6761), ``127.0.0.0/8``, ``::1``, in any
+    spelling the resolver accepts (``2130706433``, ``[::ffff:127.0.0.1]``). ``"link-local"``:
+    ``169.254.0.0/16`` (cloud metadata services) and ``fe80::/10``. ``"unspecified"``: ``0.0.0.0``
+    and ``::``, which reach this machine. ``"multicast"``. Host names are not resolved.
+    """
+    if not host:
+        return None
+    host = host.lower().strip("[]").rstrip(".")
+    if host == "localhost" or host.endswith(".localhost"):
+        return "loopback"
+    address = _address(host)
+    if address is None:
+        return None
+    if address.is_loopback:
+        return "loopback"
+    if address.is_link_local:
+        return "link-local"
+    if address.is_unspecified:
+        return "unspecified"
+    if address.is_multicast:
+        return "multicast"
+    return None
+
+
+def ensure_permitted_host(url: str, label: str, server_url: str, allow_loopback: bool | None = None) -> str:
+    """Return ``url`` unless an MCP server at ``server_url`` may not send the client there.
+
+    The MCP server's own origin is always permitted. Elsewhere, a link-local, unspecified or
+    multicast address never is; a loopback one is when ``allow_loopback`` says so, or, when it
+    is ``None``, when the MCP server is itself loopback (a local authorization server beside a
+    local MCP server, as in development and tests).
+
+    :raises InsecureURLError: naming ``label``, the URL and the reason.
+    """
+    parts = _split(url)
+    try:
+        if origin(url) == origin(server_url):
+            return url
+    except ValueError:
+        pass
+    kind = local_address_kind(parts.hostname if parts is not None else None)
+    if kind is None:
+        return url
+    if kind == "loopback":
+        server_is_loopback = is_loopback_host(urlsplit(server_url).hostname)
+        if allow_loopback or (allow_loopback is None and server_is_loopback):
+            return url
+        reason = (
+            f"is a loopback address and the MCP server {display_url(server_url)} is not"
+            if allow_loopback is None
+            else "is a loopback address and allow_loopback_authorization_servers is False"
+        )
+        hint = " (set allow_loopback_authorization_servers = True on the provider to allow it)"
+    else:
+        reason, hint = f"is a {kind} address", ""
+    raise InsecureURLError(f"{label} {display_url(url)} {reason}; refusing to contact it{hint}")
 
 
 def is_secure_url(url: str) -> bool:

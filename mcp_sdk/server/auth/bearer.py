@@ -16,7 +16,7 @@ from .errors import AuthorizationServerUnavailable, AuthRefusal
 
 if t.TYPE_CHECKING:
     from .dpop import DPoPVerifier
-from .principal import AccessToken, Principal
+from .principal import AccessToken, Principal, audience_claim
 
 Verifier = t.Callable[[str], t.Optional[AccessToken]]
 WSGIEnvironment = t.Dict[str, t.Any]
@@ -62,8 +62,13 @@ class BearerAuth:
     :param required_scopes: scopes every request needs (403 ``insufficient_scope`` otherwise).
     :param scopes_supported: scopes advertised in the metadata (default: ``required_scopes``).
     :param audience: the token audiences accepted (default: ``resource`` only, RFC 8707).
-        A token naming only other audiences is refused. One naming none passes: a
-        :class:`JWTVerifier` requires ``aud``; an introspection answer or a callable may not know it.
+        A token whose ``aud`` claim names only other audiences, or is not a string or a
+        non-empty list of strings (``[]``, ``{}``), is refused. One without an ``aud`` claim
+        passes: a :class:`JWTVerifier` requires ``aud``; an introspection answer or a callable may not know it.
+    :param leeway: seconds of clock skew allowed when the token's ``exp`` and ``nbf`` are
+        checked again here (default: the verifier's own ``leeway``, as :class:`JWTVerifier`
+        and :class:`IntrospectionVerifier` have, so the leeway they accepted a token with holds;
+        0 for a verifier without one, such as a callable looking tokens up in your database).
     :param resource_name: a human-readable name for the metadata.
     :param implied_scopes: scope hierarchies: ``{"admin": ["notes:read", "notes:write"]}``
         grants the listed scopes to whoever holds the key (transitively), wherever scopes are checked.
@@ -85,6 +90,7 @@ class BearerAuth:
         resource_name: str | None = None,
         implied_scopes: t.Mapping[str, t.Iterable[str]] | None = None,
         dpop: DPoPVerifier | None = None,
+        leeway: float | None = None,
     ) -> None:
         if not callable(verifier):
             raise TypeError("verifier must be callable: verifier(token) -> AccessToken | None")
@@ -101,6 +107,11 @@ class BearerAuth:
         self.implied_scopes = {scope: tuple(implied) for scope, implied in (implied_scopes or {}).items()}
         self.resource_name = resource_name
         self.dpop = dpop
+        if leeway is None:
+            own: t.Any = getattr(verifier, "leeway", None)
+            leeway = float(own) if type(own) in (int, float) else 0.0
+        #: Seconds of clock skew allowed on ``exp`` and ``nbf``.
+        self.leeway: float = leeway
         #: The URL of this resource's Protected Resource Metadata, as sent in ``WWW-Authenticate``.
         self.metadata_url = metadata_url_for(resource)
         #: The path to mount :func:`protected_resource_metadata` at, on the host's root.
@@ -195,10 +206,11 @@ class BearerAuth:
             raise self.unauthorized("invalid_token", "the access token is invalid or expired")
         if not isinstance(access, Principal):
             raise TypeError(f"the verifier returned {type(access).__name__}, not an AccessToken or None")
-        if access.expires_at is not None and access.expires_at <= time.time():
+        if not access.valid_at(time.time(), self.leeway):
             raise self.unauthorized("invalid_token", "the access token is invalid or expired")
-        if access.audience and self.audience.isdisjoint(canonical_uri(value) for value in access.audience):
-            raise self.unauthorized("invalid_token", "the access token is for another resource")
+        problem = self._audience_problem(access)
+        if problem is not None:
+            raise self.unauthorized("invalid_token", problem)
         access = self.expand(access)
         if dpop is not None:
             self._check_binding(environ, dpop, scheme, token, access)
@@ -206,6 +218,20 @@ class BearerAuth:
         if missing:
             raise self.forbidden([])
         return access
+
+    def _audience_problem(self, access: Principal) -> str | None:
+        """Why ``access`` is not for this resource (None: it is, or its audience is unknown)."""
+        if "aud" in access.claims:
+            audience = audience_claim(access.claims["aud"])
+            if audience is None:
+                return "the access token's aud claim is not a string or a non-empty list of strings"
+        elif access.audience:
+            audience = access.audience
+        else:
+            return None  # the verifier cannot know the audience (an introspection answer without aud)
+        if self.audience.isdisjoint(canonical_uri(value) for value in audience):
+            return "the access token is for another resource"
+        return None
 
     def _check_binding(self, environ: WSGIEnvironment, dpop: DPoPVerifier, scheme: str, token: str, access: Principal) -> None:
         from .dpop import DPoPNonceRequiredError, InvalidDPoPProofError

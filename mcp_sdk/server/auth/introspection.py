@@ -10,7 +10,7 @@ import typing as t
 
 from ._fetch import fetch_json
 from .jwt_verifier import token_from_claims
-from .principal import AccessToken
+from .principal import DEFAULT_LEEWAY, AccessToken
 
 #: Introspection answers kept at most.
 DEFAULT_CACHE_SIZE = 1024
@@ -23,7 +23,8 @@ class IntrospectionVerifier:
     :param client_id: this resource server's client id at the authorization server.
     :param client_secret: its secret (HTTP Basic); never logged nor shown in ``repr``.
     :param issuer: if given, the ``iss`` an answer must carry (when it carries one).
-    :param cache_ttl: the most seconds an active answer is reused (never past the token's ``exp``).
+    :param leeway: seconds of clock skew allowed on the answer's ``exp`` and ``nbf`` (30).
+    :param cache_ttl: the most seconds an active answer is reused (never past the token's ``exp`` plus ``leeway``).
     :param negative_ttl: seconds an "inactive" answer is reused, so a client retrying a dead
         token in a loop does not make the server ask each time.
     :param cache_size: the most answers kept (least recently used ones go first).
@@ -37,6 +38,7 @@ class IntrospectionVerifier:
         client_id: str | None = None,
         client_secret: str | None = None,
         issuer: str | None = None,
+        leeway: float = DEFAULT_LEEWAY,
         cache_ttl: float = 60,
         negative_ttl: float = 5,
         cache_size: int = DEFAULT_CACHE_SIZE,
@@ -46,6 +48,7 @@ class IntrospectionVerifier:
         self.client_id = client_id
         self._client_secret = client_secret
         self.issuer = issuer
+        self.leeway = leeway
         self.cache_ttl = cache_ttl
         self.negative_ttl = negative_ttl
         self.cache_size = cache_size
@@ -85,14 +88,11 @@ class IntrospectionVerifier:
             return None, self.negative_ttl
         access = token_from_claims(answer)
         wall = time.time()
-        nbf: t.Any = answer.get("nbf")
-        if (
-            (self.issuer is not None and access.issuer is not None and access.issuer != self.issuer)
-            or (access.expires_at is not None and access.expires_at <= wall)
-            or (type(nbf) in (int, float) and nbf > wall)
-        ):
+        if (self.issuer is not None and access.issuer is not None and access.issuer != self.issuer) or not access.valid_at(wall, self.leeway):
             return None, self.negative_ttl
-        return access, self.cache_ttl if access.expires_at is None else min(self.cache_ttl, access.expires_at - wall)
+        if access.expires_at is None:
+            return access, self.cache_ttl
+        return access, min(self.cache_ttl, access.expires_at + self.leeway - wall)
 
     verify = __call__
 

@@ -14,7 +14,7 @@ import typing as t
 from ..._pyjwt import import_jwt
 from ._fetch import fetch_json
 from .errors import AuthorizationServerUnavailable
-from .principal import AccessToken
+from .principal import DEFAULT_LEEWAY, AccessToken, audience_claim
 
 logger = logging.getLogger("mcp_sdk.server.auth")
 
@@ -41,7 +41,8 @@ class JWTVerifier:
     :param audience: the ``aud`` required (one or several, any matching); None leaves
         the check to :class:`~mcp_sdk.server.auth.BearerAuth` (against its ``resource``).
     :param algorithms: the signature algorithms accepted (asymmetric only).
-    :param leeway: seconds of clock skew allowed on ``exp``, ``nbf`` and ``iat``.
+    :param leeway: seconds of clock skew allowed on ``exp``, ``nbf`` and ``iat`` (30);
+        :class:`~mcp_sdk.server.auth.BearerAuth` re-checks ``exp`` and ``nbf`` with the same leeway.
     :param cache_ttl: seconds a fetched JWKS is used before it is fetched again.
     :param refetch_interval: the least seconds between two fetches caused by an unknown ``kid``
         (key rotation), so forged ``kid`` values cannot make us hammer the issuer.
@@ -57,7 +58,7 @@ class JWTVerifier:
         issuer: str,
         audience: str | t.Sequence[str] | None = None,
         algorithms: t.Sequence[str] = ("RS256", "ES256"),
-        leeway: float = 30,
+        leeway: float = DEFAULT_LEEWAY,
         cache_ttl: float = 300,
         refetch_interval: float = 30,
         timeout: float = 5,
@@ -207,7 +208,7 @@ def token_from_claims(claims: t.Mapping[str, t.Any]) -> AccessToken:
         client_id=client_id if type(client_id) is str else None,
         scopes=scopes,
         expires_at=float(expires_at) if type(expires_at) in (int, float) else None,
-        audience=claims.get("aud") if isinstance(claims.get("aud"), (str, list)) else None,
+        audience=audience_claim(claims.get("aud")),
         issuer=issuer if type(issuer) is str else None,
         claims=dict(claims),
     )

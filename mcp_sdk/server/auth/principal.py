@@ -15,6 +15,20 @@ def _scopes(value: t.Iterable[str] | str | None) -> frozenset[str]:
     return frozenset(str(scope) for scope in value)
 
 
+#: Seconds of clock skew allowed by default on a token's ``exp`` and ``nbf``.
+DEFAULT_LEEWAY = 30.0
+
+
+def audience_claim(value: t.Any) -> tuple[str, ...] | None:
+    """The audiences an ``aud`` claim names, or None when it is not a string or a non-empty
+    list of strings (RFC 7519 section 4.1.3): ``[]``, ``{}``, ``[1]`` name nobody and are refused."""
+    if type(value) is str:
+        return (value,)
+    if type(value) is list and value and all(type(item) is str for item in value):
+        return tuple(value)
+    return None
+
+
 def _audience(value: t.Iterable[str] | str | None) -> tuple[str, ...]:
     if value is None:
         return ()
@@ -53,6 +67,14 @@ class Principal:
         """Whether ``other`` is the same caller (issuer, subject, client), whatever its token's scopes."""
         return other is not None and self.key == other.key
 
+    def valid_at(self, now: float, leeway: float = DEFAULT_LEEWAY) -> bool:
+        """Whether the token is in force at ``now``: not expired (``exp``) nor not yet valid
+        (a numeric ``nbf`` claim), give or take ``leeway`` seconds of clock skew."""
+        if self.expires_at is not None and self.expires_at <= now - leeway:
+            return False
+        not_before: t.Any = self.claims.get("nbf")
+        return not (type(not_before) in (int, float) and not_before > now + leeway)
+
     def has_scopes(self, required: t.Iterable[str]) -> bool:
         """Whether every scope in ``required`` was granted."""
         return self.scopes.issuperset(required)
@@ -69,4 +91,4 @@ class Principal:
 AccessToken = Principal
 
 
-__all__ = ["AccessToken", "Principal"]
+__all__ = ["AccessToken", "DEFAULT_LEEWAY", "Principal", "audience_claim"]

@@ -1,7 +1,8 @@
 """Per-item scopes: tools, prompts and resources that declare ``required_scopes``.
 
 A principal lacking an item's scopes does not see it in lists and is refused when
-calling, getting, reading or subscribing to it, or completing its arguments. Without a principal (stdio, or an HTTP transport
+calling, getting, reading or subscribing to it (``resources/subscribe``, or naming it in a
+``subscriptions/listen`` filter), or completing its arguments. Without a principal (stdio, or an HTTP transport
 with no authentication configured) there is nobody to restrict: everything is open.
 """
 
@@ -80,7 +81,23 @@ def _scopes_named(server: Catalog, method: t.Any, params: dict[str, t.Any]) -> t
         return resource_scopes(server, params.get("uri"))
     if method == methods.COMPLETION_COMPLETE:  # completing a hidden prompt's or resource's arguments
         return completion_scopes(server, params.get("ref"))
+    if method == methods.SUBSCRIPTIONS_LISTEN:  # 2026-07-28's resources/subscribe
+        return listen_scopes(server, params)
     return ()
+
+
+def listen_scopes(server: Catalog, params: t.Any) -> list[str]:
+    """The scopes of every resource a ``subscriptions/listen`` filter names in ``resourceSubscriptions``."""
+    notifications = params.get("notifications") if type(params) is dict else None
+    uris = notifications.get("resourceSubscriptions") if type(notifications) is dict else None
+    if type(uris) is not list:
+        return []
+    scoped = _scoped(server, "resources")
+    required: dict[str, None] = {}
+    for uri in uris:
+        if type(uri) is str:
+            required.update(dict.fromkeys(scoped.get(uri, ())))
+    return list(required)
 
 
 def completion_scopes(server: Catalog, ref: t.Any) -> t.Sequence[str]:
@@ -112,4 +129,4 @@ def require_scopes(principal: Principal | None, required: t.Sequence[str] | None
         raise InsufficientScopeError(list(required))
 
 
-__all__ = ["Catalog", "completion_scopes", "require_scopes", "required_for", "resource_scopes", "visible"]
+__all__ = ["Catalog", "completion_scopes", "listen_scopes", "require_scopes", "required_for", "resource_scopes", "visible"]

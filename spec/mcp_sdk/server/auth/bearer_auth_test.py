@@ -280,3 +280,75 @@ def test_a_token_in_the_query_string_is_ignored(issuer, protect):
     token = issuer.mint(aud=protected.url)
     response = post_initialize(protected.url + "?access_token=" + token, None)
     assert response.status_code == 401
+
+
+# -- issue 19, item 5: the documented leeway holds on exp and nbf everywhere ------------------
+
+
+def test_the_verifiers_leeway_holds_on_exp_and_nbf(issuer, protect):
+    protected = protect(JWTVerifier(jwks_uri=issuer.jwks_uri, issuer=issuer.issuer, leeway=120))
+    now = int(time.time())
+    for claims in ({"exp": now - 60}, {"nbf": now + 60}):  # within the 120 s leeway
+        assert post_initialize(protected.url, "Bearer " + issuer.mint(aud=protected.url, **claims)).status_code == OK_STATUS
+    for claims in ({"exp": now - 180}, {"nbf": now + 180}):  # past it
+        response = post_initialize(protected.url, "Bearer " + issuer.mint(aud=protected.url, **claims))
+        assert response.status_code == 401
+        assert response.headers["WWW-Authenticate"] == challenge(protected, **INVALID)
+
+
+def test_introspection_has_the_leeway_too(issuer, protect):
+    from spec.mcp_sdk.server.auth.introspection_and_bridge_test import introspection
+
+    protected = protect(introspection(issuer, leeway=120))
+    now = int(time.time())
+    # (The fixture's authorization server itself calls a token past its exp inactive: nbf shows it.)
+    assert post_initialize(protected.url, "Bearer " + issuer.mint(aud=protected.url, nbf=now + 60)).status_code == OK_STATUS
+    response = post_initialize(protected.url, "Bearer " + issuer.mint(aud=protected.url, nbf=now + 180))
+    assert response.status_code == 401
+    assert response.headers["WWW-Authenticate"] == challenge(protected, **INVALID)
+
+
+def test_bearer_auth_takes_the_verifiers_leeway_or_its_own(issuer):
+    verifier = JWTVerifier(jwks_uri=issuer.jwks_uri, issuer=issuer.issuer, leeway=120)
+    assert BearerAuth(verifier, resource="https://api.example.com/mcp").leeway == 120
+    assert BearerAuth(verifier, resource="https://api.example.com/mcp", leeway=5).leeway == 5
+    assert BearerAuth(lambda token: None, resource="https://api.example.com/mcp").leeway == 0
+
+
+# -- issue 19, item 6: aud is a string or a non-empty list of strings naming the resource ----
+
+
+@pytest.mark.parametrize("aud", [[], {}, [1], None, 7], ids=["empty_list", "object", "list_of_number", "null", "number"])
+def test_a_malformed_audience_is_401(issuer, protect, aud):
+    protected = protect()
+    response = post_initialize(protected.url, "Bearer " + _minted_with_aud(issuer, protected.url, aud))
+    assert response.status_code == 401
+    description = "the access token is invalid or expired" if aud is None else "the access token's aud claim is not a string or a non-empty list of strings"
+    assert response.headers["WWW-Authenticate"] == challenge(protected, error="invalid_token", error_description=description, scope="mcp")
+    assert response.json() == {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Unauthorized: " + description}}
+
+
+def test_a_malformed_audience_from_introspection_is_401(issuer, protect):
+    from spec.mcp_sdk.server.auth.introspection_and_bridge_test import introspection
+
+    protected = protect(introspection(issuer))
+    for aud in ([], {}):
+        response = post_initialize(protected.url, "Bearer " + _minted_with_aud(issuer, protected.url, aud))
+        assert response.status_code == 401
+        assert 'error_description="the access token\'s aud claim is not a string or a non-empty list of strings"' in response.headers["WWW-Authenticate"]
+
+
+def test_a_list_audience_naming_the_resource_gets_in(issuer, protect):
+    protected = protect()
+    token = _minted_with_aud(issuer, protected.url, ["https://other.example.com", protected.url])
+    assert post_initialize(protected.url, "Bearer " + token).status_code == OK_STATUS
+
+
+def _minted_with_aud(issuer: JWTAuthorizationServer, resource: str, aud: t.Any) -> str:
+    """A signed token whose ``aud`` is exactly ``aud`` (``mint`` treats an empty one as absent),
+    recorded for introspection."""
+    claims = issuer.claims(aud=resource)
+    claims["aud"] = aud
+    token = issuer.signing_key.sign(claims)
+    issuer.issued[token] = claims
+    return token

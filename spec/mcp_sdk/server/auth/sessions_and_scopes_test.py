@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
 import requests
@@ -249,3 +250,87 @@ def test_audiences_compare_in_canonical_form(issuer, protect):
     shouted = protected.url.replace("http://127.0.0.1", "HTTP://127.0.0.1")
     assert post_initialize(protected.url, "Bearer " + issuer.mint(aud=shouted)).status_code == 200
     assert post_initialize(protected.url, "Bearer " + issuer.mint(aud=protected.url + "/other")).status_code == 401
+
+
+# -- subscriptions/listen (2026-07-28) names resources too (issue 19, item 4) -----------
+
+TAG = "io.modelcontextprotocol/subscriptionId"
+
+
+def test_listening_to_a_resource_without_its_scope_is_403_as_subscribing_is(issuer, protect):
+    protected = protect()
+    plain = issuer.mint(aud=protected.url, sub="mona")
+    from spec.support.modern_http import ModernHTTP
+
+    with ModernHTTP(protected.url) as client:
+        client.http.headers["Authorization"] = "Bearer " + plain
+        message = client.message("subscriptions/listen", {"notifications": {"resourceSubscriptions": [PUBLIC_URI, ADMIN_URI]}})
+        with client.http.post(protected.url, json=message, headers=client.headers(message), timeout=30, stream=True) as refused:
+            assert refused.status_code == 403  # before the fix: 200 and a stream carrying admin's updates
+            refused.content
+    assert refused.headers["WWW-Authenticate"] == (
+        'Bearer error="insufficient_scope", error_description="the token lacks a required scope", '
+        f'scope="mcp admin", resource_metadata="{metadata_url(protected)}"'
+    )
+    assert refused.json() == {
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {"code": -32600, "message": "Forbidden: insufficient scope (requires mcp admin)"},
+    }
+
+
+def test_a_listen_stream_never_carries_an_update_of_a_resource_the_caller_may_not_read(issuer, protect):
+    """Refused up front when the filter names it; dropped per update when the scoped resource came later."""
+    from mcp_sdk import Resource
+    from spec.support.modern_http import ModernHTTP
+
+    protected = protect()
+    later = "memo://later"
+    with ModernHTTP(protected.url) as client:
+        client.http.headers["Authorization"] = "Bearer " + issuer.mint(aud=protected.url, sub="mona")
+        stream = client.stream("subscriptions/listen", {"notifications": {"resourceSubscriptions": [later, PUBLIC_URI]}})
+        ack = next(stream)
+        assert ack["params"]["notifications"] == {"resourceSubscriptions": [later, PUBLIC_URI]}
+        protected.server.add_resource(Resource(uri=later, name="later", required_scopes=["admin"]))
+        protected.server.notify_resources_updated(later)
+        protected.server.notify_resources_updated(PUBLIC_URI)
+        update = next(stream)
+        protected.server.close_subscriptions()
+        rest = list(stream)
+    assert update == {"jsonrpc": "2.0", "method": "notifications/resources/updated", "params": {"_meta": {TAG: ack["params"]["_meta"][TAG]}, "uri": PUBLIC_URI}}
+    assert [message.get("method") for message in rest] == [None]  # only the closing result
+
+
+def test_a_caller_with_the_scope_hears_the_update(issuer, protect):
+    from spec.support.modern_http import ModernHTTP
+
+    protected = protect()
+    with ModernHTTP(protected.url) as client:
+        client.http.headers["Authorization"] = "Bearer " + issuer.mint(aud=protected.url, sub="mona", scope="mcp admin")
+        stream = client.stream("subscriptions/listen", {"notifications": {"resourceSubscriptions": [ADMIN_URI]}})
+        next(stream)
+        protected.server.notify_resources_updated(ADMIN_URI)
+        assert next(stream)["params"]["uri"] == ADMIN_URI
+        protected.server.close_subscriptions()
+        list(stream)
+
+
+def test_the_listen_handler_refuses_too_when_no_http_check_ran():
+    from spec.support.protected_server import build_server
+
+    server = build_server()
+    session = server.create_session(None)
+    session.auth = Principal(subject="alice", scopes=["mcp"])
+    listen = request("subscriptions/listen", {"notifications": {"resourceSubscriptions": [ADMIN_URI]}})
+    listen["params"]["_meta"] = {"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}}
+    answers: list[dict] = []
+    handling = threading.Thread(target=lambda: answers.append(session.handle(listen)))
+    handling.start()
+    handling.join(10)
+    server.close_subscriptions()  # before the fix the listen request was served: end it
+    handling.join(10)
+    assert answers[0]["error"] == {
+        "code": -32600,
+        "message": "Forbidden: insufficient scope (requires admin)",
+        "data": {"requiredScopes": ["admin"]},
+    }

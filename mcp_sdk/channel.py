@@ -7,7 +7,7 @@ Four things play this role, and each is a :class:`Channel`:
   connection one stateless HTTP POST runs on;
 - :class:`~mcp_sdk.server.modern_exchange.ModernExchange`: one 2026-07-28 request, its state
   read from the request's ``_meta``, carried by the connection it came on;
-- :class:`~mcp_sdk.server.tasks.TaskExchange`: the work of one task of the tasks extension.
+- :class:`~mcp_sdk.server.task_exchange.TaskExchange`: the work of one task of the tasks extension.
 
 A handler sees ``request.session`` (``server_context.session``) as a channel, whatever
 the era: it writes notifications, sends requests to the client, and reads the protocol

@@ -24,7 +24,17 @@ if t.TYPE_CHECKING:
 class ServerContext(t.Mapping[str, t.Any]):
     """A read-only mapping over the server's context, bound to one in-flight request."""
 
-    __slots__ = ("context", "session", "request_id", "progress_token", "cancellation", "meta", "inputs", "_view")
+    __slots__ = (
+        "context",
+        "session",
+        "request_id",
+        "progress_token",
+        "cancellation",
+        "meta",
+        "inputs",
+        "http_request",
+        "_view",
+    )
 
     def __init__(
         self,
@@ -36,6 +46,7 @@ class ServerContext(t.Mapping[str, t.Any]):
         cancellation: Cancellation | None = None,
         meta: dict[str, t.Any] | None = None,
         inputs: RoundTripInputs | None = None,
+        http_request: t.Any = None,
     ) -> None:
         #: The ``server_context`` given to the server, as given.
         self.context = context
@@ -50,6 +61,7 @@ class ServerContext(t.Mapping[str, t.Any]):
         #: The request's ``_meta`` (trace context keys pass through untouched).
         self.meta = meta
         self.inputs = inputs
+        self.http_request = http_request
         view: t.Mapping[str, t.Any]
         if isinstance(context, t.Mapping):
             view = {**context, "_meta": meta} if meta is not None else context
@@ -109,6 +121,18 @@ class ServerContext(t.Mapping[str, t.Any]):
         """Who made the request (subject, client id, scopes, expiry, claims; never the token);
         None without authentication (stdio, or HTTP without ``auth=``/``authenticate=``)."""
         return self.session.auth if self.session is not None else None
+
+    @property
+    def request(self) -> t.Any:
+        """The HTTP request that carried this call, as the web framework knows it: a Flask or
+        Django request when the endpoint is served through ``mcp_sdk.contrib``, else a werkzeug
+        ``Request`` over the WSGI environ (its body already read); None on stdio.
+
+        Its headers, the client's address and the framework's user are there; for a task, it is
+        the request that started the task.
+        """
+        http_request = self.http_request
+        return http_request() if callable(http_request) else http_request
 
     # -- cancellation --------------------------------------------------------
 

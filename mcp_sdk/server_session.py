@@ -61,7 +61,13 @@ class SessionHost(ChannelHost, t.Protocol):
     """What a session needs of its server (:class:`~mcp_sdk.Server` is one)."""
 
     def handle_message(
-        self, message: t.Any, session: ServerSession, cancellation: Cancellation | None = None, *, modern: bool | None = None
+        self,
+        message: t.Any,
+        session: ServerSession,
+        cancellation: Cancellation | None = None,
+        *,
+        modern: bool | None = None,
+        http_request: t.Any = None,
     ) -> t.Any:
         """Answer one decoded message (or batch) read on ``session``."""
 

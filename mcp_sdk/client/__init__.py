@@ -285,15 +285,16 @@ class Client(ServerMessages):
     def call_tool(
         self,
         name: str | None = None,
+        arguments: dict[str, t.Any] | None = None,
         *,
         tool: Tool | None = None,
-        arguments: dict[str, t.Any] | None = None,
         progress_token: str | int | None = None,
         meta: dict[str, t.Any] | None = None,
         cancellation: Cancellation | None = None,
         timeout: float | None = None,
     ) -> dict[str, t.Any]:
-        """Call a tool, by ``name`` or ``tool``; returns the full JSON-RPC response.
+        """Call a tool, by ``name`` or ``tool``: ``client.call_tool("add", {"a": 1})``; returns the
+        full JSON-RPC response.
 
         ``response["result"]["content"]`` holds the content; a tool that failed
         answers ``isError: true`` in its result rather than raising.

@@ -33,6 +33,7 @@ from ..tool import Tool
 from . import capabilities as capabilities_module
 from .decorators import ResourceReaders, prompt_decorator, tool_decorator
 from .dispatch import Dispatcher
+from .handler_contexts import HandlerContext
 from .handlers import ProtocolHandlers
 from .modern_requests import ModernRequests
 from .registry import HandlerEntry, Registry
@@ -44,6 +45,7 @@ from .tasks import TASKS_EXTENSION, TaskManager
 logger = logging.getLogger("mcp_sdk.server")
 
 F = t.TypeVar("F", bound=t.Callable[..., t.Any])
+HC = t.TypeVar("HC", bound="HandlerContext")
 
 
 class Server:
@@ -129,6 +131,7 @@ class Server:
         self._dispatcher = Dispatcher(self, ProtocolHandlers(self, self.tasks).methods())
         self._router = Router(self._dispatcher, ModernRequests(self, self._dispatcher))
         self._resource_readers = ResourceReaders(self.registry)
+        self._handler_contexts: tuple[HandlerContext, ...] = ()
         self._lock = threading.Lock()
         self._sessions: set[ServerSession] = set()
         self._default_session: ServerSession | None = None
@@ -299,6 +302,28 @@ class Server:
         """
         return self._dispatcher.handler_accepts_server_context(method, params)
 
+    # -- the host application ------------------------------------------------
+
+    def handler_context(self, factory: HC) -> HC:
+        """Register ``factory(server_context) -> context manager``, entered around every handler
+        on the thread that runs it (see :mod:`mcp_sdk.server.handler_contexts`); returns it.
+
+        For a web framework's context: the handler then runs as a view would (a Flask app
+        context, Django's database connection handling). Contexts are entered in the order
+        registered and left in reverse; one that fails to enter answers the request with an
+        internal error, reported to the ``exception_reporter``.
+        """
+        if not callable(factory):
+            raise TypeError(f"handler_context takes a callable returning a context manager, not {factory!r}")
+        with self._lock:
+            self._handler_contexts = (*self._handler_contexts, factory)
+        return factory
+
+    @property
+    def handler_contexts(self) -> tuple[HandlerContext, ...]:
+        """The registered handler contexts, in order."""
+        return self._handler_contexts
+
     # -- decorators ----------------------------------------------------------
 
     @t.overload
@@ -383,6 +408,7 @@ class Server:
         cancellation: Cancellation | None = None,
         *,
         modern: bool | None = None,
+        http_request: t.Any = None,
     ) -> t.Any:
         """Answer one decoded message (or batch) a transport read on ``session``.
 
@@ -391,9 +417,11 @@ class Server:
 
         :param cancellation: the token :meth:`ServerSession.accept` gave for this request.
         :param modern: True serves a request as 2026-07-28 whatever its ``_meta``.
+        :param http_request: the HTTP request that carried it, or a zero-argument callable that
+            makes it (handlers read it as ``server_context.request``).
         :return: the response (a dict, or a list for a batch), or None when there is none.
         """
-        return self._router.handle(message, session, cancellation, modern=modern)
+        return self._router.handle(message, session, cancellation, modern=modern, http_request=http_request)
 
     def handle(self, request: t.Any) -> t.Any:
         """Answer one decoded JSON-RPC message; returns the response dict, or None for a notification.

@@ -13,6 +13,7 @@ import typing as t
 from ..channel import ChannelHost
 
 if t.TYPE_CHECKING:
+    from .handler_contexts import HandlerContext
     from .registry import Registry
     from .subscriptions import SubscriptionBus
 
@@ -32,6 +33,10 @@ class ServerCore(ChannelHost, t.Protocol):
     ttl_ms: int | None
     #: The ``cacheScope`` of 2026-07-28 results (None: by kind and caller).
     cache_scope: str | None
+
+    @property
+    def handler_contexts(self) -> t.Sequence[HandlerContext]:
+        """Entered around every handler (see :mod:`.handler_contexts`)."""
 
     def server_info(self) -> dict[str, t.Any]:
         """``serverInfo`` in the latest protocol's shape."""

@@ -19,6 +19,7 @@ from .. import error_codes, json_rpc, methods
 from ..cancellation import Cancellation
 from ..channel import Channel
 from ..errors import CancelledError, JSONRPCError, MCPError, RequestHandlerError
+from .handler_contexts import entered
 from .input_required import InputRequired, InputRequiredResult, RoundTripInputs
 from .registry import HandlerEntry
 from .request import Request
@@ -104,11 +105,13 @@ class Dispatcher:
         cancellation: Cancellation | None = None,
         *,
         inputs: RoundTripInputs | None = None,
+        http_request: t.Any = None,
     ) -> dict[str, t.Any] | None:
         """The response to one request (None when it was cancelled), run on ``session``.
 
         :param cancellation: the token the transport took for it (by default a new one).
         :param inputs: on the retry of a multi round-trip request, the answers and state it brings.
+        :param http_request: the HTTP request that carried it (see :attr:`ServerContext.request`).
         """
         handler = self._methods.get(method)
         if handler is None:
@@ -120,7 +123,7 @@ class Dispatcher:
             cancellation = None  # the specification: initialize is never cancelled
         elif cancellation is None:
             cancellation = Cancellation()
-        request = Request(session, request_id, method, params, message, cancellation, inputs)
+        request = Request(session, request_id, method, params, message, cancellation, inputs, http_request)
         if cancellation is not None and not session.begin(request_id, cancellation):
             # The specification: ids are unique per session. Answering would end
             # or cancel the first request in the duplicate's place.
@@ -180,11 +183,24 @@ class Dispatcher:
                 request.message,
                 request.cancellation,
                 RoundTripInputs(answers, asked.request_state),
+                request.http_request,
             )
             response = self._run(handler, request)
         return response
 
     def _run(self, handler: Handler, request: Request) -> dict[str, t.Any] | None:
+        contexts = self.core.handler_contexts
+        if not contexts:
+            return self._run_hooked(handler, request)
+        try:
+            with entered(contexts, request.server_context()):
+                return self._run_hooked(handler, request)
+        except Exception as error:  # a handler context failed to enter or leave
+            self.core.report_exception(error, {"request": request.message})
+            return json_rpc.error(request.id, error_codes.INTERNAL_ERROR)
+
+    def _run_hooked(self, handler: Handler, request: Request) -> dict[str, t.Any] | None:
+        """Run ``handler`` inside ``around_request`` and the instrumentation."""
         config = self.core.configuration
         around = config.around_request
         instrument = config.instrumentation_callback
@@ -267,7 +283,9 @@ class Dispatcher:
             return t.cast("dict[str, t.Any]", self._run(fail, request))
         return json_rpc.error(request_id, error_codes.METHOD_NOT_FOUND, f"Method not found: {method}")
 
-    def handle_notification(self, session: Channel, method: str, params: t.Any, message: dict[str, t.Any]) -> None:
+    def handle_notification(
+        self, session: Channel, method: str, params: t.Any, message: dict[str, t.Any], http_request: t.Any = None
+    ) -> None:
         """Act on one notification (errors are reported: a notification has no response)."""
         registry = self.core.registry
         try:
@@ -283,11 +301,12 @@ class Dispatcher:
                     entry[0]()
             elif method in registry.custom_methods:
                 function, signature = registry.custom_methods[method]
-                request = Request(session, None, method, params, message, Cancellation())
-                if signature.accepts_server_context:
-                    function(params, server_context=request.server_context())
-                else:
-                    function(params)
+                request = Request(session, None, method, params, message, Cancellation(), http_request=http_request)
+                with entered(self.core.handler_contexts, request.server_context()):
+                    if signature.accepts_server_context:
+                        function(params, server_context=request.server_context())
+                    else:
+                        function(params)
         except Exception as error:  # a notification has no response to carry the error
             self.core.report_exception(error, {"notification": method})
 

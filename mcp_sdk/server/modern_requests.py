@@ -73,8 +73,12 @@ class ModernRequests:
         params: t.Any,
         message: dict[str, t.Any],
         cancellation: Cancellation | None,
+        http_request: t.Any = None,
     ) -> dict[str, t.Any] | None:
-        """The response to a modern request (None when it was cancelled)."""
+        """The response to a modern request (None when it was cancelled).
+
+        :param http_request: the HTTP request that carried it (see :attr:`ServerContext.request`).
+        """
         server = self.server
         channel.serves_modern = True
         try:
@@ -107,7 +111,9 @@ class ModernRequests:
             responses = params.get("inputResponses")
             if type(responses) is dict or state:
                 inputs = RoundTripInputs(responses if type(responses) is dict else None, state.get("user"))
-        response = self.dispatcher.handle_request(exchange, request_id, method, params, message, cancellation, inputs=inputs)
+        response = self.dispatcher.handle_request(
+            exchange, request_id, method, params, message, cancellation, inputs=inputs, http_request=http_request
+        )
         if response is None:
             return None
         if "error" in response:

@@ -15,7 +15,7 @@ if t.TYPE_CHECKING:
 class Request:
     """The request being handled: its channel (``session``), params, cancellation token and instrumentation data."""
 
-    __slots__ = ("session", "id", "method", "params", "message", "cancellation", "inputs", "data", "_context")
+    __slots__ = ("session", "id", "method", "params", "message", "cancellation", "inputs", "http_request", "data", "_context")
 
     def __init__(
         self,
@@ -26,6 +26,7 @@ class Request:
         message: dict[str, t.Any],
         cancellation: Cancellation | None,
         inputs: RoundTripInputs | None = None,
+        http_request: t.Any = None,
     ) -> None:
         self.session = session
         self.id = request_id
@@ -36,6 +37,8 @@ class Request:
         self.cancellation = cancellation
         #: On the retry of a multi round-trip request: the answers and the handler's state.
         self.inputs = inputs
+        #: The HTTP request that carried it (the framework's request object; None on stdio).
+        self.http_request = http_request
         #: What ``around_request`` and ``instrumentation_callback`` see.
         self.data: dict[str, t.Any] = {"method": method}
         self._context: ServerContext | None = None
@@ -62,6 +65,7 @@ class Request:
                 cancellation=self.cancellation,
                 meta=meta,
                 inputs=self.inputs,
+                http_request=self.http_request,
             )
         return context
 

@@ -59,6 +59,7 @@ class Router:
         cancellation: Cancellation | None = None,
         *,
         modern: bool | None = None,
+        http_request: t.Any = None,
     ) -> t.Any:
         """The response to one decoded message or batch (None when there is none).
 
@@ -67,12 +68,13 @@ class Router:
             :meth:`ServerSession.accept`); by default a new one.
         :param modern: True: a request is served as 2026-07-28 whatever its ``_meta``
             (an HTTP POST with no session); None: decided by its envelope.
+        :param http_request: the HTTP request that carried it (see :attr:`ServerContext.request`).
         """
         if type(message) is list:
-            return self._handle_batch(message, session)
-        return self._handle_one(message, session, cancellation, modern)
+            return self._handle_batch(message, session, http_request)
+        return self._handle_one(message, session, cancellation, modern, http_request)
 
-    def _handle_batch(self, batch: list[t.Any], session: ServerSession) -> t.Any:
+    def _handle_batch(self, batch: list[t.Any], session: ServerSession, http_request: t.Any) -> t.Any:
         version = session.version
         if version not in versions.BATCH_VERSIONS:
             return json_rpc.error(
@@ -97,14 +99,19 @@ class Router:
                     )
                 )
                 continue
-            response = self._handle_one(message, session, None, None)
+            response = self._handle_one(message, session, None, None, http_request)
             if response is not None:
                 responses.append(response)
                 answer_bytes += _encoded_size(response)
         return responses or None
 
     def _handle_one(
-        self, message: t.Any, session: ServerSession, cancellation: Cancellation | None, modern: bool | None
+        self,
+        message: t.Any,
+        session: ServerSession,
+        cancellation: Cancellation | None,
+        modern: bool | None,
+        http_request: t.Any,
     ) -> dict[str, t.Any] | None:
         if type(message) is not dict:
             return json_rpc.error(None, error_codes.INVALID_REQUEST, "Invalid Request: expected a JSON object")
@@ -127,13 +134,15 @@ class Router:
             )
         params = message.get("params")
         if not has_id:
-            self.dispatcher.handle_notification(session, method, params, message)
+            self.dispatcher.handle_notification(session, method, params, message, http_request)
             return None
         if not id_ok:
             return json_rpc.error(None, error_codes.INVALID_REQUEST, "Invalid Request: id must be a string or an integer")
         if modern or (modern is None and carries_envelope(message)):
-            return self.modern.handle(session, request_id, method, params, message, cancellation)
-        return self.dispatcher.handle_request(session, request_id, method, params, message, cancellation)
+            return self.modern.handle(session, request_id, method, params, message, cancellation, http_request)
+        return self.dispatcher.handle_request(
+            session, request_id, method, params, message, cancellation, http_request=http_request
+        )
 
 
 __all__ = ["Router"]

@@ -47,15 +47,16 @@ from ..errors import (
     InvalidParamsError,
     MissingClientCapabilityError,
     RequestHandlerError,
-    TransportError,
 )
 from ..server_context import ServerContext
+from .handler_contexts import HandlerContext, entered
 from .input_required import InputRequiredResult, RoundTripInputs
-from .modern_exchange import INPUT_KEY_PREFIXES, ModernExchange
+from .modern_exchange import ModernExchange
+from .task_exchange import TaskExchange, TaskRunner
 from .task_store import InMemoryTaskStore, TaskLimitError, TaskRecord, TaskStore
 
 if t.TYPE_CHECKING:
-    from ..channel import Channel, ClientRequest
+    from ..channel import Channel
     from .request import Request
 
 #: The extension's identifier.
@@ -94,6 +95,10 @@ class TaskHost(ChannelHost, t.Protocol):
     def subscriptions(self) -> TaskEvents:
         """Where a task's status changes are published."""
 
+    @property
+    def handler_contexts(self) -> t.Sequence[HandlerContext]:
+        """Entered around every run of a task's work (see :mod:`.handler_contexts`)."""
+
 
 def required_extension() -> dict[str, t.Any]:
     """The ``requiredCapabilities`` of a -32021 refusal for want of the extension."""
@@ -128,76 +133,6 @@ class RunAsTask:
 
     def __repr__(self) -> str:
         return f"RunAsTask({self.function!r}, required={self.required!r})"
-
-
-class TaskExchange(ModernExchange):
-    """The session a task's work runs in.
-
-    What the work writes (progress, log messages) is dropped: the request that
-    started the task has been answered. A server-to-client request becomes an
-    entry of the task's ``inputRequests`` and blocks until ``tasks/update``
-    answers it.
-    """
-
-    def __init__(self, manager: TaskManager, origin: ModernExchange, runner: TaskRunner) -> None:
-        super().__init__(manager.server, origin.carrier, origin.envelope)
-        self.auth = origin.auth
-        self.manager = manager
-        self.runner = runner
-
-    def write(self, message: dict[str, t.Any], related_request_id: t.Any = None) -> None:
-        """Dropped: the extension defines no notifications of a task but ``notifications/tasks``."""
-
-    def ask(self, request: ClientRequest) -> t.Any:
-        """Ask the client through the task's ``inputRequests``; wait for the answer.
-
-        :raises TransportError: the method cannot be an input request.
-        :raises CancelledError: the task was cancelled (or expired) meanwhile.
-        :raises InvalidParamsError: the client's answer is not an object.
-        """
-        method, params = request.method, request.params
-        prefix = INPUT_KEY_PREFIXES.get(method)
-        if prefix is None:
-            raise TransportError(f"Cannot send {method} from a task: it is not an input request")
-        asking: dict[str, t.Any] = {"method": method}
-        if params is not None:
-            asking["params"] = params
-        key = self.runner.new_key(prefix)
-        answer = self.manager.ask(self.runner, {key: asking})[key]
-        if type(answer) is not dict:
-            raise InvalidParamsError(f"Invalid params: inputResponses[{key!r}] must be an object")
-        return answer
-
-    def __repr__(self) -> str:
-        return "<TaskExchange>"
-
-
-class TaskRunner:
-    """One task's worker: its id, token, and the input-request keys it used."""
-
-    def __init__(self, task_id: str, cancellation: Cancellation) -> None:
-        self.task_id = task_id
-        self.cancellation = cancellation
-        self._lock = threading.Lock()
-        self._count = 0
-        self.used: set[str] = set()
-
-    def new_key(self, prefix: str) -> str:
-        with self._lock:
-            self._count += 1
-            key = f"{prefix}-{self._count}"
-            self.used.add(key)
-            return key
-
-    def wire_key(self, key: str) -> str:
-        """A key unique over the task's life for the tool's own ``key`` (keys are never reused)."""
-        with self._lock:
-            wire = key
-            while wire in self.used:
-                self._count += 1
-                wire = f"{key}~{self._count}"
-            self.used.add(wire)
-            return wire
 
 
 class TaskManager:
@@ -298,7 +233,10 @@ class TaskManager:
                     self._watcher.start()
             runner = TaskRunner(task_id, cancellation)
             thread = threading.Thread(
-                target=self._run, args=(runner, origin, request.meta, work), name=f"mcp-task-{task_id[:8]}", daemon=True
+                target=self._run,
+                args=(runner, origin, request, work),
+                name=f"mcp-task-{task_id[:8]}",
+                daemon=True,
             )
             thread.start()
         except BaseException:
@@ -306,7 +244,7 @@ class TaskManager:
             raise
         return {"resultType": "task", **record.task()}
 
-    def _run(self, runner: TaskRunner, origin: ModernExchange, meta: dict[str, t.Any] | None, work: Work) -> None:
+    def _run(self, runner: TaskRunner, origin: ModernExchange, request: Request, work: Work) -> None:
         server = self.server
         inputs: RoundTripInputs | None = None
         rounds = 0
@@ -314,9 +252,15 @@ class TaskManager:
             while True:
                 exchange = TaskExchange(self, origin, runner)
                 context = ServerContext(
-                    server.server_context, session=exchange, cancellation=runner.cancellation, meta=meta, inputs=inputs
+                    server.server_context,
+                    session=exchange,
+                    cancellation=runner.cancellation,
+                    meta=request.meta,
+                    inputs=inputs,
+                    http_request=request.http_request,
                 )
-                outcome = work(context)
+                with entered(server.handler_contexts, context):
+                    outcome = work(context)
                 runner.cancellation.raise_if_cancelled()
                 if not isinstance(outcome, InputRequiredResult):
                     self._finish(runner.task_id, "completed", result=outcome)

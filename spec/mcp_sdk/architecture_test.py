@@ -27,7 +27,7 @@ def test_no_subclass_of_a_channel_skips_its_parents_init() -> None:
 
     from mcp_sdk.channel import Channel
     from mcp_sdk.server.modern_exchange import ModernExchange
-    from mcp_sdk.server.tasks import TaskExchange
+    from mcp_sdk.server.task_exchange import TaskExchange
     from mcp_sdk.server.transports.streamable_http.request_channel import RequestChannel
     from mcp_sdk.server_session import ServerSession
 

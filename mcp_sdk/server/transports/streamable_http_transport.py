@@ -51,6 +51,7 @@ import typing as t
 from ... import error_codes, json_rpc
 from ..auth import AuthRefusal, BearerAuth, Principal
 from ..auth.request_auth import Authenticate
+from .streamable_http.carrying_request import CarryingRequest
 from .streamable_http.connection import BodyDeadlines, read_wsgi_body
 from .streamable_http.deployment import ENDED, DeploymentCheck
 from .streamable_http.dispatch import answer_inline, answer_json, is_initialize, may_send_first, request_ids
@@ -371,10 +372,11 @@ class StreamableHTTPTransport:
         # The era is decided here, once: every handle_message below says which it is.
         if self._modern.is_modern(environ, message):
             return self._modern.answer(environ, message, principal)
+        carrier = CarryingRequest(environ)
         if self.stateless:
-            return self._post_stateless(environ, message, principal)
+            return self._post_stateless(environ, message, principal, carrier)
         if is_initialize(message):
-            return self._initialize(environ, message, principal)
+            return self._initialize(environ, message, principal, carrier)
         session = self._session(environ, principal)
         protocol_version(environ)
         server_session = session.server_session
@@ -384,11 +386,11 @@ class StreamableHTTPTransport:
             return empty_answer(202)
         ids = request_ids(message)
         if not ids:
-            answer = answer_inline(self.server, server_session, message)
+            answer = answer_inline(self.server, server_session, message, carrier)
             self._sessions.commit(session)
             return answer
         if self.enable_json_response or not may_send_first(self.server, message):
-            answer = answer_json(self.server, server_session, message)
+            answer = answer_json(self.server, server_session, message, carrier)
             self._sessions.commit(session)
             return answer
         self._answers.hold(environ, session, ids[0])
@@ -400,10 +402,13 @@ class StreamableHTTPTransport:
             session.finish_request_stream(stream, response, text)
 
         return self._answers.answer(
-            server_session, message, stream, consumer, preamble, finish, session.stream_ended, modern=False
+            server_session, message, stream, consumer, preamble, finish, session.stream_ended, modern=False,
+            http_request=carrier,
         )
 
-    def _initialize(self, environ: WSGIEnvironment, message: dict[str, t.Any], principal: Principal | None) -> Answer:
+    def _initialize(
+        self, environ: WSGIEnvironment, message: dict[str, t.Any], principal: Principal | None, carrier: CarryingRequest
+    ) -> Answer:
         assert self._sessions is not None
         existing = environ.get(SESSION_KEY)
         if existing:
@@ -421,26 +426,29 @@ class StreamableHTTPTransport:
             raise HTTPRequestError(
                 503, f"Service Unavailable: {self._sessions.max_sessions} sessions are open", headers={"Retry-After": "60"}
             )
-        response = self.server.handle_message(message, session.server_session, modern=False)
+        response = self.server.handle_message(message, session.server_session, modern=False, http_request=carrier)
         if response is None or "error" in response:  # no session came of it
             self._sessions.remove(session.id, "Initialization failed")
             return empty_answer(202) if response is None else json_answer(json_rpc.encode(response))
         self._sessions.commit(session)
         return json_answer(session.server_session.encode(response) or "", headers=[(SESSION_HEADER, session.id)])
 
-    def _post_stateless(self, environ: WSGIEnvironment, message: t.Any, principal: Principal | None) -> Answer:
+    def _post_stateless(
+        self, environ: WSGIEnvironment, message: t.Any, principal: Principal | None, carrier: CarryingRequest
+    ) -> Answer:
         server_session = request_channel(self.server, principal)
         if not is_initialize(message):
             server_session.protocol_version = protocol_version(environ)
         ids = request_ids(message)
         if not ids:
-            return answer_inline(self.server, server_session, message)
+            return answer_inline(self.server, server_session, message, carrier)
         if self.enable_json_response or not may_send_first(self.server, message):
-            return answer_json(self.server, server_session, message)
+            return answer_json(self.server, server_session, message, carrier)
         self._answers.hold(environ, None, ids[0])
         stream, consumer = self._answers.open_stateless(server_session, ids)
         return self._answers.answer(
-            server_session, message, stream, consumer, [], stream.finish, self._answers.stateless_ended, modern=False
+            server_session, message, stream, consumer, [], stream.finish, self._answers.stateless_ended, modern=False,
+            http_request=carrier,
         )
 
     # -- GET -----------------------------------------------------------------

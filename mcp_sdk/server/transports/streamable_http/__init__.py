@@ -8,6 +8,8 @@
 - :mod:`.sse`: the SSE wire format and the streams that carry a session's messages.
 - :mod:`.sessions`: per-session routing and the idle-session reaper.
 - :mod:`.security`: ``Host`` / ``Origin`` checks against DNS rebinding.
+- :mod:`.carrying_request`: the HTTP request a message arrived in, as handlers get it
+  (``server_context.request``; :data:`FRAMEWORK_REQUEST_KEY` for a framework's own request).
 - :mod:`.http_io`: header checks, bounded body reads, JSON-RPC shaped HTTP errors.
 - :mod:`.workers`: the pool of threads running requests answered with SSE, shared in turn by sessions.
 - :mod:`.limits`: caps on open SSE connections, in total and per session.
@@ -19,6 +21,8 @@
 
 from __future__ import annotations
 
+from .carrying_request import FRAMEWORK_REQUEST_KEY as FRAMEWORK_REQUEST_KEY
+from .carrying_request import CarryingRequest as CarryingRequest
 from .event_store import EventStore as EventStore
 from .event_store import InMemoryEventStore as InMemoryEventStore
 from .http_io import HTTPRequestError as HTTPRequestError
@@ -33,6 +37,8 @@ from .redis_sessions import SharedHTTPSession as SharedHTTPSession
 from .security import RebindingGuard as RebindingGuard
 
 __all__ = [
+    "FRAMEWORK_REQUEST_KEY",
+    "CarryingRequest",
     "EventStore",
     "HTTPRequestError",
     "InMemoryEventStore",

@@ -56,15 +56,15 @@ def internal_errors(message: t.Any) -> t.Any:
     return json_rpc.error(message.get("id") if type(message) is dict else None, error_codes.INTERNAL_ERROR)
 
 
-def answer_inline(server: Server, server_session: ServerSession, message: t.Any) -> Answer:
+def answer_inline(server: Server, server_session: ServerSession, message: t.Any, http_request: t.Any = None) -> Answer:
     """A 2025 POST of notifications and responses: 202, or 400 with the error for what is not a valid message."""
-    text = server_session.encode(server.handle_message(message, server_session, modern=False))
+    text = server_session.encode(server.handle_message(message, server_session, modern=False, http_request=http_request))
     return empty_answer(202) if text is None else json_answer(text, status=400)
 
 
-def answer_json(server: Server, server_session: ServerSession, message: t.Any) -> Answer:
+def answer_json(server: Server, server_session: ServerSession, message: t.Any, http_request: t.Any = None) -> Answer:
     """A 2025 POST answered with plain JSON on the WSGI thread (202 when cancelled: no response)."""
-    text = server_session.encode(server.handle_message(message, server_session, modern=False))
+    text = server_session.encode(server.handle_message(message, server_session, modern=False, http_request=http_request))
     return empty_answer(202) if text is None else json_answer(text)
 
 

@@ -21,6 +21,7 @@ from ....errors import InvalidParamsError, RequestHandlerError
 from ...envelope import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, carries_envelope, required_meta
 from . import request_headers
 from .dispatch import is_initialize, may_send_first
+from .carrying_request import CarryingRequest
 from .http_io import SESSION_HEADER, SESSION_KEY, VERSION_KEY, Answer, HTTPRequestError, empty_answer, json_answer
 from .request_channel import RequestChannel
 from .sse import SSEBody
@@ -69,8 +70,9 @@ class ModernPost:
         if "method" not in message:
             raise HTTPRequestError(400, "Invalid Request: protocol 2026-07-28 clients send no responses")
         server_session = request_channel(self.server, principal)
+        carrier = CarryingRequest(environ)
         if "id" not in message:  # no notification means anything over HTTP in 2026-07-28; a custom one still runs
-            self.server.handle_message(message, server_session, modern=True)
+            self.server.handle_message(message, server_session, modern=True, http_request=carrier)
             return empty_answer(202)
         request_id = message["id"]
         try:
@@ -80,24 +82,24 @@ class ModernPost:
             status = error_codes.MODERN_HTTP_STATUS.get(refusal.code, 400)
             return json_answer(json_rpc.encode(json_rpc.error(request_id, refusal.code, refusal.message, refusal.data)), status)
         if not json_rpc.is_valid_id(request_id):
-            return self._answer_json(server_session, message)
+            return self._answer_json(server_session, message, carrier)
         # subscriptions/listen is a stream by nature: SSE even in JSON response mode, where a
         # JSON answer would hold the request open with its notifications dropped.
         if message.get("method") != methods.SUBSCRIPTIONS_LISTEN and (
             self.enable_json_response or not may_send_first(self.server, message)
         ):
-            return self._answer_json(server_session, message)
+            return self._answer_json(server_session, message, carrier)
         self._answers.hold(environ, None, request_id)
-        return self._answer_sse(server_session, message)
+        return self._answer_sse(server_session, message, carrier)
 
-    def _answer_json(self, server_session: RequestChannel, message: dict[str, t.Any]) -> Answer:
-        response = self.server.handle_message(message, server_session, modern=True)
+    def _answer_json(self, server_session: RequestChannel, message: dict[str, t.Any], carrier: CarryingRequest) -> Answer:
+        response = self.server.handle_message(message, server_session, modern=True, http_request=carrier)
         text = server_session.encode(response)
         if text is None:
             return empty_answer(202)
         return json_answer(text, _modern_status(response))
 
-    def _answer_sse(self, server_session: RequestChannel, message: dict[str, t.Any]) -> Answer:
+    def _answer_sse(self, server_session: RequestChannel, message: dict[str, t.Any], carrier: CarryingRequest) -> Answer:
         """SSE once the handler talks first; an answer with nothing before it goes out as JSON
         with its status (a -32021 is a 400 even from a tool that could have streamed)."""
         answers = self._answers
@@ -111,7 +113,7 @@ class ModernPost:
 
         answer = answers.answer(
             server_session, message, stream, consumer, [], finish, answers.stateless_ended,
-            modern=True, first_event_wait=answers.keepalive_interval,
+            modern=True, first_event_wait=answers.keepalive_interval, http_request=carrier,
         )
         response = outcome[0] if outcome else None
         body = answer.body

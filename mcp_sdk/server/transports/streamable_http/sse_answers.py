@@ -164,11 +164,13 @@ class SSEAnswers:
         *,
         modern: bool,
         first_event_wait: float | None = None,
+        http_request: t.Any = None,
     ) -> Answer:
         """Run ``message`` on the pool and answer with its SSE stream: whole, with a length, if it
         ends within ``first_event_wait`` seconds (default :attr:`first_event_wait`).
 
         :param modern: passed to :meth:`Server.handle_message` (True: served as 2026-07-28).
+        :param http_request: passed to :meth:`Server.handle_message`: the request that carried it.
         """
         retry_ms = None if modern else self.retry_ms  # 2026-07-28 streams are never resumed
         body = SSEBody(stream, consumer, preamble, keepalive=self.keepalive_interval, retry_ms=retry_ms, on_end=on_end)
@@ -177,7 +179,9 @@ class SSEAnswers:
         request_id = message.get("id") if type(message) is dict else None
         cancellation = server_session.accept(request_id) if json_rpc.is_valid_id(request_id) else None
         try:
-            self._pool.submit(lambda: self._run(server_session, message, finish, cancellation, modern), owner=server_session)
+            self._pool.submit(
+                lambda: self._run(server_session, message, finish, cancellation, modern, http_request), owner=server_session
+            )
         except TransportError:
             if cancellation is not None:
                 server_session.forget(request_id)
@@ -196,12 +200,15 @@ class SSEAnswers:
         finish: t.Callable[[t.Any, str | None], None],
         cancellation: Cancellation | None,
         modern: bool,
+        http_request: t.Any,
     ) -> None:
         """On a worker thread: handle the POST's message, then end its stream with the answer."""
         response: t.Any = None
         text: str | None = None
         try:
-            response = self.server.handle_message(message, server_session, cancellation, modern=modern)
+            response = self.server.handle_message(
+                message, server_session, cancellation, modern=modern, http_request=http_request
+            )
             text = server_session.encode(response)
         except Exception as error:  # the core answers errors itself; this is the last resort
             self.server.report_exception(error, {"request": message})

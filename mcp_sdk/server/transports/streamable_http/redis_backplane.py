@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import secrets
 import threading
 import typing as t
@@ -33,8 +34,16 @@ RECONNECT_DELAY = 0.5
 #: Writes waiting for the writer thread at most; past it new ones are dropped (Redis is too slow).
 MAX_PENDING_WRITES = 100_000
 
+#: The form of a worker id (``secrets.token_hex(6)``): what a client's routing key must name.
+WORKER_ID = re.compile(r"[0-9a-f]{12}")
+
 #: A message between workers: a JSON object whose ``"k"`` names its kind.
 Handler = t.Callable[[t.Dict[str, t.Any]], None]
+
+
+def is_worker_id(value: t.Any) -> bool:
+    """Whether ``value`` has the form of a worker id (checked before it names a channel or key)."""
+    return type(value) is str and WORKER_ID.fullmatch(value) is not None
 
 
 def text(value: t.Any) -> str:
@@ -105,8 +114,8 @@ class RedisBackplane:
         return self.key("all")
 
     def alive(self, worker_id: str) -> bool:
-        """Whether the worker's heartbeat key is still there."""
-        return bool(self.redis.exists(self.key("alive", worker_id)))
+        """Whether the worker's heartbeat key is still there (never, for an id of another form)."""
+        return is_worker_id(worker_id) and bool(self.redis.exists(self.key("alive", worker_id)))
 
     # -- messages -----------------------------------------------------------------
 
@@ -120,9 +129,12 @@ class RedisBackplane:
         with self._lock:
             self._ticks.append(tick)
 
-    def send(self, worker_id: str, message: dict[str, t.Any]) -> None:
-        """Publish ``message`` to one worker."""
+    def send(self, worker_id: str, message: dict[str, t.Any]) -> bool:
+        """Publish ``message`` to one worker; False (nothing published) for an id of another form."""
+        if not is_worker_id(worker_id):
+            return False
         self.redis.publish(self.worker_channel(worker_id), json.dumps(message, separators=(",", ":")))
+        return True
 
     def broadcast(self, message: dict[str, t.Any]) -> None:
         """Publish ``message`` to every worker, this one included (tagged with its origin as ``"o"``)."""
@@ -248,4 +260,4 @@ class RedisBackplane:
             self.redis.connection_pool.disconnect()
 
 
-__all__ = ["HEARTBEAT_INTERVAL", "HEARTBEAT_TTL", "RedisBackplane", "text"]
+__all__ = ["HEARTBEAT_INTERVAL", "HEARTBEAT_TTL", "RedisBackplane", "WORKER_ID", "is_worker_id", "text"]

@@ -15,17 +15,21 @@ from __future__ import annotations
 
 import itertools
 import logging
+import re
 import threading
 import typing as t
 
 from .... import json_rpc
 from .event_store import DEFAULT_MAX_AGE, EventStore, ReplaySend
-from .redis_backplane import RedisBackplane, text
+from .redis_backplane import WORKER_ID, RedisBackplane, text
 
 logger = logging.getLogger("mcp_sdk.server")
 
 #: The stream any process writes to (the standalone GET stream), numbered in Redis.
 SHARED_STREAM = "0"
+
+#: The streams' ids: the shared stream, or a request's ``<worker id>.<n>`` (``SharedHTTPSession.stream_prefix``).
+STREAM_ID = re.compile(rf"0|{WORKER_ID.pattern}\.[1-9][0-9]{{0,19}}")
 
 #: Seconds at most a tool's message waits to be stored before it goes out (Redis slow: it goes anyway).
 STORE_WAIT = 2.0
@@ -130,6 +134,8 @@ class RedisEventStore(EventStore):
     def replay_events_after(self, last_event_id: str, send: ReplaySend) -> str | None:
         stream_id, separator, number_text = last_event_id.rpartition("-")
         if not separator or len(number_text) > 20 or not (number_text.isascii() and number_text.isdigit()):
+            return None
+        if STREAM_ID.fullmatch(stream_id) is None:  # not a stream this store names: unknown, and no key
             return None
         after = int(number_text)
         entries = self.redis.lrange(self._list(stream_id), 0, -1)

@@ -49,6 +49,7 @@ from __future__ import annotations
 import typing as t
 
 from ... import error_codes, json_rpc
+from ..._redis import is_full
 from ..auth import AuthRefusal, BearerAuth, Principal
 from ..auth.request_auth import Authenticate
 from .streamable_http.connection import BodyDeadlines, read_wsgi_body
@@ -97,6 +98,9 @@ if t.TYPE_CHECKING:
     from werkzeug.wrappers import Request, Response
 
     from ...server import Server
+
+#: ``Retry-After`` seconds when Redis is full: room comes back as sessions and events expire, not at once.
+FULL_RETRY_AFTER = 5
 
 WSGIEnvironment = t.Dict[str, t.Any]
 StartResponse = t.Callable[..., t.Any]
@@ -347,6 +351,12 @@ class StreamableHTTPTransport:
         except AuthRefusal as refusal:
             return HTTPRequestError(refusal.status, refusal.message, headers=refusal.headers).answer()
         except self._outage_errors as error:
+            if is_full(error):  # maxmemory with noeviction: writes refused until sessions expire
+                self.server.report_exception(error, {"shared_store": "full"})
+                return HTTPRequestError(
+                    503, "Service Unavailable: the shared session store (Redis) is full; retry later",
+                    headers={"Retry-After": str(FULL_RETRY_AFTER)},
+                ).answer()
             self.server.report_exception(error, {"shared_store": "unreachable"})
             return HTTPRequestError(
                 503, "Service Unavailable: the shared session store (Redis) is unreachable; retry shortly",

@@ -21,7 +21,7 @@ import secrets
 import threading
 import typing as t
 
-from ...._redis import import_redis
+from ...._redis import import_redis, is_full, outage_errors
 
 logger = logging.getLogger("mcp_sdk.server")
 
@@ -59,13 +59,13 @@ class RedisBackplane:
     """
 
     def __init__(self, client: t.Any, prefix: str = "mcp:", *, owns_client: bool = False) -> None:
-        redis = import_redis()
+        import_redis()
         self.redis = client
         #: Whether :meth:`close` disconnects the client (one made from ``redis_url``, not the user's).
         self.owns_client = owns_client
         self.prefix = prefix
-        #: What a Redis outage raises: requests needing Redis then get 503.
-        self.errors: tuple[type[BaseException], ...] = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+        #: What a Redis outage raises (unreachable, slow, or full): requests needing Redis then get 503.
+        self.errors: tuple[type[BaseException], ...] = outage_errors()
         self._lock = threading.Lock()
         self._handlers: dict[str, list[Handler]] = {}
         self._ticks: list[t.Callable[[], None]] = []
@@ -76,6 +76,7 @@ class RedisBackplane:
         self._writer: threading.Thread | None = None
         self._writes: list[tuple[t.Callable[[t.Any], None], threading.Event | None]] = []
         self._wake = threading.Event()
+        self._full = False  # Redis refused the last heartbeat for lack of memory (the listener thread's alone)
 
     # -- identity ---------------------------------------------------------------
 
@@ -203,14 +204,25 @@ class RedisBackplane:
                 logger.exception("MCP Redis backplane handler failed")
 
     def _beat(self, worker_id: str) -> None:
-        self.redis.set(self.key("alive", worker_id), "1", ex=HEARTBEAT_TTL)
+        alive = self.key("alive", worker_id)
+        try:
+            self.redis.set(alive, "1", ex=HEARTBEAT_TTL)
+            self._full = False
+        except self.errors as error:
+            if not is_full(error):
+                raise
+            self.redis.expire(alive, HEARTBEAT_TTL)  # a full Redis still renews expiries: stay alive
+            if not self._full:
+                logger.warning("MCP Redis backplane: Redis is full (maxmemory); requests needing it get 503")
+            self._full = True
         with self._lock:
             ticks = list(self._ticks)
         for tick in ticks:
             try:
                 tick()
-            except self.errors:
-                raise
+            except self.errors as error:
+                if not is_full(error):
+                    raise
             except Exception:
                 logger.exception("MCP Redis backplane housekeeping failed")
 

@@ -33,6 +33,7 @@ import time
 import typing as t
 
 from .... import error_codes, json_rpc, methods
+from ...._redis import register_script
 from .redis_backplane import WORKER_ID, RedisBackplane, text
 from .redis_event_store import RedisEventStore
 from .sessions import EVICTABLE_AFTER, STANDALONE, EventStoreFactory, HTTPSession, SessionRegistry, is_session_id
@@ -279,8 +280,8 @@ class RedisSessionRegistry(SessionRegistry):
         #: tells the other workers at once; this bounds staleness if that message is lost).
         self.verify_interval = min(VERIFY_INTERVAL, self.local_idle / 4)
         redis = backplane.redis
-        self._add_script = redis.register_script(_ADD)
-        self._touch_script = redis.register_script(_TOUCH)
+        self._add_script = register_script(redis, _ADD)
+        self._touch_script = register_script(redis, _TOUCH)
         backplane.on("resp", self._on_response)
         backplane.on("note", self._on_note)
         backplane.on("cancel", self._on_cancel)

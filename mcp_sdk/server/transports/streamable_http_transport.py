@@ -51,6 +51,7 @@ import typing as t
 from ... import error_codes, json_rpc
 from ..._redis import is_full
 from ..auth import AuthRefusal, BearerAuth, Principal
+from ..envelope import INPUT_REQUIRED_METHODS
 from ..auth.request_auth import Authenticate
 from .streamable_http.connection import BodyDeadlines, read_wsgi_body
 from .streamable_http.deployment import ENDED, DeploymentCheck
@@ -380,6 +381,10 @@ class StreamableHTTPTransport:
             self._auth.check_scopes(self.server, message, principal)
         # The era is decided here, once: every handle_message below says which it is.
         if self._modern.is_modern(environ, message):
+            keys_set = self.server.configuration.request_state_keys is not None
+            self._deployment.warn_several_processes(environ, keys_set or self._shared is not None)
+            if self._shared is not None and not keys_set and type(message) is dict and message.get("method") in INPUT_REQUIRED_METHODS:
+                self._shared.request_state_keys()  # read from Redis once (503 while it cannot be), then kept
             return self._modern.answer(environ, message, principal)
         if self.stateless:
             return self._post_stateless(environ, message, principal)

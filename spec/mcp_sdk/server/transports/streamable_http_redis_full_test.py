@@ -77,6 +77,7 @@ class TestFullRedis:
         reported: list[tuple[BaseException, dict[str, t.Any]]] = []
         with full_redis() as redis_server, serve(redis_server.url, reported, stateless=True) as served:
             with ModernHTTP(served.url, WITH_TASKS) as client:
+                assert client.result("tools/call", {"name": "echo"})["content"] == [{"type": "text", "text": "ok"}]
                 assert redis_server.fill() > 0
                 message = client.message("tools/call", {"name": "gated"})
                 with client.post(message) as answer:

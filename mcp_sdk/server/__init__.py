@@ -126,6 +126,10 @@ class Server:
         self.subscriptions: SubscriptionBus = InProcessBus()
         #: What the server serves: tools, prompts, resources, templates, handlers.
         self.registry = Registry(tools or (), prompts or (), resources or (), resource_templates or ())
+        #: The ``requestState`` keys shared by every process of the server when the configuration
+        #: sets none: a callable returning them, the first signing. ``StreamableHTTPTransport(redis_url=...)``
+        #: sets it; None: each process signs with its own random key.
+        self.shared_request_state_keys: t.Callable[[], t.Sequence[bytes]] | None = None
         #: The tasks extension's tasks (``io.modelcontextprotocol/tasks``), kept in ``task_store``.
         self.tasks = TaskManager(self, task_store)
         self._dispatcher = Dispatcher(self, ProtocolHandlers(self, self.tasks).methods())

@@ -33,6 +33,9 @@ class ServerCore(ChannelHost, t.Protocol):
     ttl_ms: int | None
     #: The ``cacheScope`` of 2026-07-28 results (None: by kind and caller).
     cache_scope: str | None
+    #: The ``requestState`` keys every process of the server shares, when the configuration sets
+    #: none: a callable returning them, the first signing (a transport on Redis sets it).
+    shared_request_state_keys: t.Callable[[], t.Sequence[bytes]] | None
 
     @property
     def handler_contexts(self) -> t.Sequence[HandlerContext]:

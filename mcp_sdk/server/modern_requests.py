@@ -56,9 +56,17 @@ class ModernRequests:
 
     @property
     def codec(self) -> RequestStateCodec:
-        """The ``requestState`` codec, rebuilt when the configuration's keys or TTL change."""
+        """The ``requestState`` codec, rebuilt when its keys or TTL change.
+
+        The keys are the configuration's; else those a transport shares between processes
+        (``server.shared_request_state_keys``, on Redis); else this process's random key.
+        """
         config = self.server.configuration
-        settings = (config.request_state_keys, config.request_state_ttl)
+        keys = config.request_state_keys
+        shared = self.server.shared_request_state_keys
+        if keys is None and shared is not None:
+            keys = tuple(shared())
+        settings = (keys, config.request_state_ttl)
         codec = self._codec
         if codec is None or settings != self._codec_settings:
             codec = self._codec = RequestStateCodec(settings[0], settings[1])

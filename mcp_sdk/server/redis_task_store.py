@@ -20,11 +20,13 @@ redis-py is the ``mcp_sdk[redis]`` extra, imported only here.
 from __future__ import annotations
 
 import hashlib
+import logging
+import re
 import threading
 import typing as t
 
-from .._redis import connect, import_redis
-from ..errors import TransportError
+from .._redis import connect, import_redis, is_full, outage_errors, register_script
+from ..errors import InternalError, TransportError
 from .task_store import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_BYTES_PER_PRINCIPAL,
@@ -34,6 +36,12 @@ from .task_store import (
     TaskLimits,
     TaskRecord,
 )
+
+logger = logging.getLogger("mcp_sdk.server")
+
+#: A task id looked up: printable ASCII, short (the manager's are 32 characters of URL-safe base64);
+#: anything else was never stored, and never becomes part of a key.
+_TASK_ID = re.compile(r"[\x21-\x7e]{1,256}")
 
 #: Seconds between reads of a task someone waits on.
 POLL_INTERVAL = 0.05
@@ -152,6 +160,21 @@ return 'ok'
 )
 
 
+class TaskStoreUnavailableError(InternalError, TransportError):
+    """Redis cannot keep tasks now: -32603 saying why, ``data``: ``{"reason": "full" | "unreachable"}``.
+
+    A :class:`~mcp_sdk.errors.TransportError` as before, and a
+    :class:`~mcp_sdk.errors.RequestHandlerError`, so the client is told (not "Internal error").
+
+    :param reason: ``"full"`` (``maxmemory`` reached, policy ``noeviction``) or ``"unreachable"``.
+    """
+
+    def __init__(self, reason: str) -> None:
+        why = "is full (maxmemory)" if reason == "full" else "is unreachable"
+        super().__init__(f"Internal error: the task store (Redis) {why}; try again later", data={"reason": reason})
+        self.reason = reason
+
+
 class RedisTaskStore:
     """A :class:`~.task_store.TaskStore` on Redis, shared by every process that uses the same server.
 
@@ -185,8 +208,8 @@ class RedisTaskStore:
         self.limits = TaskLimits.consistent(
             max_tasks, max_tasks_per_principal, max_bytes, max_bytes_per_principal, max_task_bytes
         )
-        self._create = client.register_script(_CREATE)
-        self._update = client.register_script(_UPDATE)
+        self._create = register_script(client, _CREATE)
+        self._update = register_script(client, _UPDATE)
         self._sleep = threading.Event()  # never set: an interruptible, bounded sleep
 
     @classmethod
@@ -220,10 +243,13 @@ class RedisTaskStore:
         ]
 
     def _errors(self) -> tuple[type[BaseException], ...]:
-        return (self._redis.exceptions.ConnectionError, self._redis.exceptions.TimeoutError)
+        return outage_errors()
 
-    def _unreachable(self, error: BaseException) -> TransportError:
-        return TransportError(f"the task store (Redis) is unreachable: {type(error).__name__}")
+    def _unreachable(self, error: BaseException) -> TaskStoreUnavailableError:
+        if is_full(error):
+            logger.warning("MCP task store: Redis is full (maxmemory); tasks cannot be created or changed")
+            return TaskStoreUnavailableError("full")
+        return TaskStoreUnavailableError("unreachable")
 
     # -- the TaskStore interface --------------------------------------------
 
@@ -238,6 +264,8 @@ class RedisTaskStore:
             raise self.limits.error(outcome)
 
     def get(self, task_id: str) -> TaskRecord | None:
+        if type(task_id) is not str or _TASK_ID.fullmatch(task_id) is None:
+            return None
         try:
             raw = self.client.get(self._key(task_id))
         except self._errors() as error:
@@ -250,6 +278,8 @@ class RedisTaskStore:
     def update(self, task_id: str, change: t.Callable[[TaskRecord], bool]) -> TaskRecord | None:
         """:raises TaskLimitError: the change would make the task, or its owner's tasks, too large
         (it is not kept)."""
+        if type(task_id) is not str or _TASK_ID.fullmatch(task_id) is None:
+            return None
         key = self._key(task_id)
         try:
             for _ in range(MAX_RETRIES):
@@ -290,4 +320,4 @@ def _text(value: t.Any) -> str:
     return value.decode("ascii") if isinstance(value, bytes) else str(value)
 
 
-__all__ = ["RedisTaskStore"]
+__all__ = ["RedisTaskStore", "TaskStoreUnavailableError"]

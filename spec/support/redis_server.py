@@ -35,9 +35,13 @@ def redis_binary() -> str:
 
 
 class RedisServer:
-    """``redis-server`` on a free port of 127.0.0.1, no persistence; :meth:`stop` and :meth:`start` again on the same port."""
+    """``redis-server`` on a free port of 127.0.0.1, no persistence; :meth:`stop` and :meth:`start` again on the same port.
 
-    def __init__(self) -> None:
+    :param options: more command-line options (``"--maxmemory", "2mb"``).
+    """
+
+    def __init__(self, *options: str) -> None:
+        self.options = list(options)
         self.binary = redis_binary()
         self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
@@ -47,7 +51,7 @@ class RedisServer:
 
     def start(self) -> None:
         command = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
-        command += ["--dir", self._dir.name]
+        command += ["--dir", self._dir.name, *self.options]
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_for_port(self.port, self.process)
 
@@ -66,6 +70,29 @@ class RedisServer:
         import redis
 
         return redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=5)
+
+    def fill(self) -> int:
+        """Write until Redis refuses for lack of memory (``--maxmemory`` with ``noeviction``), then lower
+        ``maxmemory`` a little below what it holds: every write is refused. Returns the keys written."""
+        import redis
+
+        client = self.client()
+        written = 0
+        try:
+            for size in (10_000, 100):  # big values, then small ones for the last bytes
+                try:
+                    while written < 1_000_000:
+                        client.set(f"fill:{written}", "x" * size)
+                        written += 1
+                except redis.exceptions.OutOfMemoryError:
+                    pass
+            # Filled to the brim, a client closing frees a few bytes that one more write takes: the
+            # limit drops a little below what is held, as when data outgrows a full Redis.
+            used = int(client.info("memory")["used_memory"])
+            client.config_set("maxmemory", max(1, used - 256 * 1024))
+        finally:
+            client.close()
+        return written
 
     def close(self) -> None:
         self.stop()

@@ -49,7 +49,9 @@ from __future__ import annotations
 import typing as t
 
 from ... import error_codes, json_rpc
+from ..._redis import is_full
 from ..auth import AuthRefusal, BearerAuth, Principal
+from ..envelope import INPUT_REQUIRED_METHODS
 from ..auth.request_auth import Authenticate
 from .streamable_http.carrying_request import CarryingRequest
 from .streamable_http.connection import BodyDeadlines, read_wsgi_body
@@ -98,6 +100,9 @@ if t.TYPE_CHECKING:
     from werkzeug.wrappers import Request, Response
 
     from ...server import Server
+
+#: ``Retry-After`` seconds when Redis is full: room comes back as sessions and events expire, not at once.
+FULL_RETRY_AFTER = 5
 
 WSGIEnvironment = t.Dict[str, t.Any]
 StartResponse = t.Callable[..., t.Any]
@@ -348,6 +353,12 @@ class StreamableHTTPTransport:
         except AuthRefusal as refusal:
             return HTTPRequestError(refusal.status, refusal.message, headers=refusal.headers).answer()
         except self._outage_errors as error:
+            if is_full(error):  # maxmemory with noeviction: writes refused until sessions expire
+                self.server.report_exception(error, {"shared_store": "full"})
+                return HTTPRequestError(
+                    503, "Service Unavailable: the shared session store (Redis) is full; retry later",
+                    headers={"Retry-After": str(FULL_RETRY_AFTER)},
+                ).answer()
             self.server.report_exception(error, {"shared_store": "unreachable"})
             return HTTPRequestError(
                 503, "Service Unavailable: the shared session store (Redis) is unreachable; retry shortly",
@@ -371,6 +382,10 @@ class StreamableHTTPTransport:
             self._auth.check_scopes(self.server, message, principal)
         # The era is decided here, once: every handle_message below says which it is.
         if self._modern.is_modern(environ, message):
+            keys_set = self.server.configuration.request_state_keys is not None
+            self._deployment.warn_several_processes(environ, keys_set or self._shared is not None)
+            if self._shared is not None and not keys_set and type(message) is dict and message.get("method") in INPUT_REQUIRED_METHODS:
+                self._shared.request_state_keys()  # read from Redis once (503 while it cannot be), then kept
             return self._modern.answer(environ, message, principal)
         carrier = CarryingRequest(environ)
         if self.stateless:

@@ -11,7 +11,7 @@ import pytest
 
 from mcp_sdk import Configuration, Server
 from mcp_sdk.errors import InvalidParamsError
-from mcp_sdk.server.request_state import MAX_REQUEST_STATE_BYTES, RequestStateCodec, arguments_digest
+from mcp_sdk.server.request_state import MAX_REQUEST_STATE_BYTES, SEALED_ELSEWHERE, RequestStateCodec, arguments_digest
 from spec.support.modern import asking_server, retry, serve, text_of, tool_call
 
 KEY_A = b"a" * 32
@@ -70,6 +70,18 @@ class TestCodec:
     def test_the_process_key_differs_from_a_configured_one(self) -> None:
         with pytest.raises(InvalidParamsError):
             RequestStateCodec(None, 60).open(RequestStateCodec([KEY_A], 60).seal(BINDING, {}), BINDING)
+
+    def test_a_process_key_refuses_another_keys_state_saying_another_process_sealed_it(self) -> None:
+        with pytest.raises(InvalidParamsError) as refused:
+            RequestStateCodec(None, 60).open(RequestStateCodec([KEY_A], 60).seal(BINDING, {}), BINDING)
+        assert refused.value.message == SEALED_ELSEWHERE
+        with pytest.raises(InvalidParamsError) as configured:  # configured keys: never "another process"
+            RequestStateCodec([KEY_B], 60).open(RequestStateCodec([KEY_A], 60).seal(BINDING, {}), BINDING)
+        assert configured.value.message == "Invalid params: requestState is not one this server issued"
+        own = RequestStateCodec(None, 60).seal(BINDING, {})
+        with pytest.raises(InvalidParamsError) as tampered:  # our own key, a bad signature: forged, not foreign
+            RequestStateCodec(None, 60).open(own[:-4] + "AAAA", BINDING)
+        assert tampered.value.message == "Invalid params: requestState is not one this server issued"
 
     def test_rotation_old_states_open_while_the_old_key_is_listed(self) -> None:
         old = RequestStateCodec([KEY_A], 60).seal(BINDING, {"n": 1})

@@ -8,6 +8,10 @@
   fix instead of waiting out its timeout. The fix is logged once.
 - A session id this process never issued, while sessions live in this process's memory, most
   likely came from another process of the same server (``gunicorn -w 4``).
+- Several processes (``wsgi.multiprocess`` true, as PEP 3333 asks servers to say: gunicorn sets it
+  with ``-w`` over 1, mod_wsgi and uWSGI with several processes; waitress and threaded werkzeug
+  never) while ``requestState`` keys are per process: a 2026-07-28 multi round-trip request
+  retried on another process would be refused. Logged once, at the first such request.
 """
 
 from __future__ import annotations
@@ -37,6 +41,11 @@ ISSUED_ELSEWHERE = (
     "several server processes (gunicorn -w N) are the likely cause. Run one process with threads "
     "(gunicorn -w 1 -k gthread), share sessions on Redis (redis_url=), or pass stateless=True"
 )
+SEVERAL_PROCESSES = (
+    "the WSGI server runs several processes (wsgi.multiprocess) but each signs 2026-07-28 requestState "
+    "with its own random key, so a multi round-trip request retried on another process is refused: set "
+    "Configuration(request_state_keys=[...]) the same in every process, or share them on Redis (redis_url=)"
+)
 ENDED = "Not Found: the session expired or was ended; send initialize to start a new one"
 
 
@@ -48,6 +57,7 @@ class DeploymentCheck:
         self.shared = shared
         self._lock = threading.Lock()
         self._warned = False
+        self._warned_processes = False
         self._issued: collections.OrderedDict[str, None] = collections.OrderedDict()
 
     def refuse_standalone_stream(self, environ: t.Mapping[str, t.Any]) -> None:
@@ -70,6 +80,16 @@ class DeploymentCheck:
             logger.warning("MCP Streamable HTTP: %s; GET streams and server-to-client requests are refused", FIX_THREADS)
         return True
 
+    def warn_several_processes(self, environ: t.Mapping[str, t.Any], keys_shared: bool) -> None:
+        """Log :data:`SEVERAL_PROCESSES` once when the WSGI server says it runs several processes and
+        ``requestState`` keys are not shared (``keys_shared``: configured, or on Redis)."""
+        if keys_shared or environ.get("wsgi.multiprocess") is not True:
+            return
+        with self._lock:
+            first, self._warned_processes = not self._warned_processes, True
+        if first:
+            logger.warning("MCP Streamable HTTP: %s", SEVERAL_PROCESSES)
+
     def issued(self, session_id: str) -> None:
         """Note a session id this process created."""
         with self._lock:
@@ -84,4 +104,4 @@ class DeploymentCheck:
         return HTTPRequestError(404, ENDED if ours else ISSUED_ELSEWHERE)
 
 
-__all__ = ["DeploymentCheck", "ENDED", "FIX_THREADS", "ISSUED_ELSEWHERE", "SINGLE_THREADED"]
+__all__ = ["DeploymentCheck", "ENDED", "FIX_THREADS", "ISSUED_ELSEWHERE", "SEVERAL_PROCESSES", "SINGLE_THREADED"]

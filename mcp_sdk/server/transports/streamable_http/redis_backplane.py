@@ -16,11 +16,12 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import secrets
 import threading
 import typing as t
 
-from ...._redis import import_redis
+from ...._redis import import_redis, is_full, outage_errors
 
 logger = logging.getLogger("mcp_sdk.server")
 
@@ -33,8 +34,16 @@ RECONNECT_DELAY = 0.5
 #: Writes waiting for the writer thread at most; past it new ones are dropped (Redis is too slow).
 MAX_PENDING_WRITES = 100_000
 
+#: The form of a worker id (``secrets.token_hex(6)``): what a client's routing key must name.
+WORKER_ID = re.compile(r"[0-9a-f]{12}")
+
 #: A message between workers: a JSON object whose ``"k"`` names its kind.
 Handler = t.Callable[[t.Dict[str, t.Any]], None]
+
+
+def is_worker_id(value: t.Any) -> bool:
+    """Whether ``value`` has the form of a worker id (checked before it names a channel or key)."""
+    return type(value) is str and WORKER_ID.fullmatch(value) is not None
 
 
 def text(value: t.Any) -> str:
@@ -50,13 +59,13 @@ class RedisBackplane:
     """
 
     def __init__(self, client: t.Any, prefix: str = "mcp:", *, owns_client: bool = False) -> None:
-        redis = import_redis()
+        import_redis()
         self.redis = client
         #: Whether :meth:`close` disconnects the client (one made from ``redis_url``, not the user's).
         self.owns_client = owns_client
         self.prefix = prefix
-        #: What a Redis outage raises: requests needing Redis then get 503.
-        self.errors: tuple[type[BaseException], ...] = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+        #: What a Redis outage raises (unreachable, slow, or full): requests needing Redis then get 503.
+        self.errors: tuple[type[BaseException], ...] = outage_errors()
         self._lock = threading.Lock()
         self._handlers: dict[str, list[Handler]] = {}
         self._ticks: list[t.Callable[[], None]] = []
@@ -67,6 +76,7 @@ class RedisBackplane:
         self._writer: threading.Thread | None = None
         self._writes: list[tuple[t.Callable[[t.Any], None], threading.Event | None]] = []
         self._wake = threading.Event()
+        self._full = False  # Redis refused the last heartbeat for lack of memory (the listener thread's alone)
 
     # -- identity ---------------------------------------------------------------
 
@@ -105,8 +115,8 @@ class RedisBackplane:
         return self.key("all")
 
     def alive(self, worker_id: str) -> bool:
-        """Whether the worker's heartbeat key is still there."""
-        return bool(self.redis.exists(self.key("alive", worker_id)))
+        """Whether the worker's heartbeat key is still there (never, for an id of another form)."""
+        return is_worker_id(worker_id) and bool(self.redis.exists(self.key("alive", worker_id)))
 
     # -- messages -----------------------------------------------------------------
 
@@ -120,9 +130,12 @@ class RedisBackplane:
         with self._lock:
             self._ticks.append(tick)
 
-    def send(self, worker_id: str, message: dict[str, t.Any]) -> None:
-        """Publish ``message`` to one worker."""
+    def send(self, worker_id: str, message: dict[str, t.Any]) -> bool:
+        """Publish ``message`` to one worker; False (nothing published) for an id of another form."""
+        if not is_worker_id(worker_id):
+            return False
         self.redis.publish(self.worker_channel(worker_id), json.dumps(message, separators=(",", ":")))
+        return True
 
     def broadcast(self, message: dict[str, t.Any]) -> None:
         """Publish ``message`` to every worker, this one included (tagged with its origin as ``"o"``)."""
@@ -191,14 +204,25 @@ class RedisBackplane:
                 logger.exception("MCP Redis backplane handler failed")
 
     def _beat(self, worker_id: str) -> None:
-        self.redis.set(self.key("alive", worker_id), "1", ex=HEARTBEAT_TTL)
+        alive = self.key("alive", worker_id)
+        try:
+            self.redis.set(alive, "1", ex=HEARTBEAT_TTL)
+            self._full = False
+        except self.errors as error:
+            if not is_full(error):
+                raise
+            self.redis.expire(alive, HEARTBEAT_TTL)  # a full Redis still renews expiries: stay alive
+            if not self._full:
+                logger.warning("MCP Redis backplane: Redis is full (maxmemory); requests needing it get 503")
+            self._full = True
         with self._lock:
             ticks = list(self._ticks)
         for tick in ticks:
             try:
                 tick()
-            except self.errors:
-                raise
+            except self.errors as error:
+                if not is_full(error):
+                    raise
             except Exception:
                 logger.exception("MCP Redis backplane housekeeping failed")
 
@@ -248,4 +272,4 @@ class RedisBackplane:
             self.redis.connection_pool.disconnect()
 
 
-__all__ = ["HEARTBEAT_INTERVAL", "HEARTBEAT_TTL", "RedisBackplane", "text"]
+__all__ = ["HEARTBEAT_INTERVAL", "HEARTBEAT_TTL", "RedisBackplane", "WORKER_ID", "is_worker_id", "text"]

@@ -15,17 +15,22 @@ from __future__ import annotations
 
 import itertools
 import logging
+import re
 import threading
 import typing as t
 
 from .... import json_rpc
+from ...._redis import register_script
 from .event_store import DEFAULT_MAX_AGE, EventStore, ReplaySend
-from .redis_backplane import RedisBackplane, text
+from .redis_backplane import WORKER_ID, RedisBackplane, text
 
 logger = logging.getLogger("mcp_sdk.server")
 
 #: The stream any process writes to (the standalone GET stream), numbered in Redis.
 SHARED_STREAM = "0"
+
+#: The streams' ids: the shared stream, or a request's ``<worker id>.<n>`` (``SharedHTTPSession.stream_prefix``).
+STREAM_ID = re.compile(rf"0|{WORKER_ID.pattern}\.[1-9][0-9]{{0,19}}")
 
 #: Seconds at most a tool's message waits to be stored before it goes out (Redis slow: it goes anyway).
 STORE_WAIT = 2.0
@@ -72,8 +77,8 @@ class RedisEventStore(EventStore):
         self.key = key
         self.max_events_per_stream = max_events_per_stream
         self.ttl = max(1, int(ttl))
-        self._store_next = self.redis.register_script(_STORE_NEXT)
-        self._append = self.redis.register_script(_APPEND_AFTER_LAST)
+        self._store_next = register_script(self.redis, _STORE_NEXT)
+        self._append = register_script(self.redis, _APPEND_AFTER_LAST)
         self._lock = threading.Lock()
         self._numbers: dict[str, t.Iterator[int]] = {}
         self._last_shared = 0  # the last number Redis gave on the shared stream
@@ -115,9 +120,9 @@ class RedisEventStore(EventStore):
         try:
             number = int(self._store_next(keys=keys, args=[data, self.max_events_per_stream, self.ttl, SHARED_STREAM]))
         except self.backplane.errors:
-            # Redis is unreachable: the event still goes out live, but cannot be replayed. Its id
+            # Redis is unreachable or full: the event still goes out live, but cannot be replayed. Its id
             # repeats the last one, so a client resuming from it misses nothing that was stored.
-            logger.warning("MCP event store: Redis unreachable, an event of the GET stream was not stored")
+            logger.warning("MCP event store: Redis unreachable or full, an event of the GET stream was not stored")
             return f"{SHARED_STREAM}-{self._last_shared}"
         self._last_shared = max(self._last_shared, number)
         return f"{SHARED_STREAM}-{number}"
@@ -130,6 +135,8 @@ class RedisEventStore(EventStore):
     def replay_events_after(self, last_event_id: str, send: ReplaySend) -> str | None:
         stream_id, separator, number_text = last_event_id.rpartition("-")
         if not separator or len(number_text) > 20 or not (number_text.isascii() and number_text.isdigit()):
+            return None
+        if STREAM_ID.fullmatch(stream_id) is None:  # not a stream this store names: unknown, and no key
             return None
         after = int(number_text)
         entries = self.redis.lrange(self._list(stream_id), 0, -1)

@@ -28,13 +28,15 @@ from __future__ import annotations
 import itertools
 import json
 import logging
+import re
 import time
 import typing as t
 
 from .... import error_codes, json_rpc, methods
-from .redis_backplane import RedisBackplane, text
+from ...._redis import register_script
+from .redis_backplane import WORKER_ID, RedisBackplane, text
 from .redis_event_store import RedisEventStore
-from .sessions import EVICTABLE_AFTER, STANDALONE, EventStoreFactory, HTTPSession, SessionRegistry
+from .sessions import EVICTABLE_AFTER, STANDALONE, EventStoreFactory, HTTPSession, SessionRegistry, is_session_id
 
 if t.TYPE_CHECKING:
     from ....server import Server
@@ -53,6 +55,8 @@ LIST_CHANGED = {
     "resources": methods.NOTIFICATIONS_RESOURCES_LIST_CHANGED,
 }
 _LIST_CHANGED_METHODS = frozenset(LIST_CHANGED.values())
+#: The id of a server-to-client request: ``<worker id>:<n>`` (``ServerSession.request_id_prefix``).
+REQUEST_ID = re.compile(rf"({WORKER_ID.pattern}):[1-9][0-9]{{0,19}}")
 
 _ADD = """
 if tonumber(ARGV[2]) > 0 then
@@ -276,8 +280,8 @@ class RedisSessionRegistry(SessionRegistry):
         #: tells the other workers at once; this bounds staleness if that message is lost).
         self.verify_interval = min(VERIFY_INTERVAL, self.local_idle / 4)
         redis = backplane.redis
-        self._add_script = redis.register_script(_ADD)
-        self._touch_script = redis.register_script(_TOUCH)
+        self._add_script = register_script(redis, _ADD)
+        self._touch_script = register_script(redis, _TOUCH)
         backplane.on("resp", self._on_response)
         backplane.on("note", self._on_note)
         backplane.on("cancel", self._on_cancel)
@@ -329,7 +333,12 @@ class RedisSessionRegistry(SessionRegistry):
         return True
 
     def get(self, session_id: str) -> HTTPSession | None:
-        """The session, marked active everywhere; this worker's copy, made or refreshed from Redis."""
+        """The session, marked active everywhere; this worker's copy, made or refreshed from Redis.
+
+        None for an id :func:`~.sessions.new_session_id` could not have made: it never reaches Redis.
+        """
+        if not is_session_id(session_id):
+            return None
         local = self._local(session_id)
         now = time.monotonic()
         if local is not None and not local.closed and now - local.verified_at < self.verify_interval:
@@ -414,6 +423,11 @@ class RedisSessionRegistry(SessionRegistry):
         worker = response_id.partition(":")[0]
         if worker == self.backplane.worker_id:
             return False
+        # Only an id this SDK issued names a worker; a made-up one, or one naming a worker that is
+        # gone, answers nothing anyone waits for: dropped, never published.
+        if REQUEST_ID.fullmatch(response_id) is None or not self.backplane.alive(worker):
+            logger.debug("MCP Redis sessions: a response with id %.64r names no live worker; dropped", response_id)
+            return True
         self.backplane.send(worker, {"k": "resp", "s": session.id, "m": item})
         return True
 

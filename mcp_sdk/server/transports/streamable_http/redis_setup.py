@@ -10,6 +10,7 @@ from ...._redis import connect
 from .redis_backplane import RedisBackplane
 from .redis_bus import RedisSubscriptionBus
 from .redis_event_store import RedisEventStore
+from .redis_request_state import RedisRequestStateKeys
 from .redis_sessions import RedisSessionRegistry
 
 if t.TYPE_CHECKING:
@@ -24,6 +25,8 @@ class SharedState(t.NamedTuple):
     registry: RedisSessionRegistry | None
     event_store: t.Callable[[str], EventStore]
     bus: RedisSubscriptionBus
+    #: The ``requestState`` keys every process shares (unless the configuration sets its own).
+    request_state_keys: RedisRequestStateKeys
 
 
 def share_on_redis(
@@ -40,7 +43,8 @@ def share_on_redis(
     unused_timeout: float | None,
 ) -> SharedState:
     """Connect to Redis (``client``, else ``redis_url``) and build the shared registry, event store and
-    bus; the server's tasks move to Redis too (unless it was given a task store of its own).
+    bus; the server's tasks move to Redis too (unless it was given a task store of its own), and
+    so do its ``requestState`` keys (unless its configuration sets them).
 
     :raises MissingExtraError: redis-py is not installed.
     :raises ValueError: both or neither of ``redis_url`` and ``client``.
@@ -66,7 +70,9 @@ def share_on_redis(
     server.subscriptions = bus
     if not server.tasks.store_given:  # the default in-memory store: tasks are shared too
         server.tasks.store = RedisTaskStore(backplane.redis, prefix=backplane.key(""))
-    return SharedState(backplane, registry, store, bus)
+    state_keys = RedisRequestStateKeys(backplane)
+    server.shared_request_state_keys = state_keys
+    return SharedState(backplane, registry, store, bus, state_keys)
 
 
 __all__ = ["SharedState", "share_on_redis"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import itertools
 import logging
+import re
 import secrets
 import threading
 import time
@@ -44,9 +45,22 @@ EVICTION_SCAN = 256
 EventStoreFactory = t.Callable[[str], EventStore]
 
 
+#: The form of every id :func:`new_session_id` makes: 32 characters of URL-safe base64.
+SESSION_ID = re.compile(r"[A-Za-z0-9_-]{32}")
+
+
 def new_session_id() -> str:
     """A cryptographically random session id of visible ASCII (URL-safe base64, 192 bits)."""
     return secrets.token_urlsafe(24)
+
+
+def is_session_id(value: t.Any) -> bool:
+    """Whether ``value`` has the form of an id :func:`new_session_id` makes.
+
+    A shared store checks this before an ``Mcp-Session-Id`` becomes part of a key: an id of
+    another form was never issued, and must not name another key (``<id>:evs``).
+    """
+    return type(value) is str and SESSION_ID.fullmatch(value) is not None
 
 
 class HTTPSession:
@@ -444,4 +458,4 @@ class SessionRegistry:
             session.close("Server shutting down")
 
 
-__all__ = ["DEFAULT_IDLE_TIMEOUT", "EVICTABLE_AFTER", "HTTPSession", "STANDALONE", "SessionRegistry", "UNUSED_TIMEOUT", "new_session_id"]
+__all__ = ["DEFAULT_IDLE_TIMEOUT", "EVICTABLE_AFTER", "HTTPSession", "STANDALONE", "SessionRegistry", "UNUSED_TIMEOUT", "is_session_id", "new_session_id"]

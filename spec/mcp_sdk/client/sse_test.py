@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import threading
 import time
 import typing as t
 
 import pytest
 
+from mcp_sdk import Client
 from mcp_sdk.client import HTTP
 from mcp_sdk.client.sse import Event, EventTooLarge, parse
-from spec.support.client_http_server import TIMEOUT, ScriptedServer, sse_reply
+from spec.support.client_http_server import TIMEOUT, Reply, ScriptedServer, sse_reply
 
 MIB = 1024 * 1024
 
@@ -179,3 +182,67 @@ class TestLargeEventsOverHTTP:
         assert len(result["lines"]) == 32 * MIB // 4096 + 1
         assert result["lines"][0] == "x" * 4086
         assert elapsed < 4.0, elapsed  # sseclient-py: minutes
+
+
+class TestLimitOverHTTP:
+    """Past ``max_message_bytes`` the call fails at once, naming the limit and the setting."""
+
+    LIMIT = 1 * MIB
+
+    @staticmethod
+    def held_back(head: int, content_type: str) -> t.Any:
+        """A server that sends ``head`` bytes of a 32 MiB answer, then holds the rest until released."""
+        state = {"sent": 0, "rest_sent": False}
+        release = threading.Event()
+        prefix = b"data: " if content_type == "text/event-stream" else b""
+
+        def body() -> t.Iterator[bytes]:
+            pieces = [prefix + b'{"jsonrpc": "2.0", "id": 1, "result": {"text": "']
+            pieces += [b"x" * 65536] * (head // 65536)
+            for piece in pieces:
+                state["sent"] += len(piece)
+                yield piece
+            release.wait(TIMEOUT)
+            state["rest_sent"] = True
+            yield b"x" * 32 * MIB + b'"}}\n\n'
+
+        return sse_server(body, content_type), state, release
+
+    @pytest.mark.parametrize("content_type", ["text/event-stream", "application/json"])
+    def test_an_answer_past_the_limit_is_refused_before_the_rest_is_read(self, content_type: str) -> None:
+        server, state, release = self.held_back(self.LIMIT + 256 * 1024, content_type)
+        with server:
+            transport = HTTP(url=server.url, timeout=TIMEOUT, max_message_bytes=self.LIMIT)
+            started = time.perf_counter()
+            with pytest.raises(Client.ValidationError) as raised:
+                ping(transport)
+            elapsed = time.perf_counter() - started
+            rest_sent = state["rest_sent"]
+            release.set()
+            transport.close()
+        if content_type == "text/event-stream":
+            assert str(raised.value) == (
+                f"{server.url}: an SSE event passed the limit of 1048576 bytes before it ended"
+                " (refused without reading the rest; HTTP(max_message_bytes=...) sets the limit)"
+            )
+        else:
+            assert str(raised.value) == (
+                f"{server.url} sent a body over the limit of 1048576 bytes; HTTP(max_message_bytes=...) sets the limit"
+            )
+        assert not rest_sent and elapsed < TIMEOUT / 2
+        assert state["sent"] <= self.LIMIT + 256 * 1024 + 100
+
+    def test_a_declared_length_past_the_limit_is_refused_unread(self) -> None:
+        body = json.dumps({"jsonrpc": "2.0", "id": 1, "result": {"text": "x" * (2 * MIB)}}).encode()
+        with ScriptedServer(lambda request: Reply(200, {"Content-Type": "application/json"}, body)) as server:
+            transport = HTTP(url=server.url, timeout=TIMEOUT, max_message_bytes=self.LIMIT)
+            with pytest.raises(Client.ValidationError) as raised:
+                ping(transport)
+            transport.close()
+        assert str(raised.value) == (
+            f"{server.url} sent a body of {len(body)} bytes, over the limit of 1048576;"
+            " HTTP(max_message_bytes=...) sets the limit"
+        )
+
+    def test_the_default_limit_is_64_mib(self) -> None:
+        assert HTTP(url="http://127.0.0.1:9/mcp").max_message_bytes == 64 * MIB

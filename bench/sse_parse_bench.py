@@ -120,7 +120,8 @@ def measure(url: str, shape: str, mib: int, sent: dict[str, int]) -> list[str]:
         return [shape, str(mib), f"> {CHILD_TIMEOUT:.0f} s", "", "", f"sent {sent.get('bytes', 0) / MIB:.0f} MiB"]
     outcome = json.loads(done.stdout)
     if "error" in outcome:
-        what = f"refused after {sent['bytes'] / MIB:.1f} MiB sent: {outcome['error'].split(': ', 1)[-1][:70]}"
+        error = outcome["error"].replace(f"{url}?{shape},{mib}", "URL")
+        what = f"refused after {sent['bytes'] / MIB:.1f} MiB sent: {error[:72]}..."
     else:
         what = f"ok, {outcome['chars'] / MIB:.0f} Mi chars"
     return [shape, str(mib), f"{outcome['seconds']:.2f} s", f"{outcome['peak_mib']:.0f} MiB", f"{outcome['added_mib']:.0f} MiB", what]

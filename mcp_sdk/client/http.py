@@ -63,8 +63,8 @@ class HTTP(Transport):
     :param standalone_stream: whether to open the standalone ``GET`` stream.
     :param max_reconnects: consecutive fruitless reconnections allowed per stream.
     :param max_message_bytes: the largest JSON body or SSE event accepted from the
-        server; past it the call fails with :class:`Client.ValidationError`, so a
-        misbehaving server cannot exhaust memory.
+        server; past it the call fails with :class:`Client.ValidationError` at once,
+        without reading the rest, so a misbehaving server cannot exhaust memory.
     """
 
     #: Raised when an OAuth-protected request would go to another URL than the MCP one

@@ -58,7 +58,7 @@ class ResponseReader:
 
     def read_json(self, response: requests.Response, waiter: Waiter, timeout: float | None, deadline: float | None) -> None:
         try:
-            raw = self.body(response, self.endpoint.max_message_bytes, deadline)
+            raw = self.body(response, self.endpoint.max_message_bytes, deadline, setting="max_message_bytes")
         except MCPError:  # over max_message_bytes
             raise
         except sse.DeadlineExceeded:
@@ -81,23 +81,26 @@ class ResponseReader:
         if not waiter.done():
             raise ValidationError(f"POST {self.endpoint.url}: the JSON body holds no response to request {waiter.request_id!r}")
 
-    def body(self, response: requests.Response, limit: int, deadline: float | None = None) -> bytes:
-        """The response body, read in pieces; :class:`Client.ValidationError` past ``limit`` bytes.
+    def body(self, response: requests.Response, limit: int, deadline: float | None = None, setting: str | None = None) -> bytes:
+        """The response body, read in pieces and joined once; :class:`Client.ValidationError`
+        past ``limit`` bytes, as soon as the declared length or the bytes read so far pass it.
 
+        :param setting: the transport's option that sets ``limit``, named in the error.
         :raises sse.DeadlineExceeded: past ``deadline`` (a ``time.monotonic()`` value), however
             steadily the body trickles in.
         """
+        hint = f"; HTTP({setting}=...) sets the limit" if setting else ""
         declared = response.headers.get("Content-Length", "")
         if declared.isdigit() and int(declared) > limit:
             response.close()
-            raise ValidationError(f"{self.endpoint.url} sent a body of {declared} bytes, over the limit of {limit}")
+            raise ValidationError(f"{self.endpoint.url} sent a body of {declared} bytes, over the limit of {limit}{hint}")
         pieces: list[bytes] = []
         size = 0
         for piece in sse.read_pieces(response, deadline):
             size += len(piece)
             if size > limit:
                 response.close()
-                raise ValidationError(f"{self.endpoint.url} sent a body over the limit of {limit} bytes")
+                raise ValidationError(f"{self.endpoint.url} sent a body over the limit of {limit} bytes{hint}")
             pieces.append(piece)
         return b"".join(pieces)
 
@@ -141,8 +144,11 @@ class ResponseReader:
             else:
                 response.raw.release_conn()
         except sse.EventTooLarge as error:
-            response.close()
-            raise ValidationError(f"{self.endpoint.url}: {error} (max_message_bytes)") from None
+            response.close()  # the rest of the event is never read
+            raise ValidationError(
+                f"{self.endpoint.url}: an SSE event passed the limit of {error.limit} bytes before it ended"
+                " (refused without reading the rest; HTTP(max_message_bytes=...) sets the limit)"
+            ) from None
         except sse.DeadlineExceeded:
             if draining:
                 return last_id, retry

@@ -141,7 +141,7 @@ class TestHTTP:
 
         with ScriptedServer(basic_handler(handler)) as server:
             client = self.connected(handler, server, max_message_bytes=4000)
-            with pytest.raises(Client.ValidationError, match="passed 4000 bytes without ending"):
+            with pytest.raises(Client.ValidationError, match="an SSE event passed the limit of 4000 bytes before it ended"):
                 client.ping()
             stop.set()
             client.close()

@@ -62,6 +62,23 @@ class TestTalkingToAServerFile:
         assert failed.returncode == 1
         assert failed.stdout.startswith("Invalid arguments: latitude must be number")
 
+    def test_a_result_the_sdk_cannot_send_is_shown_in_the_sdks_words(self, tmp_path: Path):
+        (tmp_path / "server.py").write_text(
+            "from mcp_sdk import Server\n"
+            "server = Server(name='results')\n"
+            "@server.tool\n"
+            "def numbers() -> set:\n"
+            "    return {1, 2}\n"
+        )
+        failed = mcp_sdk("call", str(tmp_path / "server.py"), "numbers")
+        assert failed.returncode == 1
+        assert failed.stdout == (
+            "Tool numbers returned a set, which has no MCP form: return a string, content blocks "
+            "(Content.Text(...) or wire dicts), a list of them, a dict, dataclass or attrs instance "
+            "(structured content), a number, a boolean or a list of JSON values (structured content "
+            'as {"result": value}), a Tool.Response, or None\n'
+        )
+
     def test_prompts_and_resources_of_a_server_without_any(self):
         assert mcp_sdk("prompts", WEATHER).stdout == "(no prompts)\n"
         assert json.loads(mcp_sdk("resources", WEATHER, "--json").stdout) == {"resources": [], "resourceTemplates": []}

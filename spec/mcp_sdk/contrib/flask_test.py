@@ -250,3 +250,10 @@ def test_flask_mcp_stdio_serves_the_server_with_the_app_loaded(mode: str) -> Non
         # An app context, and no request context: stdio carries no request.
         context = ours.call_tool("context", {})["result"]["structuredContent"]
     assert context == {"app": "spec.mcp_sdk.contrib.flask_app", "request": False}
+
+
+def test_the_readmes_flask_app_is_examples_flask_library_py() -> None:
+    from spec.docs.code_blocks_test import python_blocks
+
+    [code] = [code for _, fragment, code in python_blocks("README.md") if fragment == "flask-extension"]
+    assert code == (ROOT / "examples" / "flask_library.py").read_text(encoding="utf-8")  # spec/docs runs it

@@ -65,7 +65,7 @@ class MCP:
       with the app loaded (tools in an app context there too), ``flask mcp tools`` lists the
       tools.
 
-    A Flask-WTF ``CSRFProtect`` refuses the MCP ``POST``\\ s: exempt :attr:`blueprint`.
+    A Flask-WTF ``CSRFProtect`` refuses the MCP ``POST`` requests: exempt :attr:`blueprint`.
 
     :param app: the app to set up now; see :meth:`init_app`.
     :param server: the MCP server to serve.

@@ -101,6 +101,30 @@ _answer = app.test_client().post("/mcp", json=_init, headers={"Accept": "applica
 assert _answer.status_code == 200, _answer.get_data()
 """,
     ),
+    "flask-extension": (
+        "",
+        """
+import threading
+import requests
+from werkzeug.serving import make_server
+from mcp_sdk import Client
+from mcp_sdk.client import HTTP
+
+_listener = make_server("127.0.0.1", 0, app, threaded=True)
+threading.Thread(target=_listener.serve_forever, daemon=True).start()
+_base = f"http://127.0.0.1:{_listener.server_port}"
+_browser = requests.Session()
+assert _browser.post(_base + "/mcp", json={}).status_code == 401
+assert _browser.post(_base + "/login", data={"username": "ada", "password": "lovelace"}).text == "signed in"
+_cookie = "; ".join(f"{name}={value}" for name, value in _browser.cookies.items())
+with Client(transport=HTTP(url=_base + "/mcp", headers={"Cookie": _cookie})) as _client:
+    _client.connect()
+    _books = _client.call_tool("my_books")["result"]["content"]
+assert [_book["text"] for _book in _books] == ["Notes", "Sketch of the Analytical Engine"], _books
+_listener.shutdown()
+mcp.close(app)
+""",
+    ),
     "flask-auth": (FLASK_APP, ""),
     "flask-auth-session": (FLASK_APP + AUTH, ""),
     "tool-import": ("from mcp_sdk import Server, Tool\n", ""),

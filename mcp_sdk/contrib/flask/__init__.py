@@ -1,0 +1,13 @@
+"""Serve an MCP server from a Flask app: ``MCP(app, server=server)`` (issue 18).
+
+The endpoint is a Flask view, so ``before_request`` hooks, Flask-Login and error handlers apply
+to it; tools run in the app's context, with ``flask.request`` (a copy of the request that
+carried the call), ``current_app`` and ``g``; ``flask mcp stdio`` and ``flask mcp tools`` serve
+and list the same server from the command line. See :class:`MCP`.
+"""
+
+from __future__ import annotations
+
+from .extension import MCP as MCP
+
+__all__ = ["MCP"]

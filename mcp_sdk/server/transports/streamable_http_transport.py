@@ -132,7 +132,10 @@ class StreamableHTTPTransport:
     :param server: the server to serve.
     :param stateless: no sessions: every POST is self-contained (a fresh session,
         its protocol version from ``MCP-Protocol-Version``); no GET stream, no
-        server-to-client requests. Fits several processes behind a load balancer.
+        server-to-client requests (:class:`~mcp_sdk.errors.ClientRequestsUnavailableError`), no
+        ``logging/setLevel`` (a level in a request's ``_meta`` instead), and
+        ``notifications/cancelled`` cancels nothing (closing the connection does). Fits several
+        processes behind a load balancer.
     :param enable_json_response: answer every request with ``application/json``:
         request-scoped progress and log messages are dropped and server-to-client
         requests raise :class:`~mcp_sdk.errors.TransportError`; session-scoped

@@ -6,6 +6,7 @@ driven by our :class:`mcp_sdk.Client` and by the official Python client (``mcp``
 from __future__ import annotations
 
 import dataclasses
+import threading
 import typing as t
 import warnings
 
@@ -18,7 +19,7 @@ from mcp import Client as OfficialClient
 from mcp.shared.exceptions import MCPDeprecationWarning as OfficialDeprecationWarning
 from mcp.shared.exceptions import MCPError as OfficialError
 
-from mcp_sdk import Client, Configuration, Server
+from mcp_sdk import Cancellation, CancelledError, Client, Configuration, Server
 from mcp_sdk.client.http import HTTP
 from mcp_sdk.server.handlers import STATELESS_SET_LEVEL_TEXT
 from mcp_sdk.server.transports import StreamableHTTPTransport
@@ -41,13 +42,16 @@ class View:
     server: Server
     live: LiveServer
     reported: list[str]
+    outcomes: list[str]
+    started: threading.Event
+    finished: threading.Event
 
     @property
     def url(self) -> str:
         return self.live.url
 
 
-def build_server(reported: list[str]) -> Server:
+def build_server(reported: list[str], outcomes: list[str], started: threading.Event, finished: threading.Event) -> Server:
     server = Server(
         name="view_server", version="1.0.0",
         configuration=Configuration(exception_reporter=lambda error, context: reported.append(str(error))),
@@ -77,13 +81,24 @@ def build_server(reported: list[str]) -> Server:
         schema = {"type": "object", "properties": {"name": {"type": "string"}}}
         return str(server_context.create_form_elicitation("Name?", schema)["content"])
 
+    @server.tool
+    def slow(server_context: t.Any = None) -> str:
+        """Work until cancelled (at most TIMEOUT seconds)."""
+        started.set()
+        cancelled = server_context.cancellation.wait(TIMEOUT)
+        outcomes.append(f"cancelled: {server_context.cancellation.reason}" if cancelled else "finished")
+        finished.set()
+        return "finished"
+
     return server
 
 
 @pytest.fixture
 def view() -> t.Iterator[View]:
     reported: list[str] = []
-    server = build_server(reported)
+    outcomes: list[str] = []
+    started, finished = threading.Event(), threading.Event()
+    server = build_server(reported, outcomes, started, finished)
     app = flask.Flask(__name__)
 
     @app.route("/mcp", methods=["GET", "POST", "DELETE"])
@@ -94,7 +109,7 @@ def view() -> t.Iterator[View]:
         return response  # type: ignore[return-value]
 
     with LiveServer(app) as live:
-        yield View(server, live, reported)
+        yield View(server, live, reported, outcomes, started, finished)
 
 
 def connected(view: View) -> Client:
@@ -106,9 +121,11 @@ def connected(view: View) -> Client:
     return client
 
 
+HEADERS = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25"}
+
+
 def post(view: View, message: dict[str, t.Any]) -> requests.Response:
-    headers = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25"}
-    return requests.post(view.url, json=message, headers=headers, timeout=TIMEOUT)
+    return requests.post(view.url, json=message, headers=HEADERS, timeout=TIMEOUT)
 
 
 # -- logging ---------------------------------------------------------------------
@@ -204,3 +221,46 @@ def test_the_official_client(view: View) -> None:
         "sampling": (True, ASKS["ask_llm"]),
     }
     assert logs == [("info", "at info"), ("warning", "at warning")]
+
+
+# -- cancellation ----------------------------------------------------------------
+
+
+def test_closing_the_connection_cancels_the_tool(view: View) -> None:
+    message = {"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "slow"}}
+    response = requests.post(view.url, json=message, headers=HEADERS, timeout=TIMEOUT, stream=True)
+    assert (response.status_code, response.headers["Content-Type"]) == (200, "text/event-stream")
+    assert view.started.wait(TIMEOUT)
+    response.close()  # the client gives up: the only cancellation a stateless request can get
+    assert view.finished.wait(5.0)
+    assert view.outcomes == ["cancelled: The client disconnected"]
+
+
+def test_our_client_cancelling_a_call_cancels_the_tool(view: View) -> None:
+    client = connected(view)
+    cancellation = Cancellation()
+    try:
+        threading.Timer(0.0, lambda: view.started.wait(TIMEOUT) and cancellation.cancel("changed my mind")).start()
+        with pytest.raises(CancelledError):
+            client.call_tool("slow", cancellation=cancellation)
+        assert view.finished.wait(5.0)
+    finally:
+        client.close()
+    assert view.outcomes == ["cancelled: The client disconnected"]
+
+
+
+def test_notifications_cancelled_names_no_client_so_closing_is_the_way(view: View) -> None:
+    """Request ids are unique per client only, and a stateless POST names no client: a
+    ``notifications/cancelled`` could cancel another client's request with the same id, so it is
+    acknowledged and changes nothing (the official client cancels this way, its POST left open)."""
+    message = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "slow"}}
+    response = requests.post(view.url, json=message, headers=HEADERS, timeout=TIMEOUT, stream=True)
+    assert view.started.wait(TIMEOUT)
+    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1, "reason": "stop"}}
+    acknowledged = post(view, cancel)
+    assert (acknowledged.status_code, acknowledged.text) == (202, "")
+    assert not view.finished.wait(0.5) and view.outcomes == []
+    response.close()
+    assert view.finished.wait(5.0)
+    assert view.outcomes == ["cancelled: The client disconnected"]

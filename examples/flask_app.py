@@ -5,7 +5,8 @@
   SSE streams, everything).
 - ``/stateless-mcp``: a Flask view that builds a server and a stateless
   transport per request and answers with ``transport.handle_request(request)``
-  (per-user servers, no shared state; no GET stream, no server-to-client requests).
+  (per-user servers, no shared state; no GET stream, no server-to-client requests,
+  no ``logging/setLevel``; cancel by closing the connection: README "Per request, in a view").
 
     python examples/flask_app.py       # http://127.0.0.1:5000/, /mcp, /stateless-mcp
 """

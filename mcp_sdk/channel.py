@@ -92,6 +92,11 @@ class Channel:
     #: answer (2026-07-28, multi round-trip requests); otherwise the SDK asks the client with
     #: real requests and runs the handler again with the answers.
     returns_input_requests: t.ClassVar[bool] = False
+    #: Whether a level set by ``logging/setLevel`` reaches the channel's later requests. False on
+    #: a stateless HTTP POST (``StreamableHTTPTransport(stateless=True)``), where each request has
+    #: a channel of its own: ``initialize`` then does not advertise ``logging`` and
+    #: ``logging/setLevel`` is refused, rather than answered and forgotten.
+    keeps_log_level: t.ClassVar[bool] = True
 
     def __init__(
         self,

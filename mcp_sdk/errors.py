@@ -98,6 +98,15 @@ class TransportError(MCPError):
     """The transport failed: a dead process, a closed stream, an unreachable URL."""
 
 
+class ClientRequestsUnavailableError(CapabilityError, TransportError):
+    """The connection cannot carry a server-to-client request (sampling, elicitation, roots,
+    ``ping``) whatever the client declared: e.g. a stateless HTTP POST, where the client's answer
+    would arrive in another request. A :class:`CapabilityError` (the request is unavailable here)
+    and a :class:`TransportError` (the transport is why); a tool that lets it escape answers
+    ``isError`` with its message.
+    """
+
+
 class SessionExpiredError(TransportError):
     """The server no longer knows this session (HTTP 404 on a session request)."""
 

@@ -16,7 +16,9 @@ from ..apps import UIResource
 from ..errors import (
     CancelledError,
     CapabilityError,
+    ClientRequestsUnavailableError,
     InvalidParamsError,
+    MethodNotFoundError,
     RequestHandlerError,
     ResourceNotFoundError,
     ToolResultError,
@@ -39,6 +41,12 @@ if t.TYPE_CHECKING:
 MAX_COMPLETION_VALUES = 100
 #: What a client sees when a tool raises: nothing internal.
 TOOL_INTERNAL_ERROR_TEXT = "Internal error occurred"
+#: The answer to ``logging/setLevel`` where the level cannot outlast the request (stateless HTTP).
+STATELESS_SET_LEVEL_TEXT = (
+    "Method not available: logging/setLevel: this transport is stateless (StreamableHTTPTransport(stateless=True)): "
+    "a level set in one request cannot reach the next; send it in each request's params._meta "
+    "'io.modelcontextprotocol/logLevel'"
+)
 
 
 def _params(request: Request) -> dict[str, t.Any]:
@@ -105,9 +113,15 @@ class ProtocolHandlers:
         session.client_info = client_info if isinstance(client_info, dict) else None
         client_capabilities = params.get("capabilities")
         session.client_capabilities = client_capabilities if isinstance(client_capabilities, dict) else {}
+        capabilities = self.core.capabilities_for(negotiated)
+        if not session.keeps_log_level and "logging" in capabilities:
+            # Stateless HTTP: a 2025 client sends logging/setLevel once, in a POST of its own, and
+            # that level can never reach a later request: advertising logging would promise logs
+            # that never come. (A request may still ask for them in its _meta: requested_log_level.)
+            capabilities = {key: value for key, value in capabilities.items() if key != "logging"}
         result: dict[str, t.Any] = {
             "protocolVersion": negotiated,
-            "capabilities": self.core.capabilities_for(negotiated),
+            "capabilities": capabilities,
             "serverInfo": versions.filter_fields("implementation", self.core.server_info(), negotiated),
         }
         if self.core.instructions is not None:
@@ -131,6 +145,8 @@ class ProtocolHandlers:
         level = _params(request).get("level")
         if type(level) is not str or level not in methods.LOG_SEVERITY:
             raise InvalidParamsError(f"Invalid log level {level!r}: use one of {', '.join(methods.LOG_LEVELS)}")
+        if not request.session.keeps_log_level:
+            raise MethodNotFoundError(STATELESS_SET_LEVEL_TEXT)
         request.session.log_level = level
         return {}
 
@@ -205,6 +221,10 @@ class ProtocolHandlers:
             result = tool_result(tool.tool_name, returned)
         except (RequestHandlerError, CancelledError):
             raise
+        except ClientRequestsUnavailableError as error:  # the transport's lack: its words say why (no secrets in them)
+            data["error"] = "client_requests_unavailable"
+            self.core.report_exception(error, {"request": request.message})
+            return _tool_error(str(error))
         except CapabilityError as error:  # the client's lack, not a bug: say which capability (no secrets in it)
             data["error"] = "missing_client_capability"
             self.core.report_exception(error, {"request": request.message})
@@ -408,4 +428,4 @@ def _tool_error(text: str) -> dict[str, t.Any]:
     return {"content": [{"type": "text", "text": text}], "isError": True}
 
 
-__all__ = ["MAX_COMPLETION_VALUES", "TOOL_INTERNAL_ERROR_TEXT", "ProtocolHandlers"]
+__all__ = ["MAX_COMPLETION_VALUES", "STATELESS_SET_LEVEL_TEXT", "TOOL_INTERNAL_ERROR_TEXT", "ProtocolHandlers"]

@@ -78,6 +78,7 @@ from .streamable_http.options import UNSET, Limits, Security, Storage, gather
 from .streamable_http.modern_post import ModernPost, no_session_means_modern, request_channel
 from .streamable_http.security import RebindingGuard
 from .streamable_http.redis_setup import SharedState, share_on_redis
+from .streamable_http.request_channel import requested_log_level
 from .streamable_http.resumption import resumable, resume
 from .streamable_http.sessions import HTTPSession, SessionRegistry, new_session_id
 from .streamable_http.sse import SSE_HEADERS, SSEBody
@@ -136,7 +137,10 @@ class StreamableHTTPTransport:
     :param server: the server to serve.
     :param stateless: no sessions: every POST is self-contained (a fresh session,
         its protocol version from ``MCP-Protocol-Version``); no GET stream, no
-        server-to-client requests. Fits several processes behind a load balancer.
+        server-to-client requests (:class:`~mcp_sdk.errors.ClientRequestsUnavailableError`), no
+        ``logging/setLevel`` (a level in a request's ``_meta`` instead), and
+        ``notifications/cancelled`` cancels nothing (closing the connection does). Fits several
+        processes behind a load balancer.
     :param enable_json_response: answer every request with ``application/json``:
         request-scoped progress and log messages are dropped and server-to-client
         requests raise :class:`~mcp_sdk.errors.TransportError`; session-scoped
@@ -452,6 +456,7 @@ class StreamableHTTPTransport:
         self, environ: WSGIEnvironment, message: t.Any, principal: Principal | None, carrier: CarryingRequest
     ) -> Answer:
         server_session = request_channel(self.server, principal)
+        server_session.log_level = requested_log_level(message)  # a setLevel in another POST never reaches it
         if not is_initialize(message):
             server_session.protocol_version = protocol_version(environ)
         ids = request_ids(message)

@@ -344,9 +344,12 @@ def test_stateless_mode_answers_every_post_on_its_own(serve: t.Callable[..., Ser
     assert client.delete().status_code == 405
     [answer] = client.call(tool_call("sample", id=5))
     assert answer["result"]["isError"] is True
-    # No session remembers the client's capabilities; were they declared, the request would still fail
-    # ("... does not carry server-to-client requests (stateless mode)"): its answer would reach another session.
-    assert served.probe.outcomes == ["CapabilityError: Client does not support sampling (needed for sampling/createMessage)"]
+    # Whatever the client declared (no session remembers it), the transport cannot carry the ask and says so.
+    assert served.probe.outcomes == [
+        "ClientRequestsUnavailableError: Cannot send sampling/createMessage: this transport is stateless "
+        "(StreamableHTTPTransport(stateless=True)): the client's answer would arrive in another request; "
+        "use sessions or MCP 2026-07-28 input requests"
+    ]
     assert served.transport.session_ids == [] and served.server.sessions == []
 
 

@@ -74,7 +74,7 @@ def csrf_refusal(request: t.Any) -> HttpResponse | None:
         return None
     from django.conf import settings  # type: ignore[import-untyped]
 
-    header = settings.CSRF_HEADER_NAME.removeprefix("HTTP_").replace("_", "-")
+    header = settings.CSRF_HEADER_NAME.removeprefix("HTTP_").replace("_", "-").title()  # as Django names it
     message = (
         f"Forbidden: CSRF check failed ({reason}). This request is signed in by a Django session cookie, so "
         f"Django's CSRF protection applies: send the {settings.CSRF_COOKIE_NAME} cookie's value in an {header} header, "

@@ -271,3 +271,40 @@ def test_the_system_check_names_the_fix_for_a_transport_mounted_as_a_view(databa
         + E001.format(route="mcp")
         + "\nSystem check identified 2 issues (0 silenced).\n"
     )
+
+
+EXAMPLE = ROOT / "examples" / "django_library"
+EXAMPLE_SEED = """
+import django; django.setup()
+from django.contrib.auth.models import User
+from library.models import Book
+ada = User.objects.create_user("ada", password="lovelace")
+Book.objects.create(title="Notes", owner=ada)
+Book.objects.create(title="Sketch of the Analytical Engine", owner=ada)
+User.objects.create_user("bob", password="babbage")
+"""
+
+
+def test_the_readmes_django_project_is_examples_django_library_and_serves_its_users(tmp_path: Path) -> None:
+    from spec.docs.code_blocks_test import python_blocks
+
+    blocks = {fragment: code for _, fragment, code in python_blocks("README.md") if fragment and fragment.startswith("django-")}
+    files = {"django-settings": "settings.py", "django-urls": "urls.py", "django-models": "library/models.py", "django-mcp": "library/mcp.py"}
+    assert blocks == {fragment: (EXAMPLE / path).read_text(encoding="utf-8") for fragment, path in files.items()}
+
+    env = {"LIBRARY_DB": str(tmp_path / "db.sqlite3")}
+    full = {**os.environ, **env, "PYTHONPATH": str(ROOT), "DJANGO_SETTINGS_MODULE": "settings"}
+    for command in ([sys.executable, "manage.py", "migrate", "--run-syncdb", "-v", "0"], [sys.executable, "-c", EXAMPLE_SEED]):
+        completed = subprocess.run(command, cwd=EXAMPLE, env=full, capture_output=True, text=True, timeout=120)
+        assert completed.returncode == 0, completed.stderr[-3000:]
+    with ServerProcess([*GUNICORN, "-b", "127.0.0.1:{port}", "wsgi:application"], cwd=EXAMPLE, path="/mcp/", env=env) as process:
+        titles = {}
+        for user, password in (("ada", "lovelace"), ("bob", "babbage")):
+            with requests.Session() as browser:
+                assert browser.post(process.base + "/login", data={"username": user, "password": password}, timeout=TIMEOUT).text == "signed in"
+                cookies = dict(browser.cookies.items())
+            headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()), "X-CSRFToken": cookies["csrftoken"]}
+            with Client(transport=HTTP(url=process.url, headers=headers, timeout=TIMEOUT)) as ours:
+                ours.connect()
+                titles[user] = ours.call_tool("my_books")["result"]["content"]
+    assert titles == {"ada": texts("Notes", "Sketch of the Analytical Engine"), "bob": []}

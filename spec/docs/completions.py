@@ -82,7 +82,29 @@ _listener.shutdown()
 _transport.close()
 """
 
+# The README's Django project is examples/django_library/ (spec/mcp_sdk/contrib/django_test.py
+# checks each block is its file and serves it); a block runs with that project set up, a module of
+# the library app as the module it is in the project.
+DJANGO_LIBRARY = """
+import os, sys, tempfile, warnings
+sys.path.insert(0, "examples/django_library")
+os.environ["DJANGO_SETTINGS_MODULE"] = "settings"
+os.environ["LIBRARY_DB"] = os.path.join(tempfile.mkdtemp(), "db.sqlite3")
+import django
+django.setup()
+warnings.filterwarnings("ignore", "Model 'library.book' was already registered")
+"""
+
+
+def _in_library(module: str) -> str:
+    return DJANGO_LIBRARY + f"__name__, __package__ = 'library.{module}', 'library'\n"
+
+
 COMPLETIONS: dict[str, tuple[str, str]] = {
+    "django-settings": (DJANGO_LIBRARY, "assert MCP_SDK['SERVER'] == 'library.mcp.server'\n"),
+    "django-urls": (DJANGO_LIBRARY, "assert [str(p.pattern) for p in urlpatterns] == ['login', 'mcp/']\n"),
+    "django-models": (_in_library("models"), "assert Book._meta.label == 'library.Book'\n"),
+    "django-mcp": (_in_library("mcp"), "assert list(server.tools) == ['my_books']\n"),
     "flask-mount": (
         TOOLS,
         """

@@ -43,7 +43,9 @@ class LiveServer:
         self.base = f"http://127.0.0.1:{self.port}"
         self.url = self.base + path
         self.closeables = list(closeables)
-        self._thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="live-server")
+        self._thread = threading.Thread(
+            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="live-server", daemon=True
+        )
         self._thread.start()
 
     def stop(self) -> None:

@@ -1,0 +1,45 @@
+"""Serve an MCP server from a Django project (issue 18): a Django app for ``INSTALLED_APPS``.
+
+.. code-block:: python
+
+    INSTALLED_APPS = [..., "mcp_sdk.contrib.django"]
+    MCP_SDK = {"SERVER": "myapp.mcp.server", "TRANSPORT": {"wsgi_threads": 32}}
+    urlpatterns = [path("mcp/", include("mcp_sdk.contrib.django.urls"))]
+
+The endpoint is a Django view (middleware, sessions and ``request.user`` apply to it); tools run
+with Django's connection handling around them and ``server_context.request`` is the
+``HttpRequest``; ``mcp.py`` modules of installed apps are imported at start-up (as ``admin.py``),
+so apps register tools on :data:`server`; ``python manage.py mcp stdio|tools|call`` serve, list
+and call the same server. See :mod:`.conf` for the settings.
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+if t.TYPE_CHECKING:
+    from ...server import Server
+    from .conf import configured_server as configured_server
+    from .conf import configured_transport as configured_transport
+    from .views import mcp_view as mcp_view
+
+    #: The server ``MCP_SDK["SERVER"]`` names (imported on first use).
+    server: Server
+
+_LAZY = {"mcp_view": "views", "configured_server": "conf", "configured_transport": "conf"}
+
+
+def __getattr__(name: str) -> t.Any:
+    # Lazy: INSTALLED_APPS imports this package before settings and the app registry are ready.
+    if name == "server":
+        from .conf import configured_server
+
+        return configured_server()
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["configured_server", "configured_transport", "mcp_view", "server"]

@@ -35,6 +35,9 @@ _ERROR_BODY_BYTES = 65536
 _MIN_RETRY = 0.1
 #: A standalone stream open this long (or bringing a new event id) was worth reopening.
 _FRUITFUL_SECONDS = 1.0
+#: The shortest ``retry`` (seconds) of a server's polling (SEP-1699) followed without end: a
+#: stream closed for a poll at a faster cadence, with nothing new, counts as fruitless.
+_POLL_FLOOR = 0.5
 
 
 class HTTP(Transport):
@@ -260,7 +263,7 @@ class HTTP(Transport):
             if response.status_code == 202:
                 pass  # the response will come on the standalone stream
             elif content_type == "text/event-stream":
-                last_id, retry = self._reader.read_stream(response, waiter, last_id, retry, timeout, deadline)
+                last_id, retry, _ = self._reader.read_stream(response, waiter, last_id, retry, timeout, deadline)
             elif content_type == "application/json":
                 self._reader.read_json(response, waiter, timeout, deadline)
             else:
@@ -294,8 +297,8 @@ class HTTP(Transport):
                 if not is_event_stream(resumed):
                     raise TransportError(f"GET {self.url} (resuming after event {last_id}) did not return an event stream")
                 seen = last_id
-                last_id, retry = self._reader.read_stream(resumed, waiter, last_id, retry, timeout, deadline)
-                if last_id != seen:
+                last_id, retry, polled = self._reader.read_stream(resumed, waiter, last_id, retry, timeout, deadline)
+                if last_id != seen or (polled and retry >= _POLL_FLOOR):  # progress, or the server's polling (SEP-1699)
                     attempts = 0
 
     def _received(self, message: t.Any) -> None:
@@ -355,14 +358,15 @@ class HTTP(Transport):
                     return
                 self._listening = True
                 ready.set()
-                seen, opened = last_id, time.monotonic()
+                seen, opened, polled = last_id, time.monotonic(), False
                 try:
-                    last_id, retry = self._reader.read_stream(response, None, last_id, retry, None)
+                    last_id, retry, polled = self._reader.read_stream(response, None, last_id, retry, None)
                 except MCPError as error:
                     logger.debug("standalone stream from %s broke: %s", self.url, error)
             self._listening = False
             # A stream that ends at once with nothing new is fruitless: never reconnect in a tight loop.
-            if last_id != seen or time.monotonic() - opened >= _FRUITFUL_SECONDS:
+            # One the server ended for the client to poll (SEP-1699) is not: it comes back after `retry`.
+            if last_id != seen or (polled and retry >= _POLL_FLOOR) or time.monotonic() - opened >= _FRUITFUL_SECONDS:
                 failures = 0
             else:
                 failures += 1

@@ -43,6 +43,17 @@ class Endpoint(t.Protocol):
     timeout: float
 
 
+class StreamEnd(t.NamedTuple):
+    """How an event stream ended: what the client needs to resume it."""
+
+    #: The last event id seen (None: none yet).
+    last_id: str | None
+    #: Seconds to wait before reconnecting (the server's ``retry``).
+    retry: float
+    #: The server closed the stream after a bare ``retry`` field: it expects the client to poll.
+    polled: bool
+
+
 class ResponseReader:
     """Reads the responses of one HTTP transport.
 
@@ -112,14 +123,19 @@ class ResponseReader:
         retry: float,
         timeout: float | None,
         deadline: float | None = None,
-    ) -> tuple[str | None, float]:
+    ) -> StreamEnd:
         """Handle the events of ``response`` until it ends or ``waiter`` is settled.
 
-        :return: the last event id seen and the reconnection delay in seconds.
+        :return: the last event id seen, the reconnection delay in seconds, and whether the
+            server ended the stream on purpose for the client to poll (SEP-1699).
         """
         draining = False
+        polled = False
         try:
             for event in sse.events(response, deadline, self.endpoint.max_message_bytes):
+                # A bare ``retry`` field as the last event: the server closes the connection and
+                # the client comes back with Last-Event-ID after that delay (a poll, not a failure).
+                polled = event.retry is not None and event.id is None and not event.data
                 if event.id is not None:
                     if len(event.id) <= _MAX_EVENT_ID_CHARS:
                         last_id = event.id
@@ -151,13 +167,13 @@ class ResponseReader:
             ) from None
         except sse.DeadlineExceeded:
             if draining:
-                return last_id, retry
+                return StreamEnd(last_id, retry, False)
             raise RequestTimeoutError(
                 f"{self.endpoint.url}: no response on the event stream within {timeout:g} seconds"
             ) from None
         except (urllib3.exceptions.ReadTimeoutError, requests.Timeout) as error:
             if draining:
-                return last_id, retry
+                return StreamEnd(last_id, retry, False)
             if self.stop.is_set():
                 raise TransportError(f"HTTP transport for {self.endpoint.url} is closed") from None
             raise RequestTimeoutError(
@@ -167,10 +183,11 @@ class ResponseReader:
             if self.stop.is_set() and not draining:
                 raise TransportError(f"HTTP transport for {self.endpoint.url} is closed") from None
             logger.debug("event stream from %s broke: %s", self.endpoint.url, error)
-        return last_id, retry
+            polled = False
+        return StreamEnd(last_id, retry, polled)
 
     def _read_timeout(self, timeout: float | None) -> float:
         return self.endpoint.timeout if timeout is None else timeout
 
 
-__all__ = ["STREAM_ERRORS", "Endpoint", "ResponseReader"]
+__all__ = ["STREAM_ERRORS", "Endpoint", "ResponseReader", "StreamEnd"]

@@ -27,10 +27,16 @@ def hostile_server(kind: ServerKind, threads: int, **options: t.Any) -> t.Iterat
         yield served
 
 
-def session(url: str) -> Client:
-    """A client with its own connection pool and an initialized session (``notifications/initialized`` sent)."""
+def session(url: str, version: str | None = None) -> Client:
+    """A client with its own connection pool and an initialized session (``notifications/initialized`` sent).
+
+    :param version: the protocol version to ask for (default the latest).
+    """
     client = Client(url, requests.Session())
-    client.initialize()
+    if version is None:
+        client.initialize()
+    else:
+        client.initialize(version)
     return client
 
 

@@ -53,6 +53,7 @@ from ..._redis import is_full
 from ..auth import AuthRefusal, BearerAuth, Principal
 from ..envelope import INPUT_REQUIRED_METHODS
 from ..auth.request_auth import Authenticate
+from .streamable_http.capacity import ThreadCapacity
 from .streamable_http.carrying_request import CarryingRequest
 from .streamable_http.connection import BodyDeadlines, read_wsgi_body
 from .streamable_http.deployment import ENDED, DeploymentCheck
@@ -79,7 +80,7 @@ from .streamable_http.modern_post import ModernPost, no_session_means_modern, re
 from .streamable_http.security import RebindingGuard
 from .streamable_http.redis_setup import SharedState, share_on_redis
 from .streamable_http.request_channel import requested_log_level
-from .streamable_http.resumption import resumable, resume
+from .streamable_http.resumption import resumable, resume, sse_answer
 from .streamable_http.sessions import HTTPSession, SessionRegistry, new_session_id
 from .streamable_http.sse import SSE_HEADERS, SSEBody
 from .streamable_http.sse_answers import SSEAnswers
@@ -262,6 +263,7 @@ class StreamableHTTPTransport:
             self._outage_errors = self._shared.backplane.errors
             self._deployment.shared = True
         self._stream_limits = StreamLimits(limits.total_streams, limits.streams_per_session)
+        capacity = ThreadCapacity(limits.threads, detect=limits.wsgi_threads is None, max_hold=limits.stream_hold)
         self._body_deadlines = BodyDeadlines(limits.body_timeout) if limits.body_timeout is not None else None
         self._allow = "POST" if stateless else "GET, POST, DELETE"
         self._closed = False
@@ -274,6 +276,8 @@ class StreamableHTTPTransport:
             keepalive_interval=keepalive_interval,
             retry_ms=None if retry_interval is None else max(0, int(retry_interval * 1000)),
             max_requests_per_session=limits.max_requests_per_session,
+            capacity=capacity,
+            sizes=lambda threads: (limits.total_streams_for(threads), limits.streams_per_session_for(threads)),
         )
         self._modern = ModernPost(server, self._answers, stateless=stateless, enable_json_response=enable_json_response)
 
@@ -317,6 +321,7 @@ class StreamableHTTPTransport:
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> t.Iterable[bytes]:
         """The WSGI application."""
+        self._answers.enter(environ)
         answer = self._answers.watch(environ, self._answer(environ, None))
         start_response(answer.status_line, answer.headers)
         return answer.body
@@ -332,6 +337,7 @@ class StreamableHTTPTransport:
         def body(limit: int) -> bytes:
             return read_body(request.stream, request.content_length, limit, until_eof=True)
 
+        self._answers.enter(request.environ)
         return self._answers.watch(request.environ, self._answer(request.environ, body)).to_response()
 
     def _answer(self, environ: WSGIEnvironment, body: t.Callable[[int], bytes] | None) -> Answer:
@@ -412,17 +418,18 @@ class StreamableHTTPTransport:
             answer = answer_json(self.server, server_session, message, carrier)
             self._sessions.commit(session)
             return answer
-        self._answers.hold(environ, session, ids[0])
+        polled = resumable(server_session.protocol_version)
+        hold = self._answers.hold(environ, session, ids[0], polled=polled)
         stream = session.open_request_stream(ids)
         consumer, _ = stream.attach()
-        preamble = [stream.prime(self.retry_ms)] if resumable(server_session.protocol_version) else []
+        preamble = [stream.prime(self.retry_ms)] if polled else []
 
         def finish(response: t.Any, text: str | None) -> None:
             session.finish_request_stream(stream, response, text)
 
         return self._answers.answer(
             server_session, message, stream, consumer, preamble, finish, session.stream_ended, modern=False,
-            http_request=carrier,
+            http_request=carrier, hold=hold,
         )
 
     def _initialize(
@@ -479,9 +486,10 @@ class StreamableHTTPTransport:
         session = self._session(environ, principal)
         protocol_version(environ)
         last_event_id = environ.get("HTTP_LAST_EVENT_ID")
+        polled = resumable(session.server_session.protocol_version)
         if last_event_id:
-            self._answers.hold(environ, session)
-            return resume(session, last_event_id, keepalive_interval=self.keepalive_interval, retry_ms=self.retry_ms)
+            hold = self._answers.hold(environ, session, polled=polled)
+            return resume(session, last_event_id, keepalive_interval=self.keepalive_interval, retry_ms=self.retry_ms, hold=hold)
         self._deployment.refuse_standalone_stream(environ)
         stream = session.standalone_stream()
         consumer = stream.attach_if_free()  # two GETs at once: exactly one wins
@@ -490,15 +498,16 @@ class StreamableHTTPTransport:
         try:
             if not session.claim_standalone():  # held by another process
                 raise HTTPRequestError(409, "Conflict: this session already has a GET stream open")
-            self._answers.hold(environ, session)
+            hold = self._answers.hold(environ, session, polled=polled)
         except BaseException:
             stream.detach(consumer)
             raise
-        preamble = [stream.prime(self.retry_ms)] if resumable(session.server_session.protocol_version) else []
+        preamble = [stream.prime(self.retry_ms)] if polled else []
         body = SSEBody(
-            stream, consumer, preamble, keepalive=self.keepalive_interval, retry_ms=self.retry_ms, on_end=session.stream_ended
+            stream, consumer, preamble, keepalive=self.keepalive_interval, retry_ms=self.retry_ms,
+            on_end=session.stream_ended, hold=hold,
         )
-        return Answer(200, list(SSE_HEADERS), body)
+        return sse_answer(body, hold)
 
     # -- DELETE --------------------------------------------------------------
 

@@ -42,6 +42,13 @@ class StreamLimits:
         self._open = 0
         self._by_owner: dict[t.Hashable, int] = {}
 
+    def resize(self, total: int, per_owner: int) -> None:
+        """Change the caps (the WSGI server told its thread count); places already taken stay."""
+        if total < 1 or per_owner < 1:
+            raise ValueError("stream caps must be positive")
+        with self._lock:
+            self.total, self.per_owner = total, per_owner
+
     @property
     def open_count(self) -> int:
         """Connections open now."""

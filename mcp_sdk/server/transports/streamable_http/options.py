@@ -21,8 +21,11 @@ from .sessions import DEFAULT_IDLE_TIMEOUT, UNUSED_TIMEOUT
 
 #: The largest POST body accepted by default (as the TypeScript SDK).
 DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
-#: The WSGI server threads assumed by default (waitress's default), which size the stream caps.
+#: The WSGI server threads assumed when the server does not tell (waitress's default), which size the stream caps.
 DEFAULT_WSGI_THREADS = 4
+#: Seconds a 2025-11-25 client's SSE connection is held at most by default before it is closed
+#: with a ``retry`` and the client polls (SEP-1699).
+DEFAULT_STREAM_HOLD = 10.0
 #: Seconds a client gets to send a request body by default.
 DEFAULT_BODY_TIMEOUT = 10.0
 #: Requests of one session answered over SSE at once by default (queued or running).
@@ -64,13 +67,23 @@ class Limits:
     :param unused_session_timeout: seconds a session that sent nothing after ``initialize``
         lives (default 30); None: as long as any other.
     :param max_workers: threads running requests answered with SSE, shared in turn between sessions.
-    :param wsgi_threads: the WSGI server's thread count (waitress ``threads``, gunicorn
-        ``--threads``; default 4, waitress's): sizes the default ``max_streams``.
-    :param max_streams: SSE connections open at once in all; past it, 503 with ``Retry-After``.
-        Default: ``wsgi_threads`` less a quarter of them and at least two (4 -> 2, 32 -> 24),
-        so JSON requests and answers to server-to-client requests always find a thread.
-    :param max_streams_per_session: SSE connections of one session at once (its GET stream and
-        request streams); past it, 429 with ``Retry-After``. Default: half of ``max_streams``, at least 2.
+    :param wsgi_threads: the WSGI server's thread count. Default None: what the server tells
+        (waitress ``threads``, gunicorn ``--threads`` of ``gthread`` or ``--worker-connections``
+        of ``gevent``), else 4 (waitress's default). Sizes the default ``max_streams`` and how
+        long streams are held (``stream_hold``).
+    :param max_streams: SSE connections held open at once in all. Past it a client of protocol
+        2025-11-25 gets its pending events and a ``retry`` at once (it polls); an older client,
+        which cannot resume, gets 503 with ``Retry-After``. Default: ``wsgi_threads`` less a
+        quarter of them and at least two (4 -> 2, 32 -> 24), so JSON requests and answers to
+        server-to-client requests always find a thread.
+    :param max_streams_per_session: SSE connections of one session held at once (its GET stream
+        and request streams); past it, as past ``max_streams`` but 429. Default: half of
+        ``max_streams``, at least 2.
+    :param stream_hold: seconds a 2025-11-25 client's SSE connection (GET stream, resumption,
+        answer to a slow request) keeps its thread at most; then it ends after a ``retry`` field
+        and the client resumes with ``GET`` + ``Last-Event-ID`` (SEP-1699 polling), while the
+        request runs on. Shorter as free threads run low, 0 when the stream would take one of the
+        last quarter. None: held as long as the stream lasts.
     :param max_requests_per_session: requests of one session answered over SSE and not yet
         finished (queued or running); past it, 429 with ``Retry-After``.
     :raises ValueError: for a value out of range.
@@ -82,10 +95,11 @@ class Limits:
     session_idle_timeout: float | None = DEFAULT_IDLE_TIMEOUT
     unused_session_timeout: float | None = UNUSED_TIMEOUT
     max_workers: int = 64
-    wsgi_threads: int = DEFAULT_WSGI_THREADS
+    wsgi_threads: int | None = None
     max_streams: int | None = None
     max_streams_per_session: int | None = None
     max_requests_per_session: int = DEFAULT_MAX_REQUESTS_PER_SESSION
+    stream_hold: float | None = DEFAULT_STREAM_HOLD
 
     def __attrs_post_init__(self) -> None:
         for name, value in (
@@ -94,7 +108,10 @@ class Limits:
         ):
             if value is not None and value <= 0:
                 raise ValueError(f"{name} must be a positive number or None")
-        _positive("wsgi_threads", self.wsgi_threads)
+        if self.wsgi_threads is not None:
+            _positive("wsgi_threads", self.wsgi_threads)
+        if self.stream_hold is not None and self.stream_hold < 0:
+            raise ValueError("stream_hold must be a number of seconds (0 or more) or None")
         if self.max_streams is not None:
             _positive("max_streams", self.max_streams)
         if self.max_streams_per_session is not None:
@@ -107,16 +124,29 @@ class Limits:
             raise ValueError("max_sessions must be positive or None")
 
     @property
+    def threads(self) -> int:
+        """``wsgi_threads``, or :data:`DEFAULT_WSGI_THREADS` until the WSGI server tells its own."""
+        return self.wsgi_threads if self.wsgi_threads is not None else DEFAULT_WSGI_THREADS
+
+    @property
     def total_streams(self) -> int:
-        """``max_streams``, or the default sized from ``wsgi_threads``."""
-        return self.max_streams if self.max_streams is not None else streams_for_threads(self.wsgi_threads)
+        """``max_streams``, or the default sized from :attr:`threads`."""
+        return self.total_streams_for(self.threads)
 
     @property
     def streams_per_session(self) -> int:
         """``max_streams_per_session``, or half of :attr:`total_streams` (at least 2)."""
+        return self.streams_per_session_for(self.threads)
+
+    def total_streams_for(self, threads: int) -> int:
+        """``max_streams``, or the default for a WSGI server of ``threads`` threads."""
+        return self.max_streams if self.max_streams is not None else streams_for_threads(threads)
+
+    def streams_per_session_for(self, threads: int) -> int:
+        """``max_streams_per_session``, or the default for a WSGI server of ``threads`` threads."""
         if self.max_streams_per_session is not None:
             return self.max_streams_per_session
-        return max(2, self.total_streams // 2)
+        return max(2, self.total_streams_for(threads) // 2)
 
 
 def _hosts(values: t.Iterable[str] | None) -> tuple[str, ...] | None:
@@ -206,6 +236,7 @@ __all__ = [
     "DEFAULT_BODY_TIMEOUT",
     "DEFAULT_MAX_BODY_BYTES",
     "DEFAULT_MAX_REQUESTS_PER_SESSION",
+    "DEFAULT_STREAM_HOLD",
     "DEFAULT_WSGI_THREADS",
     "UNSET",
     "Limits",

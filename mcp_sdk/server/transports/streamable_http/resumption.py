@@ -27,8 +27,20 @@ def resumable(version: str | None) -> bool:
     return version is not None and versions.SUPPORTED_VERSIONS.index(version) >= _RESUMABLE_FROM
 
 
-def resume(session: HTTPSession, last_event_id: str, *, keepalive_interval: float, retry_ms: int | None) -> Answer:
-    """Replay what followed ``last_event_id`` on its stream, then continue that stream live."""
+def sse_answer(body: SSEBody, hold: float | None) -> Answer:
+    """The ``200`` carrying ``body``: with a ``Content-Length`` when all of it is known now (a poll
+    answered at once, ``hold`` 0, or a replay of a finished stream), else streamed."""
+    length = body.prefetch(0.0) if body.complete or (hold is not None and hold <= 0) else None
+    if length is None:
+        return Answer(200, list(SSE_HEADERS), body)
+    return Answer(200, [*SSE_HEADERS, ("Content-Length", str(length))], body)
+
+
+def resume(
+    session: HTTPSession, last_event_id: str, *, keepalive_interval: float, retry_ms: int | None, hold: float | None = None
+) -> Answer:
+    """Replay what followed ``last_event_id`` on its stream, then continue that stream live
+    (for ``hold`` seconds at most, see :class:`~.sse.SSEBody`)."""
     replayed: list[tuple[str, dict[str, t.Any] | None]] = []
 
     def collect(event_id: str, message: dict[str, t.Any] | None) -> None:
@@ -74,8 +86,9 @@ def resume(session: HTTPSession, last_event_id: str, *, keepalive_interval: floa
         finished=finished,
         skip={event_id for event_id, _ in replayed},
         on_end=session.stream_ended,
+        hold=hold,
     )
-    return Answer(200, list(SSE_HEADERS), body)
+    return sse_answer(body, hold)
 
 
-__all__ = ["MAX_EVENT_ID_LENGTH", "RESUMABLE_VERSION", "resumable", "resume"]
+__all__ = ["MAX_EVENT_ID_LENGTH", "RESUMABLE_VERSION", "resumable", "resume", "sse_answer"]

@@ -203,6 +203,9 @@ class SSEBody:
 
     :param skip: event ids already sent in the preamble (a queued copy is not sent again).
     :param finished: the preamble is the whole stream (a replay of a finished one).
+    :param hold: seconds the connection stays open at most; then it ends as a server-side close
+        (a ``retry`` field), the stream going on for the client to resume (SEP-1699 polling).
+        0: what is pending now, then the close. None: as long as the stream lasts.
     """
 
     def __init__(
@@ -216,8 +219,10 @@ class SSEBody:
         finished: bool = False,
         skip: t.Collection[str] = (),
         on_end: t.Callable[[Stream, bool], None] | None = None,
+        hold: float | None = None,
     ) -> None:
         self.stream = stream
+        self._hold = hold
         self._consumer = consumer
         self._pending = list(preamble)
         self._keepalive = keepalive
@@ -258,8 +263,11 @@ class SSEBody:
             try:
                 item = self._consumer.get(timeout=timeout)
             except queue.Empty:
-                return None
-            self._outcome = self._drain(item, self._pending)
+                item = None
+            if item is not None:
+                self._outcome = self._drain(item, self._pending)
+            if self._outcome is None and self._hold is not None and self._hold <= 0:
+                self._outcome = self._poll_close(self._pending)  # a poll: all it says is known now
             if self._outcome is None:
                 return None
         self._pending = [b"".join(self._pending)]
@@ -277,11 +285,19 @@ class SSEBody:
             get = self._consumer.get
             gone = self._gone
             keepalive_at = time.monotonic() + self._keepalive
+            close_at = None if self._hold is None else time.monotonic() + self._hold
             while True:
                 wait = self._keepalive if gone is None else min(PROBE_INTERVAL, max(0.0, keepalive_at - time.monotonic()))
+                if close_at is not None:
+                    wait = min(wait, max(0.0, close_at - time.monotonic()))
                 try:
                     item = get(timeout=wait)
                 except queue.Empty:
+                    if close_at is not None and time.monotonic() >= close_at:
+                        closed = self._poll_close(pending)
+                        yield b"".join(pending)
+                        self._delivered = closed is _Signal.FINAL
+                        return
                     if gone is not None and gone():
                         return
                     if time.monotonic() >= keepalive_at:
@@ -309,6 +325,24 @@ class SSEBody:
                 break
             outcome = self._take(item, pending)
         return outcome
+
+    def _poll_close(self, pending: list[bytes]) -> _Signal:
+        """End the connection now, the stream going on: add what is queued and a ``retry`` to ``pending``.
+
+        Events stored after this are not written here; the client resumes after the last id it
+        got, so the event store replays them (each once, in order).
+        """
+        while True:
+            try:
+                item = self._consumer.get(block=False)
+            except queue.Empty:
+                break
+            outcome = self._take(item, pending)
+            if outcome is not None:
+                return outcome
+        if self._retry_ms is not None:
+            pending.append(format_retry(self._retry_ms))
+        return _Signal.CLOSE
 
     def _take(self, item: QueueItem, pending: list[bytes]) -> _Signal | None:
         if isinstance(item, _Signal):  # CLOSE or END

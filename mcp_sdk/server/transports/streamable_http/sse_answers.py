@@ -17,6 +17,7 @@ from .... import json_rpc
 from ....cancellation import Cancellation
 from ....errors import TransportError
 from ....server_session import ServerSession
+from .capacity import ThreadCapacity
 from .connection import disconnect_probe
 from .dispatch import internal_errors
 from .http_io import Answer, HTTPRequestError
@@ -31,6 +32,8 @@ if t.TYPE_CHECKING:
 
 WSGIEnvironment = t.Dict[str, t.Any]
 
+#: The WSGI threads assumed without a :class:`ThreadCapacity` (waitress's default).
+DEFAULT_THREADS = 4
 #: Seconds a request's SSE answer waits before its headers go out: a stream that ends by then is
 #: written whole, with a Content-Length, in one piece (no chunked encoding).
 FIRST_EVENT_WAIT = 0.01
@@ -38,6 +41,20 @@ FIRST_EVENT_WAIT = 0.01
 GRACEFUL_CLOSE_WAIT = 1.0
 #: Where a request keeps the stream place it took until :meth:`SSEAnswers.watch` hands it to its answer.
 _RELEASE_KEY = "mcp_sdk.release_stream"
+#: Where a request keeps what ends its count in flight (:meth:`SSEAnswers.enter`).
+_LEAVE_KEY = "mcp_sdk.leave_thread"
+
+
+def _both(release: t.Callable[[], None] | None, leave: t.Callable[[], None] | None) -> t.Callable[[], None]:
+    def both() -> None:
+        try:
+            if release is not None:
+                release()
+        finally:
+            if leave is not None:
+                leave()
+
+    return both
 
 
 class SSEAnswers:
@@ -49,6 +66,10 @@ class SSEAnswers:
     :param keepalive_interval: seconds between keep-alive comments on an idle stream.
     :param retry_ms: the SSE ``retry`` field of 2025 streams (None: left out).
     :param max_requests_per_session: requests of one session answered over SSE and not yet finished.
+    :param capacity: the WSGI threads, how many are busy, how long a resumable stream is held
+        (default: 4 threads, streams held as long as they last).
+    :param sizes: ``sizes(threads)`` gives the stream caps ``(total, per_session)`` for a WSGI
+        server of ``threads`` threads, when the server tells its count (None: the caps never change).
     """
 
     def __init__(
@@ -60,8 +81,13 @@ class SSEAnswers:
         keepalive_interval: float,
         retry_ms: int | None,
         max_requests_per_session: int,
+        capacity: ThreadCapacity | None = None,
+        sizes: t.Callable[[int], tuple[int, int]] | None = None,
     ) -> None:
         self.server = server
+        self._capacity = capacity or ThreadCapacity(DEFAULT_THREADS, detect=False, max_hold=None)
+        self._sizes = sizes
+        self._sized_for = self._capacity.threads
         self.keepalive_interval = keepalive_interval
         self.retry_ms = retry_ms
         self.max_requests_per_session = max_requests_per_session
@@ -76,15 +102,30 @@ class SSEAnswers:
 
     # -- connection places -----------------------------------------------------
 
-    def hold(self, environ: WSGIEnvironment, session: HTTPSession | None, request_id: t.Any = None) -> None:
-        """Take a place for one more SSE connection of ``session`` (None: stateless), kept until
-        :meth:`watch` hands it on.
+    def enter(self, environ: WSGIEnvironment) -> None:
+        """Count the request in flight (it holds a WSGI thread) until :meth:`watch` sees its answer end."""
+        environ[_LEAVE_KEY] = self._capacity.enter(environ)
+        self._resize(self._capacity.threads)
 
-        :raises HTTPRequestError: 429 or 503 with ``Retry-After`` past a cap.
+    def _resize(self, threads: int) -> None:
+        if threads != self._sized_for and self._sizes is not None:
+            self._sized_for = threads
+            self._limits.resize(*self._sizes(threads))
+
+    def hold(
+        self, environ: WSGIEnvironment, session: HTTPSession | None, request_id: t.Any = None, *, polled: bool = False
+    ) -> float | None:
+        """Take a place for one more SSE connection of ``session`` (None: stateless), kept until
+        :meth:`watch` hands it on, and say how long the connection may stay open.
+
+        :param polled: the client resumes streams the server closes (protocol 2025-11-25): past a
+            cap, or with threads running low, it is not refused but answered at once (it polls).
+        :return: seconds the connection may stay open (None: as long as its stream lasts).
+        :raises HTTPRequestError: 429 or 503 with ``Retry-After`` past a cap (only when not ``polled``).
         """
         if session is None:
             environ[_RELEASE_KEY] = self._limits.acquire(object(), request_id)
-            return
+            return None
         if request_id is not None and session.running_requests >= self.max_requests_per_session:
             raise HTTPRequestError(
                 429,
@@ -93,16 +134,29 @@ class SSEAnswers:
                 headers={"Retry-After": "1"},
                 request_id=request_id,
             )
-        environ[_RELEASE_KEY] = self._limits.acquire(session.id, request_id)
+        if not polled:
+            environ[_RELEASE_KEY] = self._limits.acquire(session.id, request_id)
+            return None
+        try:
+            environ[_RELEASE_KEY] = self._limits.acquire(session.id, request_id)
+        except HTTPRequestError:
+            return 0.0  # no place to hold it: what is pending, and a retry
+        return self._capacity.hold()
 
     def watch(self, environ: WSGIEnvironment, answer: Answer) -> Answer:
-        """Tie the stream place the request took (if any) to its SSE answer, and watch for the client leaving."""
+        """Tie the stream place the request took (if any) and its count in flight to its SSE answer,
+        and watch for the client leaving."""
         release = environ.pop(_RELEASE_KEY, None)
+        leave = environ.pop(_LEAVE_KEY, None)
         if isinstance(answer.body, SSEBody):
-            answer.body.watch(disconnect_probe(environ), release or (lambda: None))
-        elif release is not None:
-            release()
+            answer.body.watch(disconnect_probe(environ), _both(release, leave))
+        else:
+            if release is not None:
+                release()
+            if leave is not None:
+                leave()
         return answer
+
 
     # -- stateless streams -----------------------------------------------------
 
@@ -165,15 +219,19 @@ class SSEAnswers:
         modern: bool,
         first_event_wait: float | None = None,
         http_request: t.Any = None,
+        hold: float | None = None,
     ) -> Answer:
         """Run ``message`` on the pool and answer with its SSE stream: whole, with a length, if it
         ends within ``first_event_wait`` seconds (default :attr:`first_event_wait`).
 
         :param modern: passed to :meth:`Server.handle_message` (True: served as 2026-07-28).
         :param http_request: passed to :meth:`Server.handle_message`: the request that carried it.
+        :param hold: seconds the connection stays open at most (see :class:`SSEBody`); the request runs on.
         """
         retry_ms = None if modern else self.retry_ms  # 2026-07-28 streams are never resumed
-        body = SSEBody(stream, consumer, preamble, keepalive=self.keepalive_interval, retry_ms=retry_ms, on_end=on_end)
+        body = SSEBody(
+            stream, consumer, preamble, keepalive=self.keepalive_interval, retry_ms=retry_ms, on_end=on_end, hold=hold
+        )
         # The request may wait for a free worker: its token exists from now on, so a
         # notifications/cancelled POSTed meanwhile still reaches it.
         request_id = message.get("id") if type(message) is dict else None

@@ -56,10 +56,15 @@ KINDS: list[ServerKind] = ["waitress", "gunicorn"]
 # -- 1. thread exhaustion ----------------------------------------------------------
 
 
+#: Clients of this version cannot resume a stream the server closes: their streams are held, and capped.
+HOLDING = "2025-06-18"
+
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_streams_are_capped_per_session_and_in_total_and_a_ping_still_answers(kind: ServerKind) -> None:
     with hostile_server(kind, threads=8, wsgi_threads=8) as served, contextlib.ExitStack() as held:
-        attacker, second, victim = session(served.url), session(served.url), session(served.url)
+        attacker, second = session(served.url, HOLDING), session(served.url, HOLDING)
+        victim, poller = session(served.url, HOLDING), session(served.url)
         opened = [held.enter_context(attacker.get())]
         opened += [held.enter_context(hold(attacker, id=n)) for n in range(1, 3)]
         assert [response.status_code for response in opened] == [200] * 3
@@ -73,6 +78,11 @@ def test_streams_are_capped_per_session_and_in_total_and_a_ping_still_answers(ki
             assert (refused.status_code, refused.headers["Retry-After"]) == (503, "1")
         with victim.get() as refused:
             assert refused.status_code == 503
+        # A 2025-11-25 client is never refused while the server can serve it: it polls (SEP-1699).
+        with poller.get() as polled, hold(poller, id=3, seconds=1) as answered:
+            assert [(event.data, event.retry) for event in read_events(polled)] == [("", 1000), (None, 1000)]
+            assert polled.headers["Content-Length"] and answered.headers["Content-Length"]
+            assert [(event.data, event.retry) for event in read_events(answered)] == [("", 1000), (None, 1000)]
         assert time.monotonic() - started < SOON  # refusals come at once, not when a thread frees
         assert timed_ping(victim) < SOON  # the threads left over serve everyone else
         assert stats(victim)["streams"] == 6

@@ -21,10 +21,11 @@ DEFAULT_LIMITS = {
     "session_idle_timeout": 30 * 60,
     "unused_session_timeout": 30,
     "max_workers": 64,
-    "wsgi_threads": 4,
+    "wsgi_threads": None,
     "max_streams": None,
     "max_streams_per_session": None,
     "max_requests_per_session": 8,
+    "stream_hold": 10.0,
 }
 
 

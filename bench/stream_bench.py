@@ -1,0 +1,189 @@
+"""Stream capacity: connected polling clients one process serves while a ping stays quick.
+
+``python bench/stream_bench.py [--levels 50 100 200 400 800] [--seconds 4]``
+
+Runs ``StreamableHTTPTransport(server)`` with every default under gunicorn ``-k gthread
+--threads 8 -w 1``. At each level it connects that many 2025-11-25 sessions, each keeping its
+GET stream (the transport holds a few and closes the rest after a ``retry``, SEP-1699; each
+client comes back with ``Last-Event-ID`` after the ``retry``, as the official clients do), then
+times ``ping`` from one more client for ``--seconds``. It reports, per level, the ping p50/p99,
+refusals (any 429/503 is a failure) and GETs served per second; the capacity is the largest level
+whose ping p99 stays under 250 ms with no refusal. Client threads live in this process (one per
+session), so the two cores are shared with the load generator: the figure is a floor.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import typing as t
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+P99_LIMIT = 0.250
+VERSION = "2025-11-25"
+HEADERS = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start(port: int) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "gunicorn", "-k", "gthread", "--threads", "8", "-w", "1", "--backlog", "4096",
+               "--graceful-timeout", "1", "-b", f"127.0.0.1:{port}", "_stream_server:app"]
+    process = subprocess.Popen(command, cwd=HERE, env={**os.environ, "PYTHONPATH": ROOT}, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return process
+        except OSError:
+            time.sleep(0.05)
+    process.kill()
+    raise RuntimeError("the server did not start")
+
+
+class Session:
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.id = ""
+
+    def post(self, message: dict[str, t.Any]) -> tuple[int, bytes]:
+        headers = dict(HEADERS)
+        if self.id:
+            headers.update({"Mcp-Session-Id": self.id, "MCP-Protocol-Version": VERSION})
+        self.connection.request("POST", "/", json.dumps(message), headers)
+        response = self.connection.getresponse()
+        body = response.read()
+        self.id = self.id or (response.getheader("Mcp-Session-Id") or "")
+        return response.status, body
+
+    def initialize(self) -> None:
+        params = {"protocolVersion": VERSION, "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}
+        self.post({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": params})
+        self.post({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.gets = 0
+        self.refused = 0
+        self.errors = 0
+
+    def add(self, name: str) -> None:
+        with self.lock:
+            setattr(self, name, getattr(self, name) + 1)
+
+
+def poll_forever(port: int, stats: Stats, stop: threading.Event, ready: threading.Barrier) -> None:
+    """One session keeping its GET stream, SEP-1699 style: reconnect after ``retry`` with ``Last-Event-ID``."""
+    session = Session(port)
+    try:
+        session.initialize()
+    finally:
+        ready.wait(60)
+    last_id, retry = "", 1.0
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    while not stop.is_set():
+        headers = {"Accept": "text/event-stream", "Mcp-Session-Id": session.id, "MCP-Protocol-Version": VERSION}
+        if last_id:
+            headers["Last-Event-ID"] = last_id
+        try:
+            connection.request("GET", "/", headers=headers)
+            response = connection.getresponse()
+            if response.status in (429, 503):
+                stats.add("refused")
+                response.read()
+            else:
+                stats.add("gets")
+                for raw in response:  # until the server closes this poll
+                    line = raw.decode().rstrip("\r\n")
+                    if line.startswith("id: "):
+                        last_id = line[4:]
+                    elif line.startswith("retry: "):
+                        retry = int(line[7:]) / 1000
+                    if stop.is_set():
+                        break
+                response.close()
+        except (OSError, http.client.HTTPException):
+            stats.add("errors")
+            connection.close()
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        stop.wait(retry)
+    connection.close()
+    session.connection.close()
+
+
+def level(port: int, clients: int, seconds: float) -> dict[str, t.Any]:
+    stats, stop = Stats(), threading.Event()
+    ready = threading.Barrier(clients + 1)
+    threads = [threading.Thread(target=poll_forever, args=(port, stats, stop, ready), name=f"bench-poller-{n}", daemon=True)
+               for n in range(clients)]
+    for thread in threads:
+        thread.start()
+    ready.wait(120)
+    time.sleep(2.0)  # let the polls settle into their cadence
+    pinger = Session(port)
+    pinger.initialize()
+    times: list[float] = []
+    before = stats.gets
+    started = time.monotonic()
+    while time.monotonic() - started < seconds:
+        t0 = time.monotonic()
+        status, _ = pinger.post({"jsonrpc": "2.0", "id": 1, "method": "ping"})
+        times.append(time.monotonic() - t0)
+        if status != 200:
+            stats.add("refused")
+        time.sleep(0.02)
+    gets_per_second = (stats.gets - before) / (time.monotonic() - started)
+    stop.set()
+    for thread in threads:
+        thread.join(35)
+    pinger.connection.close()
+    times.sort()
+    return {
+        "clients": clients,
+        "ping_p50_ms": round(1000 * times[len(times) // 2], 1),
+        "ping_p99_ms": round(1000 * times[min(len(times) - 1, int(len(times) * 0.99))], 1),
+        "refused": stats.refused,
+        "errors": stats.errors,
+        "polls_per_s": round(gets_per_second),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--levels", nargs="+", type=int, default=[50, 100, 200, 400, 800])
+    parser.add_argument("--seconds", type=float, default=4.0)
+    args = parser.parse_args(argv)
+    port = free_port()
+    process = start(port)
+    capacity = 0
+    try:
+        for clients in args.levels:
+            row = level(port, clients, args.seconds)
+            print(json.dumps(row), flush=True)
+            if row["ping_p99_ms"] > 1000 * P99_LIMIT or row["refused"]:
+                break
+            capacity = clients
+    finally:
+        process.terminate()
+        process.wait(10)
+    print(f"capacity: {capacity} polling clients with ping p99 < {P99_LIMIT * 1000:.0f} ms (gunicorn gthread, 8 threads)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

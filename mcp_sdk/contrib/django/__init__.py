@@ -17,6 +17,13 @@ from __future__ import annotations
 
 import typing as t
 
+from ...errors import MissingExtraError
+
+try:
+    import django as _django  # type: ignore[import-untyped]  # noqa: F401  (only to say which extra is missing)
+except ImportError:
+    raise MissingExtraError("mcp_sdk.contrib.django needs Django: pip install 'mcp_sdk[django]'") from None
+
 if t.TYPE_CHECKING:
     from ...server import Server
     from .conf import configured_server as configured_server

@@ -8,6 +8,13 @@ and list the same server from the command line. See :class:`MCP`.
 
 from __future__ import annotations
 
-from .extension import MCP as MCP
+from ...errors import MissingExtraError
+
+try:
+    import flask as _flask  # noqa: F401  (only to say which extra is missing)
+except ImportError:
+    raise MissingExtraError("mcp_sdk.contrib.flask needs Flask: pip install 'mcp_sdk[flask]'") from None
+
+from .extension import MCP as MCP  # noqa: E402
 
 __all__ = ["MCP"]

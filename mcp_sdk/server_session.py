@@ -18,7 +18,6 @@ import typing as t
 from . import error_codes, json_rpc, methods
 from .cancellation import Cancellation
 from .channel import Channel, ChannelHost, ClientRequest
-from .channel import safe_repr as safe_repr  # imported from here by transports
 from .errors import CancelledError, JSONRPCError, RequestTimeoutError, TransportError
 
 Send = t.Callable[[t.Dict[str, t.Any], t.Any], None]

@@ -298,17 +298,38 @@ class Dispatcher:
             elif method == methods.NOTIFICATIONS_ROOTS_LIST_CHANGED:
                 entry = registry.handlers.get("roots_list_changed")
                 if entry is not None:
-                    entry[0]()
+                    roots_changed = entry[0]
+                    self._notify(session, method, params, message, http_request, lambda request: roots_changed())
             elif method in registry.custom_methods:
                 function, signature = registry.custom_methods[method]
-                request = Request(session, None, method, params, message, Cancellation(), http_request=http_request)
-                with entered(self.core.handler_contexts, request.server_context()):
+
+                def custom(request: Request) -> None:
                     if signature.accepts_server_context:
                         function(params, server_context=request.server_context())
                     else:
                         function(params)
+
+                self._notify(session, method, params, message, http_request, custom)
         except Exception as error:  # a notification has no response to carry the error
             self.core.report_exception(error, {"notification": method})
+
+    def _notify(
+        self,
+        session: Channel,
+        method: str,
+        params: t.Any,
+        message: dict[str, t.Any],
+        http_request: t.Any,
+        call: t.Callable[[Request], None],
+    ) -> None:
+        """Run a user's notification handler, inside the handler contexts when there are any."""
+        request = Request(session, None, method, params, message, Cancellation(), http_request=http_request)
+        contexts = self.core.handler_contexts
+        if not contexts:
+            call(request)
+            return
+        with entered(contexts, request.server_context()):
+            call(request)
 
 
 _ERROR_NAMES = {

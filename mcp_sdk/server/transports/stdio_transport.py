@@ -39,7 +39,7 @@ import typing as t
 
 from ... import error_codes, json_rpc, methods
 from ...cancellation import Cancellation
-from ...server_session import safe_repr
+from ...channel import safe_repr
 from ._stdio_reader import LineReader
 from ._stdio_writer import LineWriter, discard_output
 from ._stray_output import StrayOutputToStderr

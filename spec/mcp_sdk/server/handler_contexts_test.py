@@ -198,3 +198,18 @@ def test_a_tasks_work_runs_in_the_host_context_and_sees_the_request_that_started
     assert result["structuredContent"]["host"] == "inside"
     assert result["structuredContent"]["agent"] == "tasker"
     assert result["structuredContent"]["thread"].startswith("mcp-task-")
+
+
+def test_notification_handlers_run_in_the_host_context_too() -> None:
+    seen: list[str] = []
+    server = host_server()
+    server.roots_list_changed_handler(lambda: seen.append(f"roots {HOST.get()}"))
+
+    @server.define_custom_method("notifications/spec")
+    def spec_notification(params: t.Any) -> None:
+        seen.append(f"custom {HOST.get()}")
+
+    initialize(server)
+    server.handle({"jsonrpc": "2.0", "method": "notifications/roots/list_changed"})
+    server.handle({"jsonrpc": "2.0", "method": "notifications/spec"})
+    assert seen == ["roots inside", "custom inside"]

@@ -16,6 +16,8 @@ import sys
 import threading
 import typing as t
 
+from .sse import PROBE_INTERVAL
+
 WSGIEnvironment = t.Dict[str, t.Any]
 
 #: Frames looked at, from the transport up, for the gunicorn worker that called it.
@@ -70,6 +72,9 @@ class ThreadCapacity:
     :param detect: read the server's thread count from the first request's environ.
     :param max_hold: seconds a resumable stream is held at most (None: as long as it lasts).
     """
+
+    #: Seconds between checks that an idle stream's client is still there: a vanished client frees its thread this soon.
+    probe_interval: float = PROBE_INTERVAL
 
     def __init__(self, threads: int, *, detect: bool, max_hold: float | None) -> None:
         self.threads = threads

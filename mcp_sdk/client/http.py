@@ -351,18 +351,29 @@ class HTTP(Transport):
                     return
                 continue
             with self._streams.tracking(response):
-                if response.status_code != 200 or not is_event_stream(response):
+                # 409 to a resumption: the stream's last connection is not seen gone yet (its worker died).
+                busy = response.status_code == 409 and last_id is not None and "Retry-After" in response.headers
+                if not busy and (response.status_code != 200 or not is_event_stream(response)):
                     # 405: the server offers no stream; anything else: it cannot, here.
                     log = logger.debug if response.status_code == 405 else logger.info
                     log("no standalone stream from %s (HTTP %s)", self.url, response.status_code)
                     return
-                self._listening = True
-                ready.set()
-                seen, opened, polled = last_id, time.monotonic(), False
-                try:
-                    last_id, retry, polled = self._reader.read_stream(response, None, last_id, retry, None)
-                except MCPError as error:
-                    logger.debug("standalone stream from %s broke: %s", self.url, error)
+                if not busy:
+                    self._listening = True
+                    ready.set()
+                    seen, opened, polled = last_id, time.monotonic(), False
+                    try:
+                        last_id, retry, polled = self._reader.read_stream(response, None, last_id, retry, None)
+                    except MCPError as error:
+                        logger.debug("standalone stream from %s broke: %s", self.url, error)
+            if busy:  # come back, as after a fruitless reconnection
+                failures += 1
+                if failures > self.max_reconnects:
+                    logger.warning("standalone stream from %s given up: still held by another connection", self.url)
+                    return
+                if self._stop.wait(max(retry, _MIN_RETRY) * failures):
+                    return
+                continue
             self._listening = False
             # A stream that ends at once with nothing new is fruitless: never reconnect in a tight loop.
             # One the server ended for the client to poll (SEP-1699) is not: it comes back after `retry`.

@@ -9,15 +9,21 @@ real ``gunicorn -k gevent`` on 127.0.0.1 with ``StreamableHTTPTransport(server)`
   stream and a streamed tool call with progress and logs (the machinery of
   ``streamable_http_polling_test``): every notification reaches its own session exactly once, in order;
 - hundreds of 2026-07-28 ``subscriptions/listen`` streams on one worker, each hearing a broadcast;
-- one abusive client holding every stream it may still gets 429/503, and another client's ping answers.
+- one abusive client holding every stream it may still gets 429/503, and another client's ping answers;
+- with Redis and ``-w 4``, the worker holding the most GET streams killed: its clients resume on
+  another worker with ``Last-Event-ID`` and lose nothing sent after Redis saw the worker go.
 
 The large numbers (10,000 streams on one worker) are in ``bench/stream_bench.py --gevent``.
 """
 
 from __future__ import annotations
 
+import collections
 import concurrent.futures
+import contextlib
 import json
+import os
+import signal
 import subprocess
 import time
 import typing as t
@@ -26,10 +32,13 @@ import requests
 
 from mcp_sdk.server.transports.streamable_http.greenlet_capacity import GREEN_PROBE_INTERVAL
 
+from mcp_sdk import Client as SDKClient
+from mcp_sdk.client.http import HTTP
 from spec.mcp_sdk.server.transports.streamable_http_polling_test import expected, official, ours
 from spec.support.hostile_servers import session
 from spec.support.http_client import TIMEOUT, Client, read_events, request, tool_call
 from spec.support.http_server import PYTHON, ROOT, ServerProcess
+from spec.support.redis_server import RedisServer
 
 
 def gevent_server(app: str, *options: str, workers: int = 1, env: dict[str, str] | None = None) -> ServerProcess:
@@ -181,3 +190,74 @@ def test_an_abusive_client_is_refused_at_the_caps_and_another_clients_ping_answe
             for response in opened:
                 response.close()
 
+
+# -- Redis, four workers, one killed -----------------------------------------------
+
+#: Sessions spread over the workers, each with its GET stream.
+SHARED_SESSIONS = 12
+#: Seconds the sessions get to receive their resources/updated notifications.
+UPDATES_WAIT = 60.0
+
+
+def sockets_of(pid: int) -> int:
+    """Sockets the process holds open (Linux /proc)."""
+    count = 0
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        with contextlib.suppress(OSError):
+            count += os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")
+    return count
+
+
+def workers_of(master: int) -> list[int]:
+    with open(f"/proc/{master}/task/{master}/children") as children:
+        return [int(pid) for pid in children.read().split()]
+
+
+def all_updates(updates: dict[int, list[str]], wanted: int) -> dict[int, list[str]]:
+    deadline = time.monotonic() + UPDATES_WAIT
+    while any(len(seen) < wanted for seen in updates.values()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return {n: list(seen) for n, seen in updates.items()}
+
+
+def test_sessions_on_redis_lose_nothing_when_a_gevent_worker_is_killed_under_their_streams() -> None:
+    with RedisServer() as redis_server:
+        env = {"MCP_REDIS_URL": redis_server.url, "MCP_WSGI_THREADS": "1000"}  # gunicorn's --worker-connections
+        with gevent_server("examples.scale_out.app:app", workers=4, env=env) as served:
+            clients: list[SDKClient] = []
+            updates: dict[int, list[str]] = {n: [] for n in range(SHARED_SESSIONS)}
+            redis = redis_server.client()
+            try:
+                for n in range(SHARED_SESSIONS):
+                    client = SDKClient(HTTP(served.url, timeout=TIMEOUT * 4))
+                    client.on_notification(
+                        lambda method, params, n=n: updates[n].append(params["uri"])
+                        if method == "notifications/resources/updated" else None
+                    )
+                    client.connect(mode="legacy")
+                    clients.append(client)
+
+                def touch(n: int, steps: range) -> set[str]:
+                    return {clients[n].call_tool("touch", {"uri": f"s{n}/{step}"})["result"]["content"][0]["text"] for step in steps}
+
+                with concurrent.futures.ThreadPoolExecutor(SHARED_SESSIONS, thread_name_prefix="gevent-redis-spec") as pool:
+                    ran_on = set().union(*pool.map(lambda n: touch(n, range(1, 4)), range(SHARED_SESSIONS)))
+                    assert len(ran_on) >= 2  # the sessions' requests were served by several workers
+                    assert all_updates(updates, 3) == {n: [f"s{n}/{step}" for step in range(1, 4)] for n in range(SHARED_SESSIONS)}
+                    holders = collections.Counter(redis.mget(list(redis.scan_iter("mcp:s:*:get"))))
+                    channels = set(redis.pubsub_channels("mcp:w:*"))
+                    time.sleep(3.0)  # idle keep-alive connections close (gunicorn --keep-alive 2): GET streams stay
+                    doomed = max(workers_of(served.process.pid), key=sockets_of)
+                    os.kill(doomed, signal.SIGKILL)  # the worker holding the most GET streams, mid-poll
+                    deadline = time.monotonic() + 20  # Redis sees its connections close
+                    while channels <= set(redis.pubsub_channels("mcp:w:*")) and time.monotonic() < deadline:
+                        time.sleep(0.01)
+                    [dead] = channels - set(redis.pubsub_channels("mcp:w:*"))
+                    assert holders[dead.split(b":")[-1]] >= 1  # it held GET streams
+                    later = set().union(*pool.map(lambda n: touch(n, range(4, 7)), range(SHARED_SESSIONS)))
+                    assert str(doomed) not in later
+                    assert all_updates(updates, 6) == {n: [f"s{n}/{step}" for step in range(1, 7)] for n in range(SHARED_SESSIONS)}
+            finally:
+                redis.close()
+                for client in clients:
+                    client.close()

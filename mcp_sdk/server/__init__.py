@@ -371,7 +371,9 @@ class Server:
     ) -> t.Callable[[F], F]:
         """Register a function that reads a resource: ``@server.resource("config://app")``.
 
-        A URI with ``{variables}`` is a resource template: they arrive as keyword arguments. The
+        A URI with RFC 6570 expressions (``{var}``, ``{+path}``, ``{/seg}``, ``{?q,lang}``... see
+        :mod:`mcp_sdk.resource.uri_template`) is a resource template: the variables arrive as keyword
+        arguments, percent-decoded (query ones only when in the URI). The
         function returns a string (text), bytes (a blob), a dict or list (JSON text), or
         ``Resource.TextContents``/``BlobContents``. Reads of other URIs go to a
         ``resources_read_handler`` registered before the first ``@server.resource``.

@@ -134,6 +134,12 @@ class ServerContext(t.Mapping[str, t.Any]):
         http_request = self.http_request
         return http_request() if callable(http_request) else http_request
 
+    @property
+    def lifespan(self) -> t.Any:
+        """What the server's lifespan yielded (``Server(lifespan=fn)``, see
+        :mod:`mcp_sdk.server.lifespan`) while it runs in this process; None otherwise."""
+        return self.session.server.lifespan.value if self.session is not None else None
+
     # -- cancellation --------------------------------------------------------
 
     def cancelled(self) -> bool:

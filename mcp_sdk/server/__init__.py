@@ -35,6 +35,7 @@ from .decorators import ResourceReaders, prompt_decorator, tool_decorator
 from .dispatch import Dispatcher
 from .handler_contexts import HandlerContext
 from .handlers import ProtocolHandlers
+from .lifespan import Lifespan, LifespanFactory
 from .modern_requests import ModernRequests
 from .registry import HandlerEntry, Registry
 from .router import Router
@@ -72,6 +73,9 @@ class Server:
     :param cache_scope: ``"public"`` or ``"private"`` for those results (default: lists and
         discovery public, or private when the caller is authenticated; reads private).
     :param task_store: where the tasks extension keeps tasks (default: in this process's memory).
+    :param lifespan: ``fn(server)`` returning a context manager (or a generator function), run
+        once per process around serving: entered when a transport starts, exited when the last
+        one stops or at exit; its value is ``server_context.lifespan`` (see :mod:`.lifespan`).
     :raises ToolNotUnique: two tools share a name.
     :raises InvalidNameError: a tool name is not 1-128 characters of ``A-Za-z0-9_-.``.
     """
@@ -102,6 +106,7 @@ class Server:
         ttl_ms: int | None = None,
         cache_scope: str | None = None,
         task_store: TaskStore | None = None,
+        lifespan: LifespanFactory | None = None,
     ) -> None:
         self.name = name
         self.title = title
@@ -132,6 +137,8 @@ class Server:
         self.shared_request_state_keys: t.Callable[[], t.Sequence[bytes]] | None = None
         #: The tasks extension's tasks (``io.modelcontextprotocol/tasks``), kept in ``task_store``.
         self.tasks = TaskManager(self, task_store)
+        #: Startup and shutdown around serving (``lifespan=``): transports enter and leave it.
+        self.lifespan = Lifespan(lifespan, self)
         self._dispatcher = Dispatcher(self, ProtocolHandlers(self, self.tasks).methods())
         self._router = Router(self._dispatcher, ModernRequests(self, self._dispatcher))
         self._resource_readers = ResourceReaders(self.registry)

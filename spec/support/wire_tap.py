@@ -24,8 +24,9 @@ class Exchange(t.NamedTuple):
 class WireTap:
     """Wraps a WSGI app; :attr:`exchanges` fill in as responses finish."""
 
-    def __init__(self, app: t.Any) -> None:
+    def __init__(self, app: t.Any, sink: t.Callable[[Exchange], None] | None = None) -> None:
         self.app = app
+        self.sink = sink  # also given each exchange (a server in a subprocess writes them to a file)
         self.exchanges: list[Exchange] = []
         self._lock = threading.Lock()
 
@@ -52,25 +53,15 @@ class WireTap:
             for line in data.decode("utf-8").splitlines():
                 if line.startswith("data:") and line[5:].strip():
                     answers.append(json.loads(line[5:]))
+        exchange = Exchange(version, request, answers)
         with self._lock:
-            self.exchanges.append(Exchange(version, request, answers))
+            self.exchanges.append(exchange)
+        if self.sink is not None:
+            self.sink(exchange)
 
     def assert_valid(self, legacy_version: str = "2025-11-25") -> int:
         """Check every answer to a request against its era's schema; returns how many were checked."""
-        checked = 0
-        for exchange in list(self.exchanges):
-            request = exchange.request
-            if not isinstance(request, dict) or "id" not in request or "method" not in request:
-                continue
-            for answer in exchange.answers:
-                if exchange.protocol_version == wire_schema.MODERN:
-                    wire_schema.assert_valid_modern(request["method"], answer)
-                elif answer.get("id") == request["id"]:
-                    wire_schema.assert_valid_response(request["method"], answer, legacy_version)
-                else:
-                    wire_schema.assert_valid("JSONRPCNotification", answer, legacy_version)
-                checked += 1
-        return checked
+        return assert_valid_exchanges(list(self.exchanges), legacy_version)
 
     def answers(self, method: str) -> list[dict[str, t.Any]]:
         """The responses (not notifications) to requests of ``method``."""
@@ -81,6 +72,39 @@ class WireTap:
             for answer in exchange.answers
             if "id" in answer
         ]
+
+
+def assert_valid_exchanges(exchanges: t.Iterable[Exchange], legacy_version: str = "2025-11-25") -> int:
+    """Check every answer to a request in ``exchanges`` against its era's schema; returns how many."""
+    checked = 0
+    for exchange in exchanges:
+        request = exchange.request
+        if not isinstance(request, dict) or "id" not in request or "method" not in request:
+            continue
+        for answer in exchange.answers:
+            if exchange.protocol_version == wire_schema.MODERN:
+                wire_schema.assert_valid_modern(request["method"], answer)
+            elif answer.get("id") == request["id"]:
+                wire_schema.assert_valid_response(request["method"], answer, legacy_version)
+            else:
+                wire_schema.assert_valid("JSONRPCNotification", answer, legacy_version)
+            checked += 1
+    return checked
+
+
+def stdio_exchanges(requests: t.Iterable[dict[str, t.Any]], answers: t.Iterable[dict[str, t.Any]]) -> list[Exchange]:
+    """The exchanges of a stdio conversation, from the lines each side wrote: each request with
+    the response of the same id; 2026-07-28 when its ``_meta`` names that version."""
+    by_id = {json.dumps(answer["id"]): answer for answer in answers if "id" in answer and "method" not in answer}
+    exchanges = []
+    for request in requests:
+        if "id" not in request or "method" not in request:
+            continue
+        meta = (request.get("params") or {}).get("_meta") or {}
+        version = meta.get("io.modelcontextprotocol/protocolVersion")
+        answer = by_id.get(json.dumps(request["id"]))
+        exchanges.append(Exchange(version, request, [answer] if answer is not None else []))
+    return exchanges
 
 
 class _Tapped:

@@ -17,6 +17,7 @@ from .. import protocol_version as versions
 from .._converter import to_wire
 from ..cancellation import Cancellation
 from ..configuration import Configuration, configuration as default_configuration
+from ..deprecations import warn_deprecated
 from ..errors import (
     InvalidNameError,
     MethodAlreadyDefinedError,
@@ -33,6 +34,7 @@ from ..tool import Tool
 from . import capabilities as capabilities_module
 from .decorators import ResourceReaders, prompt_decorator, tool_decorator
 from .dispatch import Dispatcher
+from .extensions import DeclaredExtensions
 from .handler_contexts import HandlerContext
 from .handlers import ProtocolHandlers
 from .lifespan import Lifespan, LifespanFactory
@@ -66,7 +68,8 @@ class Server:
     :param server_context: passed (merged with the request's ``_meta``) to handlers
         that declare a ``server_context`` parameter.
     :param configuration: merged over the process-wide default (``mcp_sdk.configure``).
-    :param capabilities: replaces the capabilities derived from what is registered.
+    :param capabilities: replaces the capabilities derived from what is registered
+        (extensions declared with :meth:`declare_extension` are still added).
     :param page_size: split list results into pages of this many items.
     :param ttl_ms: the ``ttlMs`` cache hint of 2026-07-28 ``server/discover`` and list
         results (default a minute), and of ``resources/read`` for resources without their own.
@@ -118,6 +121,8 @@ class Server:
         self.server_context = server_context
         self.configuration = default_configuration().merge(configuration)
         self._capabilities = capabilities
+        #: Extensions declared with :meth:`declare_extension` (``.declared``, ``.withdraw(name)``).
+        self.extensions = DeclaredExtensions()
         if page_size is not None and (isinstance(page_size, bool) or not isinstance(page_size, int) or page_size < 1):
             raise ValueError(f"page_size must be a positive integer or None, not {page_size!r}")
         self.page_size = page_size
@@ -192,10 +197,23 @@ class Server:
 
     @property
     def capabilities(self) -> dict[str, t.Any]:
-        """The server's capabilities: as given to the constructor, else derived from what is registered."""
-        if self._capabilities is not None:
-            return self._capabilities
-        return capabilities_module.derive(self.registry)
+        """The server's capabilities: as given to the constructor, else derived from what is
+        registered; with the extensions declared by :meth:`declare_extension`."""
+        base = self._capabilities if self._capabilities is not None else capabilities_module.derive(self.registry)
+        return self.extensions.apply(base)
+
+    def declare_extension(self, name: str, settings: t.Mapping[str, t.Any] | None = None) -> None:
+        """Advertise extension ``name`` (SEP-2133) in ``capabilities.extensions`` with ``settings``,
+        in ``initialize`` and ``server/discover``, keeping every other capability as it is.
+
+        Declare before clients connect (they read capabilities when they initialize or discover).
+
+        :param name: its identifier, a reverse-DNS prefix and a name: ``"com.example/search"``.
+        :param settings: its settings object (None: ``{}``, supported without settings).
+        :raises InvalidNameError: ``name`` is not such an identifier.
+        :raises TypeError: ``settings`` is not a dict.
+        """
+        self.extensions.declare(name, settings)
 
     def capabilities_for(self, version: str) -> dict[str, t.Any]:
         """:attr:`capabilities` without what ``version`` does not define."""
@@ -279,7 +297,11 @@ class Server:
         return t.cast(F, self._register_handler("completion", function))
 
     def roots_list_changed_handler(self, function: F) -> F:
-        """Register ``fn()`` called on ``notifications/roots/list_changed``."""
+        """Register ``fn()`` called on ``notifications/roots/list_changed``.
+
+        Roots are deprecated as of MCP 2026-07-28 (SEP-2577): warns with :class:`~mcp_sdk.MCPDeprecationWarning`.
+        """
+        warn_deprecated("roots")
         return t.cast(F, self._register_handler("roots_list_changed", function))
 
     def define_custom_method(self, method_name: str, handler: t.Callable[..., t.Any] | None = None) -> t.Callable[[F], F]:
@@ -507,8 +529,11 @@ class Server:
     def notify_log_message(self, data: t.Any, level: str, logger: str | None = None) -> None:
         """Send ``notifications/message`` to every client whose log level lets ``level`` through.
 
+        Logging is deprecated as of MCP 2026-07-28 (SEP-2577): warns with :class:`~mcp_sdk.MCPDeprecationWarning`.
+
         :raises ValueError: for a level that is not one of the eight.
         """
+        warn_deprecated("logging")
         if level not in methods.LOG_SEVERITY:
             raise ValueError(f"log level must be one of {', '.join(methods.LOG_LEVELS)}, not {level!r}")
         for session in self.sessions:

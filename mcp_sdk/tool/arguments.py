@@ -105,7 +105,7 @@ class ArgumentBinding:
         try:
             return self.whole(dict(arguments))
         except InvalidValueError as error:
-            raise InvalidArgumentsError(f"Invalid arguments: {error if error.field else 'arguments: ' + error.reason}") from None
+            raise InvalidArgumentsError(f"Invalid arguments: {error}") from None
 
 
 __all__ = ["ArgumentBinding", "InvalidArgumentsError"]

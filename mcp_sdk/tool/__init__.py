@@ -279,6 +279,8 @@ def takes_arguments_dict(function: t.Callable[..., t.Any], input_schema: t.Any =
         return False
     (parameter,) = parameters
     schema = input_schema.schema if isinstance(input_schema, InputSchema) else input_schema
+    if definition.is_model(schema):  # its fields are the properties
+        schema = type_schema.schema_for(schema)
     if isinstance(schema, t.Mapping) and parameter.name in (schema.get("properties") or {}):
         return False
     if parameter.kind is parameter.VAR_POSITIONAL or parameter.name in ("args", "arguments", "params"):

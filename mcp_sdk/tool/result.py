@@ -73,7 +73,10 @@ def tool_result(tool_name: str, returned: t.Any) -> dict[str, t.Any]:
         or any(source.dumps(returned) for source in schema_sources.SOURCES)
     ):
         data = structured_content(tool_name, returned)
-        return {"content": [{"type": "text", "text": encode(data)}], "structuredContent": data, "isError": False}
+        text = [{"type": "text", "text": encode(data)}]
+        if not isinstance(data, dict):  # a model whose JSON is no object (RootModel[list[int]]): wrapped, as its schema
+            return {"content": text, "structuredContent": {RESULT_KEY: data}, "isError": False}
+        return {"content": text, "structuredContent": data, "isError": False}
     if isinstance(returned, (int, float, list, tuple)):  # bool is an int
         value = structured_content(tool_name, list(returned) if isinstance(returned, tuple) else returned)
         return {"content": [{"type": "text", "text": encode(value)}], "structuredContent": {RESULT_KEY: value}, "isError": False}

@@ -98,10 +98,13 @@ def output_schema_for(function: t.Callable[..., t.Any]) -> dict[str, t.Any] | No
     if hint is inspect.Signature.empty:
         return None
     try:
-        if is_structured_type(hint):
-            return schema_for(hint, "serialization")
-        if is_wrapped_type(hint):
-            wrapped = {"type": "object", "properties": {"result": schema_for(hint, "serialization")}, "required": ["result"]}
+        structured = is_structured_type(hint)
+        if structured or is_wrapped_type(hint):
+            schema = schema_for(hint, "serialization")
+            if structured and schema.get("type") == "object":
+                return schema
+            # Not an object (a number, a list, a model of one such as RootModel[list[int]]): {"result": ...}.
+            wrapped = {"type": "object", "properties": {"result": schema}, "required": ["result"]}
             return schema_sources.hoist_definitions(wrapped)
     except TypeError:
         return None

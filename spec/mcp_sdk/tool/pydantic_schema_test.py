@@ -266,3 +266,41 @@ def test_a_form_with_a_nested_field_is_refused_naming_it() -> None:
 
     with pytest.raises(TypeError, match="field 'booking' is not a string, number, integer, boolean or enum"):
         requested_schema(Order)
+
+
+def test_a_model_whose_json_is_no_object_is_wrapped_as_result() -> None:
+    Scores = RootModel[list[int]]
+    server = Server(name="s")
+
+    def scores(n: int) -> Scores:  # type: ignore[valid-type]
+        return Scores([n, n + 1])
+
+    scores.__annotations__["return"] = Scores
+    server.tool(scores)
+    assert handle(server, "tools/list")["result"]["tools"][0]["outputSchema"] == {
+        "type": "object",
+        "properties": {"result": {"items": {"type": "integer"}, "title": "RootModel[list[int]]", "type": "array"}},
+        "required": ["result"],
+    }
+    assert call(server, "scores", {"n": 1}) == {
+        "content": [{"type": "text", "text": "[1,2]"}],
+        "structuredContent": {"result": [1, 2]},
+        "isError": False,
+    }
+
+
+def test_define_with_a_model_and_one_parameter_named_as_a_field_takes_it_as_a_keyword() -> None:
+    class Label(BaseModel):
+        text: str = Field(max_length=5)
+
+    @Tool.define(name="shout", input_schema=Label)
+    def shout(text: str) -> str:  # the model's field, so a keyword (not the arguments object)
+        return text.upper()
+
+    @Tool.define(name="span", input_schema=Span)
+    def span(args: Span) -> str:
+        return repr(args)
+
+    server = Server(name="s", tools=[shout, span])
+    assert call(server, "shout", {"text": "hey"})["content"] == [{"type": "text", "text": "HEY"}]
+    assert call(server, "span", {"start": 1, "end": 2})["content"] == [{"type": "text", "text": "Span(start=1, end=2)"}]

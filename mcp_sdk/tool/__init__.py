@@ -27,7 +27,7 @@ from .._scopes import scope_tuple
 from .._signature import Signature
 from ..errors import DefinitionError, InvalidNameError
 from ..string_utils import class_name, underscore
-from . import definition, schema_sources, type_schema
+from . import definition, type_schema
 from .annotations import Annotations
 from .arguments import ArgumentBinding
 from .input_schema import InputSchema

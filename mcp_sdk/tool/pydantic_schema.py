@@ -4,8 +4,8 @@ The ``[pydantic]`` extra. Nothing here imports pydantic to decide whether a hint
 types: a hint can only be a model (or carry a ``Field``) when the user's code imported pydantic,
 so :meth:`PydanticSource.describes` looks in ``sys.modules`` and answers False otherwise. For the
 same reason "pydantic is not installed" cannot arise from a model; what can is a Pydantic 1 model
-(``pydantic.main.BaseModel`` without ``model_json_schema``), which raises
-:class:`~mcp_sdk.MissingExtraError` naming the extra.
+(``pydantic.v1.BaseModel``, or Pydantic < 2 installed: no ``model_json_schema``), which raises
+:class:`~mcp_sdk.MissingExtraError` naming the extra where the tool or prompt is defined.
 
 Schemas are Pydantic's own (``TypeAdapter(hint).json_schema()``, titles, aliases and ``Field``
 constraints included, as the official SDK sends them) with every ``$ref`` into ``$defs``
@@ -22,17 +22,19 @@ from ..errors import MissingExtraError
 from .schema_source import InvalidValueError, Mode
 
 _DEFINITION = "#/$defs/"
+#: Where ``BaseModel`` lives: Pydantic 2 (or 1), and Pydantic 1's API kept inside Pydantic 2.
+_MODEL_MODULES = ("pydantic.main", "pydantic.v1.main")
 
 
 class PydanticSource:
     """Pydantic ``BaseModel`` subclasses, and hints that contain them or an ``Annotated[..., Field(...)]``."""
 
     def describes(self, hint: t.Any) -> bool:
-        main = sys.modules.get("pydantic.main")
-        if main is None:
+        bases = tuple(module.BaseModel for module in map(sys.modules.get, _MODEL_MODULES) if module is not None)
+        if not bases:
             return False
         fields = sys.modules.get("pydantic.fields")
-        return _involves(hint, main.BaseModel, getattr(fields, "FieldInfo", None))
+        return _involves(hint, bases, getattr(fields, "FieldInfo", None))
 
     def schema(self, hint: t.Any, mode: Mode) -> dict[str, t.Any]:
         adapter = _adapter(hint)
@@ -116,17 +118,19 @@ def inline_references(schema: dict[str, t.Any]) -> dict[str, t.Any]:
 
 def _adapter(hint: t.Any) -> t.Any:
     """A ``pydantic.TypeAdapter`` for ``hint``; built where a tool or prompt is defined, never per call."""
-    main = sys.modules["pydantic.main"]
-    if not hasattr(main.BaseModel, "model_json_schema"):
+    legacy = [module.BaseModel for module in map(sys.modules.get, _MODEL_MODULES) if module is not None]
+    legacy = [base for base in legacy if not hasattr(base, "model_json_schema")]
+    if legacy and _involves(hint, tuple(legacy), None):
         raise MissingExtraError(
-            f"{_name(hint)} is a Pydantic 1 model; mcp_sdk reads Pydantic 2 models: pip install 'mcp_sdk[pydantic]'"
+            f"{_name(hint)} is a Pydantic 1 model (pydantic.v1 or Pydantic < 2); mcp_sdk reads Pydantic 2 models"
+            " (pydantic.BaseModel): pip install 'mcp_sdk[pydantic]'"
         )
     from pydantic import TypeAdapter  # already imported by the user's code: describes() said so
 
     return TypeAdapter(hint)
 
 
-def _involves(hint: t.Any, base_model: type, field_info: type | None) -> bool:
+def _involves(hint: t.Any, base_model: tuple[type, ...], field_info: type | None) -> bool:
     if t.get_origin(hint) is None:
         return isinstance(hint, type) and issubclass(hint, base_model)
     arguments = t.get_args(hint)

@@ -11,7 +11,7 @@ import typing as t
 import pytest
 from pydantic import BaseModel, Field, RootModel, model_validator
 
-from mcp_sdk import Client, Configuration, DefinitionError, Prompt, SchemaError, Server, Tool
+from mcp_sdk import Client, Configuration, DefinitionError, MissingExtraError, Prompt, SchemaError, Server, Tool
 from mcp_sdk.client import InMemory
 from mcp_sdk.elicitation import ElicitationResult, requested_schema
 from mcp_sdk.tool.pydantic_schema import inline_references
@@ -304,3 +304,17 @@ def test_define_with_a_model_and_one_parameter_named_as_a_field_takes_it_as_a_ke
     server = Server(name="s", tools=[shout, span])
     assert call(server, "shout", {"text": "hey"})["content"] == [{"type": "text", "text": "HEY"}]
     assert call(server, "span", {"start": 1, "end": 2})["content"] == [{"type": "text", "text": "Span(start=1, end=2)"}]
+
+
+def test_a_pydantic_1_model_raises_missing_extra_naming_it() -> None:
+    import pydantic.v1
+
+    class Legacy(pydantic.v1.BaseModel):
+        x: int
+
+    def legacy(model: t.Any) -> None:
+        return None
+
+    legacy.__annotations__ = {"model": Legacy}
+    with pytest.raises(MissingExtraError, match=r"Legacy is a Pydantic 1 model .*pip install 'mcp_sdk\[pydantic\]'"):
+        Tool.define(name="legacy", arguments_dict=False, handler=legacy)

@@ -1,8 +1,9 @@
 """Prompts: reusable message templates a server offers (``prompts/list``, ``prompts/get``).
 
 Subclass :class:`Prompt` with class-level metadata and a ``template`` classmethod
-that takes the arguments dict. Metadata is inherited by subclasses; only
-``prompt_name`` is derived afresh (snake_case class name) for each class.
+that takes the arguments dict (or, when ``arguments`` is a Pydantic model, the validated
+model instance). Metadata is inherited by subclasses; only ``prompt_name`` is derived
+afresh (snake_case class name) for each class.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from ..string_utils import class_name, underscore
 from .argument import Argument
 from .message import Message
 from .result import Result
+from .typed_arguments import is_model, model_arguments, model_loader
 
 
 class Prompt:
@@ -27,7 +29,8 @@ class Prompt:
     title: t.ClassVar[str | None] = None
     #: What the prompt is for.
     description: t.ClassVar[str | None] = None
-    #: The arguments the template takes.
+    #: The arguments the template takes; a Pydantic model lists its fields, and ``template``
+    #: then receives the validated model instead of the arguments dict.
     arguments: t.ClassVar[list[Argument]] = []
     #: ``_meta`` of the ``prompts/list`` entry.
     meta: t.ClassVar[dict[str, t.Any] | None] = None
@@ -43,13 +46,19 @@ class Prompt:
     Result: t.TypeAlias = Result
 
     _signature: t.ClassVar[Signature]
+    #: Builds the arguments dict into the ``arguments`` model; None: the dict is passed.
+    _arguments_model: t.ClassVar[t.Callable[[t.Mapping[str, t.Any]], t.Any] | None] = None
 
     def __init_subclass__(cls, **kwargs: t.Any) -> None:
         super().__init_subclass__(**kwargs)
         own = cls.__dict__
         if "prompt_name" not in own:
             cls.prompt_name = underscore(cls.__name__)
-        if "arguments" in own:
+        if "arguments" in own and is_model(own["arguments"]):
+            cls._arguments_model = model_loader(own["arguments"])
+            cls.arguments = model_arguments(own["arguments"])
+        elif "arguments" in own:
+            cls._arguments_model = None
             cls.arguments = [_coerce_argument(a) for a in (own["arguments"] or [])]
         if "required_scopes" in own:
             cls.required_scopes = scope_tuple(own["required_scopes"])
@@ -70,10 +79,14 @@ class Prompt:
 
     @classmethod
     def invoke(cls, args: t.Mapping[str, t.Any], server_context: t.Any = None) -> t.Any:
-        """Call the template the way its signature asks."""
+        """Call the template the way its signature asks.
+
+        :raises InvalidParamsError: the ``arguments`` model rejected ``args`` (naming the field).
+        """
+        value = cls._arguments_model(args) if cls._arguments_model is not None else dict(args)
         if cls._signature.accepts_server_context:
-            return cls.template(dict(args), server_context=server_context)
-        return cls.template(dict(args))
+            return cls.template(value, server_context=server_context)
+        return cls.template(value)
 
     @classmethod
     def missing_arguments(cls, args: t.Mapping[str, t.Any]) -> list[str]:
@@ -102,7 +115,7 @@ class Prompt:
         *,
         title: str | None = None,
         description: str | None = None,
-        arguments: t.Iterable[Argument | t.Mapping[str, t.Any]] | None = None,
+        arguments: t.Iterable[Argument | t.Mapping[str, t.Any]] | type | None = None,
         meta: dict[str, t.Any] | None = None,
         icons: list[dict[str, t.Any]] | None = None,
         required_scopes: t.Iterable[str] = (),
@@ -119,7 +132,7 @@ class Prompt:
                 "prompt_name": prompt_name,
                 "title": title,
                 "description": description,
-                "arguments": list(arguments or []),
+                "arguments": arguments if is_model(arguments) else list(t.cast(t.Iterable[t.Any], arguments or [])),
                 "meta": meta,
                 "icons": icons,
                 "required_scopes": scope_tuple(required_scopes),

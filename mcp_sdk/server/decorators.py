@@ -18,7 +18,7 @@ from .._signature import Signature
 from ..content import Text
 from ..errors import InvalidParamsError, ResourceNotFoundError
 from ..json_rpc import encode
-from ..prompt import Argument, Message, Prompt, Result
+from ..prompt import Argument, Message, Prompt, Result, typed_arguments
 from ..resource import Resource
 from ..resource_template import ResourceTemplate
 from ..tool import Tool
@@ -110,7 +110,17 @@ def prompt_from_function(function: t.Callable[..., t.Any], name: str | None = No
     signature = Signature(function)
     descriptions = type_schema.parameter_descriptions(function.__doc__)
     parameters = type_schema.parameters(function, f"Prompt {name or function.__name__}")
-    arguments = [Argument(name=p.name, description=descriptions.get(p.name), required=p.default is p.empty) for p in parameters]
+    loaders = typed_arguments.parameter_loaders(parameters)  # Pydantic models, Annotated[..., Field(...)]
+    arguments = [
+        Argument(
+            name=p.name,
+            description=typed_arguments.argument_description(descriptions.get(p.name), type_schema.schema_for(p.annotation))
+            if p.name in loaders
+            else descriptions.get(p.name),
+            required=p.default is p.empty,
+        )
+        for p in parameters
+    ]
     # Prompt arguments are strings on the wire: give int, float and bool parameters what they declare.
     converters = {p.name: _STRING_CONVERTERS[p.annotation] for p in parameters if p.annotation in _STRING_CONVERTERS}
 
@@ -123,6 +133,7 @@ def prompt_from_function(function: t.Callable[..., t.Any], name: str | None = No
                     kwargs[key] = convert(value)
                 except ValueError:
                     raise InvalidParamsError(f"Invalid params: argument {key!r} must be {convert.__name__.lstrip('_')}, not {value!r}") from None
+        typed_arguments.load_parameters(loaders, kwargs)
         if signature.accepts_server_context:
             kwargs["server_context"] = server_context
         return _prompt_result(function(**kwargs))

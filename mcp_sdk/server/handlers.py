@@ -24,6 +24,7 @@ from ..errors import (
     ToolResultError,
 )
 from ..tool import Tool
+from ..tool.arguments import InvalidArgumentsError
 from ..tool.result import tool_result
 from .auth.scopes import completion_scopes, listen_scopes, require_scopes, resource_scopes, visible
 from .input_required import InputRequiredResult
@@ -221,6 +222,9 @@ class ProtocolHandlers:
             result = tool_result(tool.tool_name, returned)
         except (RequestHandlerError, CancelledError):
             raise
+        except InvalidArgumentsError as error:  # a parameter's model refused its argument: as a schema failure
+            data["error"] = "invalid_arguments"
+            return _tool_error(str(error))
         except ClientRequestsUnavailableError as error:  # the transport's lack: its words say why (no secrets in them)
             data["error"] = "client_requests_unavailable"
             self.core.report_exception(error, {"request": request.message})

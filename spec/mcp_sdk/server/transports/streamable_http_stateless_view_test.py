@@ -160,6 +160,31 @@ def test_a_level_in_the_requests_meta_brings_its_logs(view: View) -> None:
     assert logs == [{"level": "info", "data": "at info"}, {"level": "warning", "data": "at warning"}]
 
 
+@pytest.mark.parametrize("when", ["before connect", "after connect"])
+def test_our_clients_log_level_travels_in_each_request_to_a_server_without_logging(view: View, when: str) -> None:
+    """The server advertises no ``logging``, so the client never sends ``logging/setLevel``
+    (which would be refused) and carries :attr:`Client.log_level` in every request's ``_meta``."""
+    client = Client(HTTP(view.url, timeout=TIMEOUT))
+    logs: list[t.Any] = []
+    client.on_log_message(logs.append)
+    try:
+        if when == "before connect":
+            client.log_level = "info"
+        client.connect(mode="legacy")
+        if when == "after connect":
+            client.log_level = "info"
+        assert client.call_tool("noisy")["result"]["content"] == [{"type": "text", "text": "done"}]
+        client.log_level = "warning"
+        assert client.call_tool("noisy")["result"]["content"] == [{"type": "text", "text": "done"}]
+    finally:
+        client.close()
+    assert logs == [
+        {"level": "info", "data": "at info"},
+        {"level": "warning", "data": "at warning"},
+        {"level": "warning", "data": "at warning"},
+    ]
+
+
 def test_the_wire_of_a_logged_call(view: View) -> None:
     message = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "noisy", "_meta": {LOG_LEVEL_KEY: "warning"}}}
     response = post(view, message)

@@ -252,6 +252,35 @@ def test_manage_py_mcp_stdio_serves_the_server_with_the_project_loaded(database:
         assert ours.call_tool("setting", {"key": "GREETING"})["result"]["content"] == texts("Hello from Django")
 
 
+def test_manage_py_mcp_stdio_as_a_desktop_host_runs_it_under_the_official_client(database: Path, tmp_path: Path) -> None:
+    """As Claude Desktop's ``mcpServers`` entry runs it: absolute command and script, an
+    environment of the host's own plus the entry's ``env`` (the official client passes on only
+    HOME, PATH and the like), the working directory elsewhere; the era the official client picks."""
+    from mcp import Client as OfficialClient
+    from mcp.client.stdio import StdioServerParameters
+
+    entry = StdioServerParameters(command=sys.executable, args=[MANAGE, "mcp", "stdio"], env={"MCP_SPEC_DB": str(database)}, cwd=tmp_path)
+
+    async def main() -> dict[str, t.Any]:
+        async with OfficialClient(entry, read_timeout_seconds=TIMEOUT) as official:
+            listed = await official.list_tools()
+            books = await official.call_tool("books", {"author": "Austen"})
+            greeting = await official.call_tool("setting", {"key": "GREETING"})
+            return {
+                "version": official.protocol_version,
+                "tools": [tool.name for tool in listed.tools],
+                "books": (books.is_error, [block.text for block in books.content], books.structured_content),  # type: ignore[union-attr]
+                "setting": (greeting.is_error, [block.text for block in greeting.content]),  # type: ignore[union-attr]
+            }
+
+    assert anyio.run(main) == {
+        "version": "2026-07-28",
+        "tools": ["books", "setting", "whoami", "shelf_count", "count"],
+        "books": (False, ["Emma", "Persuasion"], None),
+        "setting": (False, ["Hello from Django"]),
+    }
+
+
 E001 = (
     "?: (mcp_sdk.E001) URL pattern '{route}' serves a StreamableHTTPTransport as a Django view; a transport is a WSGI "
     "application (environ, start_response), not a view (request).\n"

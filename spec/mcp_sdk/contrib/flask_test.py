@@ -252,6 +252,39 @@ def test_flask_mcp_stdio_serves_the_server_with_the_app_loaded(mode: str) -> Non
     assert context == {"app": "spec.mcp_sdk.contrib.flask_app", "request": False}
 
 
+def test_flask_mcp_stdio_as_a_desktop_host_runs_it_under_the_official_client() -> None:
+    """As Claude Desktop's ``mcpServers`` entry runs it: ``python -m flask mcp stdio`` with the
+    app in ``FLASK_APP`` and the project as working directory, an environment of the host's own
+    plus the entry's ``env`` (the official client passes on only HOME, PATH and the like); the
+    era the official client picks."""
+    from mcp import Client as OfficialClient
+    from mcp.client.stdio import StdioServerParameters
+
+    entry = StdioServerParameters(command=sys.executable, args=["-m", "flask", "mcp", "stdio"], env={"FLASK_APP": APP}, cwd=ROOT)
+
+    async def main() -> dict[str, t.Any]:
+        async with OfficialClient(entry, read_timeout_seconds=TIMEOUT) as official:
+            listed = await official.list_tools()
+            books = await official.call_tool("books", {"author": "Austen"})
+            greeting = await official.call_tool("setting", {"key": "GREETING"})
+            context = await official.call_tool("context", {})
+            return {
+                "version": official.protocol_version,
+                "tools": [tool.name for tool in listed.tools],
+                "books": (books.is_error, [block.text for block in books.content], books.structured_content),  # type: ignore[union-attr]
+                "setting": (greeting.is_error, [block.text for block in greeting.content]),  # type: ignore[union-attr]
+                "context": context.structured_content,
+            }
+
+    assert anyio.run(main) == {
+        "version": "2026-07-28",
+        "tools": ["books", "setting", "whoami", "context", "count"],
+        "books": (False, ["Emma", "Persuasion"], None),
+        "setting": (False, ["Hello"]),
+        "context": {"app": "spec.mcp_sdk.contrib.flask_app", "request": False},
+    }
+
+
 def test_the_readmes_flask_app_is_examples_flask_library_py() -> None:
     from spec.docs.code_blocks_test import python_blocks
 

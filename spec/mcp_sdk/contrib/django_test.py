@@ -302,6 +302,31 @@ def test_the_system_check_names_the_fix_for_a_transport_mounted_as_a_view(databa
     )
 
 
+NOT_A_VIEW = (
+    "StreamableHTTPTransport is a WSGI application, called with (environ, start_response), not a view called "
+    'with a request. In Django, route it through mcp_sdk.contrib.django: path("mcp/", include("mcp_sdk.contrib.django.urls")), '
+    'or path("mcp/", mcp_view(server)) for a server of your own; in Flask, serve it with mcp_sdk.contrib.flask: MCP(app, server=server)'
+)
+MOUNTED_AS_A_VIEW = """
+import django; django.setup()
+from django.test import Client
+browser = Client(enforce_csrf_checks=True)  # as a browser-less MCP client: no CSRF cookie, no token
+for path in ("/mcp", "/api/"):
+    try:
+        browser.post(path, data=b"{}", content_type="application/json")
+    except TypeError as error:
+        print(path, error)
+"""
+
+
+def test_a_transport_mounted_as_a_view_names_the_fix_when_called(database: Path) -> None:
+    """Without the system check (gunicorn runs none): ``path("mcp", transport)`` no longer stops at
+    Django's "CSRF cookie not set", and neither mount at a ``TypeError`` about ``start_response``."""
+    env = environment(database, DJANGO_SETTINGS_MODULE="spec.mcp_sdk.contrib.django_project.settings", MCP_SPEC_URLCONF="spec.mcp_sdk.contrib.django_project.wrong_urls")
+    called = subprocess.run([sys.executable, "-c", MOUNTED_AS_A_VIEW], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert (called.returncode, called.stdout) == (0, f"/mcp {NOT_A_VIEW}\n/api/ {NOT_A_VIEW}\n"), called.stderr[-3000:]
+
+
 EXAMPLE = ROOT / "examples" / "django_library"
 EXAMPLE_SEED = """
 import django; django.setup()

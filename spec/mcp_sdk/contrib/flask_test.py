@@ -193,7 +193,14 @@ def greeting_server(reported: list[BaseException]) -> Server:
     return server
 
 
-def test_dispatcher_middleware_leaves_tools_outside_the_app_and_mcp_is_the_fix() -> None:
+OUTSIDE_THE_APP = (
+    "The tool used Flask's application context (current_app, flask.request, db.session, current_user ...), which "
+    "tools of this server do not run in: a StreamableHTTPTransport mounted beside the app (DispatcherMiddleware) "
+    "runs them on its own threads. Serve the server from the app with mcp_sdk.contrib.flask: MCP(app, server=server)"
+)
+
+
+def test_dispatcher_middleware_leaves_tools_outside_the_app_and_the_error_names_mcp_as_the_fix() -> None:
     app = Flask(__name__)
     app.config["GREETING"] = "Hi"
     reported: list[BaseException] = []
@@ -206,8 +213,10 @@ def test_dispatcher_middleware_leaves_tools_outside_the_app_and_mcp_is_the_fix()
             outside = ours.call_tool("greeting", {})["result"]
     finally:
         transport.close()
-    assert (outside["isError"], outside["content"]) == (True, texts("Internal error occurred"))
-    assert [str(error).splitlines()[0] for error in reported] == ["Working outside of application context."]
+    assert (outside["isError"], outside["content"]) == (True, texts(OUTSIDE_THE_APP))
+    assert [(type(error).__name__, str(error), str(error.__cause__).splitlines()[0]) for error in reported] == [
+        ("OutsideHostContextError", OUTSIDE_THE_APP, "Working outside of application context.")
+    ]
 
     fixed = Flask(__name__)
     fixed.config["GREETING"] = "Hi"

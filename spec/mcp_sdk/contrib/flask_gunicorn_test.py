@@ -6,6 +6,8 @@ same app under werkzeug's server)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 import typing as t
 import warnings
@@ -17,7 +19,7 @@ import requests
 
 from mcp_sdk import Client
 from mcp_sdk.client import HTTP
-from spec.support.http_server import ServerProcess
+from spec.support.http_server import ROOT, ServerProcess
 
 TIMEOUT = 30.0
 GUNICORN = [sys.executable, "-m", "gunicorn", "-k", "gthread", "--threads", "16", "-w", "1", "--graceful-timeout", "1"]
@@ -132,3 +134,30 @@ def test_the_official_python_client(served: Served, mode: str) -> None:
         "count": ["counted to 2"],
     }
     assert received == PROGRESS_AND_LOGS
+
+
+def test_the_readmes_flask_app_runs_as_its_console_block_says() -> None:
+    """examples/flask_library.py (the README's Flask block, word for word: flask_test.py checks) with
+    the README's commands: gunicorn as written, a sign-in at /login, MCP with that cookie, and
+    ``flask mcp tools``."""
+    from spec.docs.code_blocks_test import python_blocks
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    gunicorn = ".venv/bin/gunicorn -k gthread --threads 32 -w 1 'examples.flask_library:app'"
+    tools = "FLASK_APP=examples.flask_library .venv/bin/flask mcp tools"
+    assert f"\n{gunicorn}\n" in readme and f"\n{tools} " in readme
+    assert [fragment for _, fragment, _ in python_blocks("README.md")].count("flask-extension") == 1
+    command = [sys.executable, "-m", "gunicorn", "-k", "gthread", "--threads", "32", "-w", "1", "--graceful-timeout", "1"]
+    with ServerProcess([*command, "-b", "127.0.0.1:{port}", "examples.flask_library:app"]) as process:
+        with requests.Session() as browser:
+            assert browser.post(process.base + "/mcp", json={}, timeout=TIMEOUT).status_code == 401
+            signed_in = browser.post(process.base + "/login", data={"username": "ada", "password": "lovelace"}, timeout=TIMEOUT)
+            assert (signed_in.status_code, signed_in.text) == (200, "signed in")
+            cookie = "; ".join(f"{name}={value}" for name, value in browser.cookies.items())
+        with Client(transport=HTTP(url=process.url, headers={"Cookie": cookie}, timeout=TIMEOUT)) as ours:
+            ours.connect()
+            books = ours.call_tool("my_books")["result"]["content"]
+    assert books == texts("Notes", "Sketch of the Analytical Engine")
+    environment = {**os.environ, "FLASK_APP": "examples.flask_library"}
+    listed = subprocess.run([sys.executable, "-m", "flask", "mcp", "tools"], cwd=ROOT, env=environment, capture_output=True, text=True, timeout=TIMEOUT)
+    assert (listed.returncode, listed.stdout) == (0, "my_books\tThe titles of the signed-in user's books.\n"), listed.stderr

@@ -28,6 +28,7 @@ from ..tool.arguments import InvalidArgumentsError
 from ..tool.result import tool_result
 from .auth.scopes import completion_scopes, listen_scopes, require_scopes, resource_scopes, visible
 from .input_required import InputRequiredResult
+from .outside_host import recognize
 from .pagination import paginate
 from .request import Request
 from .subscriptions import listen
@@ -238,6 +239,12 @@ class ProtocolHandlers:
             self.core.report_exception(error, {"request": request.message})
             return _tool_error(error.client_message)
         except Exception as error:  # the tool's own failure: report it, tell the client nothing internal
+            outside = recognize(error)
+            if outside is not None:  # a mounting mistake the SDK can name: its words, to both
+                outside.__cause__ = error
+                data["error"] = "outside_host_context"
+                self.core.report_exception(outside, {"request": request.message})
+                return _tool_error(str(outside))
             data["error"] = "internal_error"
             self.core.report_exception(error, {"request": request.message})
             return _tool_error(TOOL_INTERNAL_ERROR_TEXT)

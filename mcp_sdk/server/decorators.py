@@ -64,6 +64,23 @@ def prompt_decorator(
     return register
 
 
+def registrar(
+    add: t.Callable[[t.Callable[..., t.Any]], object], handler: t.Callable[..., t.Any] | None
+) -> t.Callable[[F], F]:
+    """A decorator that gives a function to ``add`` and returns it unchanged (flask ``route``).
+
+    With ``handler``, it is applied to it at once: the form without decorator syntax.
+    """
+
+    def register(function: F) -> F:
+        add(function)
+        return function
+
+    if handler is not None:
+        register(handler)
+    return register
+
+
 class ResourceReaders:
     """The functions registered with ``@server.resource``, which answer ``resources/read`` in turn.
 
@@ -224,4 +241,4 @@ def _dispatcher(readers: list[_Reader], fallback: tuple[t.Callable[..., t.Any], 
     return read
 
 
-__all__ = ["ResourceReaders", "prompt_decorator", "prompt_from_function", "tool_decorator"]
+__all__ = ["ResourceReaders", "prompt_decorator", "prompt_from_function", "registrar", "tool_decorator"]

@@ -1,0 +1,116 @@
+"""The middleware chain: functions run in order around each request's handler.
+
+A middleware is ``fn(request, call_next)``: ``request`` is the
+:class:`~mcp_sdk.server.request.Request` being handled (``method``, ``params``, ``id``,
+``principal``, ``session``, ``server_context()``, ``data``), and ``call_next(request)``
+runs the rest of the chain and the handler, returning the JSON-RPC ``result``. A
+middleware returns that result (changed or not), or short-circuits: it returns a result
+of its own without calling ``call_next``, or raises a
+:class:`~mcp_sdk.errors.RequestHandlerError` (the error response; any other exception
+is reported and answered -32603, as a handler's would be).
+
+The chain runs inside ``around_request`` (:class:`~mcp_sdk.Configuration`), the simple
+case, which stays the outermost hook and sees the whole JSON-RPC response; it runs the
+same way in both protocol eras and on every transport, for every request method the
+server answers (not for notifications, nor for unknown methods).
+"""
+
+from __future__ import annotations
+
+import threading
+import typing as t
+
+if t.TYPE_CHECKING:
+    from ..core import ServerCore
+    from ..request import Request
+
+#: What ``call_next`` is: runs the rest of the chain and the handler, returns the ``result``.
+CallNext = t.Callable[["Request"], t.Any]
+#: A middleware function.
+MiddlewareFunction = t.Callable[["Request", CallNext], t.Any]
+M = t.TypeVar("M", bound=MiddlewareFunction)
+
+
+class Middleware:
+    """Base class of middleware objects: override :meth:`__call__`; :meth:`bind` is called
+    once when the object is added to a server."""
+
+    def bind(self, server: ServerCore) -> None:
+        """Called by :meth:`mcp_sdk.Server.add_middleware` with the server (a cache, say,
+        follows its changes). The default does nothing."""
+
+    def __call__(self, request: Request, call_next: CallNext) -> t.Any:
+        """Handle ``request``: by default, pass it on."""
+        return call_next(request)
+
+
+class MiddlewareChain:
+    """The middleware of one server, in the order added.
+
+    :param server: given to each middleware object's :meth:`Middleware.bind`.
+    """
+
+    def __init__(self, server: ServerCore) -> None:
+        self._server = server
+        self._lock = threading.Lock()
+        self._entries: tuple[tuple[MiddlewareFunction, frozenset[str] | None], ...] = ()
+        # method -> its middleware; replaced, never changed in place (readers take no lock).
+        self._by_method: dict[str, tuple[MiddlewareFunction, ...]] = {}
+
+    def add(self, middleware: M, methods: t.Iterable[str] | str | None = None) -> M:
+        """Run ``middleware`` after those added before, for every request or only ``methods``.
+
+        :raises TypeError: it is not callable, or ``methods`` is not strings.
+        """
+        if not callable(middleware):
+            raise TypeError(f"middleware must be callable as fn(request, call_next), not {middleware!r}")
+        only = None
+        if methods is not None:
+            only = frozenset((methods,) if isinstance(methods, str) else methods)
+            if not all(type(method) is str for method in only):
+                raise TypeError("methods must be method names (strings)")
+        if isinstance(middleware, Middleware):
+            middleware.bind(self._server)
+        with self._lock:
+            self._entries = (*self._entries, (middleware, only))
+            self._by_method = {}
+        return middleware
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def for_method(self, method: str) -> tuple[MiddlewareFunction, ...]:
+        """The middleware that runs for ``method``, in order."""
+        chain = self._by_method.get(method)
+        if chain is None:
+            with self._lock:  # built from the entries it is stored with (add() may run meanwhile)
+                chain = tuple(function for function, only in self._entries if only is None or method in only)
+                self._by_method = {**self._by_method, method: chain}
+        return chain
+
+    def wrap(self, method: str, handler: CallNext) -> CallNext:
+        """``handler`` with the middleware of ``method`` around it (itself when there is none)."""
+        if not self._entries:
+            return handler
+        chain = self.for_method(method)
+        return _Link(chain, 0, handler) if chain else handler
+
+
+class _Link:
+    """``call_next`` at one point of the chain."""
+
+    __slots__ = ("chain", "index", "handler")
+
+    def __init__(self, chain: tuple[MiddlewareFunction, ...], index: int, handler: CallNext) -> None:
+        self.chain = chain
+        self.index = index
+        self.handler = handler
+
+    def __call__(self, request: Request) -> t.Any:
+        index = self.index
+        if index == len(self.chain):
+            return self.handler(request)
+        return self.chain[index](request, _Link(self.chain, index + 1, self.handler))
+
+
+__all__ = ["CallNext", "Middleware", "MiddlewareChain", "MiddlewareFunction"]

@@ -119,13 +119,14 @@ class Dispatcher:
         :param http_request: the HTTP request that carried it (see :attr:`ServerContext.request`).
         """
         handler = self._methods.get(method)
+        reused = handler is not None
         if handler is None:
             custom = self.core.registry.custom_methods.get(method)
             if custom is None:
                 return self._method_not_found(session, request_id, method)
             handler = self._custom_handler(custom)
         if self._middleware is not None:
-            handler = self._middleware.wrap(method, handler)
+            handler = self._middleware.wrap(method, handler, reused)
         if method == methods.INITIALIZE:
             cancellation = None  # the specification: initialize is never cancelled
         elif cancellation is None:

@@ -56,6 +56,8 @@ class MiddlewareChain:
         self._entries: tuple[tuple[MiddlewareFunction, frozenset[str] | None], ...] = ()
         # method -> its middleware; replaced, never changed in place (readers take no lock).
         self._by_method: dict[str, tuple[MiddlewareFunction, ...]] = {}
+        # method -> (its protocol handler, that handler wrapped); replaced like _by_method.
+        self._wrapped: dict[str, tuple[CallNext, CallNext]] = {}
 
     def add(self, middleware: M, methods: t.Iterable[str] | str | None = None) -> M:
         """Run ``middleware`` after those added before, for every request or only ``methods``.
@@ -74,6 +76,7 @@ class MiddlewareChain:
         with self._lock:
             self._entries = (*self._entries, (middleware, only))
             self._by_method = {}
+            self._wrapped = {}
         return middleware
 
     def __len__(self) -> int:
@@ -88,29 +91,35 @@ class MiddlewareChain:
                 self._by_method = {**self._by_method, method: chain}
         return chain
 
-    def wrap(self, method: str, handler: CallNext) -> CallNext:
-        """``handler`` with the middleware of ``method`` around it (itself when there is none)."""
+    def wrap(self, method: str, handler: CallNext, reused: bool = False) -> CallNext:
+        """``handler`` with the middleware of ``method`` around it (itself when there is none).
+
+        :param reused: ``handler`` answers every ``method`` request (a protocol method's):
+            the wrapped handler is built once and kept until the chain changes.
+        """
         if not self._entries:
             return handler
+        if reused:
+            wrapped = self._wrapped.get(method)
+            if wrapped is not None and wrapped[0] is handler:
+                return wrapped[1]
         chain = self.for_method(method)
-        return _Link(chain, 0, handler) if chain else handler
+        composed = handler
+        for middleware in reversed(chain):
+            composed = _layer(middleware, composed)
+        if reused:
+            with self._lock:
+                self._wrapped = {**self._wrapped, method: (handler, composed)}
+        return composed
 
 
-class _Link:
-    """``call_next`` at one point of the chain."""
+def _layer(middleware: MiddlewareFunction, call_next: CallNext) -> CallNext:
+    """``call_next`` of the middleware before ``middleware``: runs it with the rest of the chain."""
 
-    __slots__ = ("chain", "index", "handler")
+    def layer(request: Request) -> t.Any:
+        return middleware(request, call_next)
 
-    def __init__(self, chain: tuple[MiddlewareFunction, ...], index: int, handler: CallNext) -> None:
-        self.chain = chain
-        self.index = index
-        self.handler = handler
-
-    def __call__(self, request: Request) -> t.Any:
-        index = self.index
-        if index == len(self.chain):
-            return self.handler(request)
-        return self.chain[index](request, _Link(self.chain, index + 1, self.handler))
+    return layer
 
 
 __all__ = ["CallNext", "Middleware", "MiddlewareChain", "MiddlewareFunction"]

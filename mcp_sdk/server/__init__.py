@@ -253,22 +253,22 @@ class Server:
         """Register a resource template after construction."""
         return self.registry.add_resource_template(template)
 
-    # -- changing what is served: each change sends list_changed (see :mod:`.visibility`) --
+    # -- changing what is served (:mod:`.visibility`): sends list_changed; unknown names: NotRegisteredError --
 
     def remove_tool(self, name: str) -> type[Tool]:
-        """Unregister the tool ``name`` and tell clients. :raises NotRegisteredError: no such tool."""
+        """Unregister the tool ``name``; returns it."""
         return t.cast("type[Tool]", self._change("tools", name)[0])
 
     def disable_tool(self, name: str) -> None:
-        """Stop listing and serving the tool ``name`` (calls: unknown tool); tell clients. :raises NotRegisteredError:."""
+        """Stop listing and serving the tool ``name`` (a call answers as for an unknown tool)."""
         self._change("tools", name, False)
 
     def enable_tool(self, name: str) -> None:
-        """Serve the disabled tool ``name`` again; tell clients. :raises NotRegisteredError: no such tool."""
+        """List and serve the disabled tool ``name`` again."""
         self._change("tools", name, True)
 
     def remove_prompt(self, name: str) -> type[Prompt]:
-        """Unregister the prompt ``name`` and tell clients. :raises NotRegisteredError: no such prompt."""
+        """Unregister the prompt ``name``; returns it."""
         return t.cast("type[Prompt]", self._change("prompts", name)[0])
 
     def disable_prompt(self, name: str) -> None:
@@ -280,7 +280,7 @@ class Server:
         self._change("prompts", name, True)
 
     def remove_resource(self, uri: str) -> list[Resource]:
-        """Unregister the resources of ``uri`` (reads of it then fail), tell clients; returns them."""
+        """Unregister the resources of ``uri`` (reads of it then fail); returns them."""
         return self._change("resources", uri)
 
     def disable_resource(self, uri: str) -> None:
@@ -292,7 +292,7 @@ class Server:
         self._change("resources", uri, True)
 
     def remove_resource_template(self, uri_template: str) -> ResourceTemplate:
-        """Unregister the template ``uri_template`` (reads of URIs only it matches then fail) and tell clients."""
+        """Unregister the template ``uri_template`` (reads of URIs only it matches then fail); returns it."""
         return t.cast(ResourceTemplate, self._change("resourceTemplates", uri_template)[0])
 
     def disable_resource_template(self, uri_template: str) -> None:
@@ -304,8 +304,7 @@ class Server:
         self._change("resourceTemplates", uri_template, True)
 
     def filter_tags(self, include_tags: t.Iterable[str] | None = None, exclude_tags: t.Iterable[str] | None = None) -> None:
-        """Serve only what carries one of ``include_tags`` (None: everything) and none of ``exclude_tags``;
-        every list_changed is sent. :raises TypeError: a tag is not a non-empty string."""
+        """Serve only what carries one of ``include_tags`` (None: all) and none of ``exclude_tags`` (TypeError: bad tag)."""
         self.registry.filter_tags(include_tags, exclude_tags)
         for notify in (self.notify_tools_list_changed, self.notify_prompts_list_changed, self.notify_resources_list_changed):
             notify()
@@ -449,6 +448,7 @@ class Server:
         title: str | None = None,
         description: str | None = None,
         mime_type: str | None = None,
+        tags: t.Iterable[str] = (),
     ) -> t.Callable[[F], F]:
         """Register a function that reads a resource: ``@server.resource("config://app")``.
 
@@ -457,7 +457,7 @@ class Server:
         ``Resource.TextContents``/``BlobContents``. Reads of other URIs go to a
         ``resources_read_handler`` registered before the first ``@server.resource``.
         """
-        return self._resource_readers.decorator(uri, name, title, description, mime_type)
+        return self._resource_readers.decorator(uri, name, title, description, mime_type, tags)
 
     # -- sessions ------------------------------------------------------------
 

@@ -95,7 +95,13 @@ class ResourceReaders:
         self._readers: list[_Reader] = []
 
     def decorator(
-        self, uri: str, name: str | None, title: str | None, description: str | None, mime_type: str | None
+        self,
+        uri: str,
+        name: str | None,
+        title: str | None,
+        description: str | None,
+        mime_type: str | None,
+        tags: t.Iterable[str] = (),
     ) -> t.Callable[[F], F]:
         """What ``@server.resource(uri, ...)`` gives: see :meth:`mcp_sdk.Server.resource`."""
 
@@ -105,11 +111,13 @@ class ResourceReaders:
             doc = description if description is not None else type_schema.summary(function.__doc__)
             if reader.pattern is None:
                 self.registry.add_resource(
-                    Resource(uri=uri, name=listed_name, title=title, description=doc, mime_type=mime_type)
+                    Resource(uri=uri, name=listed_name, title=title, description=doc, mime_type=mime_type, tags=tags)
                 )
             else:
                 self.registry.add_resource_template(
-                    ResourceTemplate(uri_template=uri, name=listed_name, title=title, description=doc, mime_type=mime_type)
+                    ResourceTemplate(
+                        uri_template=uri, name=listed_name, title=title, description=doc, mime_type=mime_type, tags=tags
+                    )
                 )
             with self._lock:
                 first = not self._readers

@@ -194,6 +194,10 @@ class Registry:
         """Every item of ``kind`` registered, shown or not (a snapshot)."""
         return list(self._registered.items(kind))
 
+    def has_registered(self, kind: str) -> bool:
+        """Whether any item of ``kind`` is registered, shown or not."""
+        return bool(self._registered.items(kind))
+
     @property
     def generation(self) -> int:
         """A number that changes whenever what is served changes (for caches of list and read results)."""
@@ -328,7 +332,7 @@ class _Registered(t.NamedTuple):
     def replace(self, **changes: t.Any) -> _Registered:
         return self._replace(**changes)
 
-    def items(self, kind: str) -> t.Iterable[t.Any]:
+    def items(self, kind: str) -> t.Collection[t.Any]:
         if kind == "tools":
             return self.tools.values()
         if kind == "prompts":

@@ -133,14 +133,18 @@ class ResponseCache(Middleware):
             return
         bus = server.subscriptions
         if bus is not self._bus:
-            with self._lock:
-                stale, self._unsubscribe, self._bus = self._unsubscribe, None, bus
-            if stale is not None:
-                stale()
-            unsubscribe = bus.subscribe(self._changed)
-            with self._lock:
-                self._unsubscribe = unsubscribe
-            self._drop(None, None)
+            with self._lock:  # one thread subscribes to a new bus; the others see it taken
+                renew = bus is not self._bus
+                stale = self._unsubscribe if renew else None
+                if renew:
+                    self._unsubscribe, self._bus = None, bus
+            if renew:
+                if stale is not None:
+                    stale()
+                unsubscribe = bus.subscribe(self._changed)  # outside the lock: a Redis bus may connect
+                with self._lock:
+                    self._unsubscribe = unsubscribe
+                self._drop(None, None)
         generation = server.registry.generation
         if generation != self._generation:
             self._generation = generation

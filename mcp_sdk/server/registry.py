@@ -51,6 +51,7 @@ class Registry:
     :param prompts: Prompt subclasses (names must be unique).
     :param resources: :class:`~mcp_sdk.Resource` objects.
     :param resource_templates: :class:`~mcp_sdk.ResourceTemplate` objects.
+    :param visibility: the items hidden from the start (tag filters).
     :raises ToolNotUnique: two tools share a name.
     :raises PromptNotUnique: two prompts share a name.
     """

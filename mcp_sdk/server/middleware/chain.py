@@ -97,7 +97,8 @@ class MiddlewareChain:
         :param reused: ``handler`` answers every ``method`` request (a protocol method's):
             the wrapped handler is built once and kept until the chain changes.
         """
-        if not self._entries:
+        entries = self._entries
+        if not entries:
             return handler
         if reused:
             wrapped = self._wrapped.get(method)
@@ -109,7 +110,8 @@ class MiddlewareChain:
             composed = _layer(middleware, composed)
         if reused:
             with self._lock:
-                self._wrapped = {**self._wrapped, method: (handler, composed)}
+                if self._entries is entries:  # else add() ran meanwhile: build it anew next time
+                    self._wrapped = {**self._wrapped, method: (handler, composed)}
         return composed
 
 

@@ -1,19 +1,28 @@
 """The middleware chain (``server.add_middleware``) and its built-ins, on the wire of both eras:
 order, short-circuits, ``around_request`` around it, a rate-limited principal, a cached
-``resources/read`` and its ``ttlMs``, error mapping; every response checked against the schemas."""
+``resources/read`` and its ``ttlMs``, error mapping; every response checked against the schemas.
+Then the same principals from a real HTTP transport, through the official Python client."""
 
 from __future__ import annotations
 
 import logging
 import typing as t
 
+import anyio
 import pytest
+from mcp import Client as OfficialClient
+from mcp.client.caching import CacheConfig
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+from mcp.shared.exceptions import MCPError as OfficialError
 
 from mcp_sdk import Configuration, Resource, Server
 from mcp_sdk.errors import InvalidParamsError
 from mcp_sdk.server.auth import Principal
 from mcp_sdk.server.middleware import ErrorMapping, RateLimit, ResponseCache, Timing
+from mcp_sdk.server.transports import StreamableHTTPTransport
 from mcp_sdk.server_session import ServerSession
+from spec.support.http_server import LiveServer
 from spec.support.modern import modern_request, serve
 from spec.support.wire_schema import assert_valid_response
 
@@ -211,3 +220,94 @@ class TestResponseCache:
         assert tools() == ["echo"]
         server.disable_resource("data://n")
         assert legacy(server, session, "resources/read", {"uri": "data://n"})["error"]["message"] == "Resource not found: data://n"
+
+
+def signed_in(environ: dict[str, t.Any]) -> Principal | None:
+    """The host's login: the X-Test-User header names the user (as a Flask-Login would)."""
+    user = environ.get("HTTP_X_TEST_USER")
+    return Principal(subject=user, client_id="app", issuer="https://issuer") if user else None
+
+
+class TestOverHTTPWithTheOfficialClient:
+    """Principals from a real HTTP transport (``authenticate=``), the official Python client in both eras."""
+
+    @pytest.fixture
+    def served(self) -> t.Iterator[tuple[Server, str]]:
+        server = build()
+        server.add_middleware(RateLimit(rate=0.001, burst=2), methods="tools/call")
+        server.add_middleware(ResponseCache(ttl=600.0))
+        transport = StreamableHTTPTransport(server, authenticate=signed_in)
+        with LiveServer(transport, closeables=[transport]) as live:
+            yield server, live.url
+
+    def official(self, url: str, user: str, mode: str) -> t.Any:
+        http = create_mcp_http_client(headers={"X-Test-User": user})
+        ticks = iter(range(1, 10**6))
+        # The client's own cache always expired: every read reaches the server.
+        cache = CacheConfig(clock=lambda: next(ticks) * 1e9)
+        return http, OfficialClient(streamable_http_client(url, http_client=http), mode=mode, read_timeout_seconds=30.0, cache=cache)
+
+    def test_a_principal_is_limited_in_both_eras_and_another_is_not(self, served: tuple[Server, str]) -> None:
+        _, url = served
+
+        async def main() -> None:
+            alice_http, alice = self.official(url, "alice", "2026-07-28")
+            alice_legacy_http, alice_legacy = self.official(url, "alice", "legacy")
+            bob_http, bob = self.official(url, "bob", "2026-07-28")
+            async with alice_http, alice, alice_legacy_http, alice_legacy, bob_http, bob:
+                assert (await alice.call_tool("echo", {"message": "1"})).content[0].text == "1"  # type: ignore[union-attr]
+                assert (await alice_legacy.call_tool("echo", {"message": "2"})).content[0].text == "2"  # type: ignore[union-attr]
+                for session in (alice, alice_legacy):
+                    with pytest.raises(OfficialError) as limited:
+                        await session.call_tool("echo", {"message": "3"})
+                    assert limited.value.code == -32029
+                    assert limited.value.error.data["retryAfterMs"] > 0
+                assert (await bob.call_tool("echo", {"message": "bob"})).content[0].text == "bob"  # type: ignore[union-attr]
+
+        anyio.run(main)
+
+    def test_reads_are_cached_per_principal_with_ttl_ms(self, served: tuple[Server, str]) -> None:
+
+        _, url = served
+
+        async def main() -> None:
+            alice_http, alice = self.official(url, "alice", "2026-07-28")
+            bob_http, bob = self.official(url, "bob", "2026-07-28")
+            async with alice_http, alice, bob_http, bob:
+                first = await alice.read_resource("data://n")
+                again = await alice.read_resource("data://n")
+                other = await bob.read_resource("data://n")
+                texts = [r.contents[0].text for r in (first, again, other)]  # type: ignore[union-attr]
+                assert texts == ["read 1", "read 1", "read 2"]
+                assert first.ttl_ms == 600_000 and 0 < again.ttl_ms <= 600_000
+                assert (first.cache_scope, other.cache_scope) == ("private", "private")
+
+        anyio.run(main)
+
+
+class TestArguments:
+    def test_bad_arguments_are_refused_when_the_middleware_is_made(self) -> None:
+        with pytest.raises(ValueError, match="rate must be positive"):
+            RateLimit(rate=0)
+        with pytest.raises(ValueError, match="burst must be at least 1"):
+            RateLimit(rate=1, burst=0.5)
+        with pytest.raises(ValueError, match=r"only list and read results can be cached, not \['tools/call'\]"):
+            ResponseCache(methods=["tools/call"])
+        with pytest.raises(TypeError, match="ErrorMapping keys must be exception classes"):
+            ErrorMapping({"KeyError": -32602})  # type: ignore[dict-item]
+        with pytest.raises(TypeError, match="middleware must be callable"):
+            Server().add_middleware(42)  # type: ignore[type-var]
+        with pytest.raises(TypeError, match="methods must be method names"):
+            Server().add_middleware(lambda request, call_next: call_next(request), methods=[1])  # type: ignore[list-item]
+
+    def test_error_mapping_takes_a_function_and_reports_when_asked(self) -> None:
+        reported: list[str] = []
+        server = build(configuration=Configuration(exception_reporter=lambda error, context: reported.append(repr(error))))
+        server.add_middleware(
+            ErrorMapping({LookupError: lambda error: InvalidParamsError(f"Bad row: {error}", data={"row": 7})}, report=True)
+        )
+        session = legacy_session(server)
+        assert legacy(server, session, "resources/read", {"uri": "data://broken"}, id=6)["error"] == {
+            "code": -32602, "message": "Bad row: no such row", "data": {"row": 7},
+        }
+        assert reported == ["LookupError('no such row')"]

@@ -154,12 +154,12 @@ class Server:
 
     @property
     def tools(self) -> dict[str, type[Tool]]:
-        """Tool name -> Tool subclass (a snapshot: register with :meth:`add_tool`)."""
+        """Tool name -> Tool subclass, of the tools served (not disabled or filtered out; a snapshot)."""
         return self.registry.tools
 
     @property
     def prompts(self) -> dict[str, type[Prompt]]:
-        """Prompt name -> Prompt subclass (a snapshot: register with :meth:`add_prompt`)."""
+        """Prompt name -> Prompt subclass, of the prompts served (not disabled or filtered out; a snapshot)."""
         return self.registry.prompts
 
     @property

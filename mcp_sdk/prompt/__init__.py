@@ -12,6 +12,7 @@ import typing as t
 
 from .._converter import to_wire
 from .._scopes import scope_tuple
+from .._tags import tag_set
 from .._signature import Signature
 from ..string_utils import class_name, underscore
 from .argument import Argument
@@ -39,6 +40,9 @@ class Prompt:
     #: OAuth scopes a caller needs: without them the prompt is left out of ``prompts/list``
     #: and refused (HTTP 403 ``insufficient_scope``); see :mod:`mcp_sdk.server.auth`.
     required_scopes: t.ClassVar[tuple[str, ...]] = ()
+    #: The server's labels for it (never sent): ``Server(include_tags=..., exclude_tags=...)``
+    #: lists and serves only the prompts they let through.
+    tags: t.ClassVar[frozenset[str]] = frozenset()
 
     # Aliases, so ``Prompt.Argument`` works both as a class and in annotations.
     Argument: t.TypeAlias = Argument
@@ -62,6 +66,8 @@ class Prompt:
             cls.arguments = [_coerce_argument(a) for a in (own["arguments"] or [])]
         if "required_scopes" in own:
             cls.required_scopes = scope_tuple(own["required_scopes"])
+        if "tags" in own:
+            cls.tags = tag_set(own["tags"])
         cls._signature = Signature(cls.template)
 
     def __init__(self, *args: t.Any, **kwargs: t.Any) -> None:
@@ -119,6 +125,7 @@ class Prompt:
         meta: dict[str, t.Any] | None = None,
         icons: list[dict[str, t.Any]] | None = None,
         required_scopes: t.Iterable[str] = (),
+        tags: t.Iterable[str] = (),
         handler: t.Callable[..., t.Any] | None = None,
     ) -> t.Any:
         """Make a Prompt subclass from ``handler(args, server_context=None)``.
@@ -136,6 +143,7 @@ class Prompt:
                 "meta": meta,
                 "icons": icons,
                 "required_scopes": scope_tuple(required_scopes),
+                "tags": tag_set(tags),
                 "template": staticmethod(function),
                 "__module__": getattr(function, "__module__", __name__),
                 "__doc__": function.__doc__,

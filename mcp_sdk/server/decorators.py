@@ -64,6 +64,23 @@ def prompt_decorator(
     return register
 
 
+def registrar(
+    add: t.Callable[[t.Callable[..., t.Any]], object], handler: t.Callable[..., t.Any] | None
+) -> t.Callable[[F], F]:
+    """A decorator that gives a function to ``add`` and returns it unchanged (flask ``route``).
+
+    With ``handler``, it is applied to it at once: the form without decorator syntax.
+    """
+
+    def register(function: F) -> F:
+        add(function)
+        return function
+
+    if handler is not None:
+        register(handler)
+    return register
+
+
 class ResourceReaders:
     """The functions registered with ``@server.resource``, which answer ``resources/read`` in turn.
 
@@ -78,7 +95,13 @@ class ResourceReaders:
         self._readers: list[_Reader] = []
 
     def decorator(
-        self, uri: str, name: str | None, title: str | None, description: str | None, mime_type: str | None
+        self,
+        uri: str,
+        name: str | None,
+        title: str | None,
+        description: str | None,
+        mime_type: str | None,
+        tags: t.Iterable[str] = (),
     ) -> t.Callable[[F], F]:
         """What ``@server.resource(uri, ...)`` gives: see :meth:`mcp_sdk.Server.resource`."""
 
@@ -88,11 +111,13 @@ class ResourceReaders:
             doc = description if description is not None else type_schema.summary(function.__doc__)
             if reader.pattern is None:
                 self.registry.add_resource(
-                    Resource(uri=uri, name=listed_name, title=title, description=doc, mime_type=mime_type)
+                    Resource(uri=uri, name=listed_name, title=title, description=doc, mime_type=mime_type, tags=tags)
                 )
             else:
                 self.registry.add_resource_template(
-                    ResourceTemplate(uri_template=uri, name=listed_name, title=title, description=doc, mime_type=mime_type)
+                    ResourceTemplate(
+                        uri_template=uri, name=listed_name, title=title, description=doc, mime_type=mime_type, tags=tags
+                    )
                 )
             with self._lock:
                 first = not self._readers
@@ -235,4 +260,4 @@ def _dispatcher(readers: list[_Reader], fallback: tuple[t.Callable[..., t.Any], 
     return read
 
 
-__all__ = ["ResourceReaders", "prompt_decorator", "prompt_from_function", "tool_decorator"]
+__all__ = ["ResourceReaders", "prompt_decorator", "prompt_from_function", "registrar", "tool_decorator"]

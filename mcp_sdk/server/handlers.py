@@ -320,6 +320,9 @@ class ProtocolHandlers:
         params = _params(request)
         uri = _string_param(params, "uri")
         request.data["resource_uri"] = uri
+        if self.core.registry.hides(uri):  # disabled, removed from view by the tag filters: as if unknown
+            request.data["error"] = "resource_not_found"
+            raise ResourceNotFoundError(uri, params)
         require_scopes(request.session.auth, resource_scopes(self.core.registry, uri))
         listed = next((r for r in self.core.registry.resources if r.uri == uri), None)
         if isinstance(listed, UIResource):  # an MCP Apps view carries its own contents

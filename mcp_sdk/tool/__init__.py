@@ -24,6 +24,7 @@ import typing as t
 
 from .._converter import to_wire
 from .._scopes import scope_tuple
+from .._tags import tag_set
 from .._signature import Signature
 from ..errors import DefinitionError, InvalidNameError
 from ..string_utils import class_name, underscore
@@ -74,6 +75,9 @@ class Tool:
     #: runs a call as a task when the client declared the extension; ``"required"`` also refuses
     #: clients that did not (-32021); None (or False): never.
     task: t.ClassVar[str | None] = None
+    #: The server's labels for it (never sent): ``Server(include_tags=..., exclude_tags=...)``
+    #: lists and serves only the tools they let through.
+    tags: t.ClassVar[frozenset[str]] = frozenset()
 
     # Aliases, so ``Tool.Response`` works both as a class and in annotations.
     Response: t.TypeAlias = Response
@@ -127,6 +131,8 @@ class Tool:
             cls.required_scopes = scope_tuple(own["required_scopes"])
         if "task" in own:
             cls.task = task_support(owner, own["task"])
+        if "tags" in own:
+            cls.tags = tag_set(own["tags"])
         cls._signature = Signature(cls.call)
 
     def __init__(self, *args: t.Any, **kwargs: t.Any) -> None:
@@ -198,6 +204,7 @@ class Tool:
         icons: list[dict[str, t.Any]] | None = None,
         required_scopes: t.Iterable[str] = (),
         task: bool | str | None = None,
+        tags: t.Iterable[str] = (),
         handler: t.Callable[..., t.Any] | None = None,
         arguments_dict: bool | None = None,
     ) -> t.Any:
@@ -224,6 +231,7 @@ class Tool:
                 "icons": icons,
                 "required_scopes": scope_tuple(required_scopes),
                 "task": task,
+                "tags": tag_set(tags),
                 "call": staticmethod(function),
                 "_pass_arguments_dict": takes_dict,
                 "__module__": getattr(function, "__module__", __name__),

@@ -21,15 +21,12 @@ from __future__ import annotations
 import atexit
 import contextlib
 import inspect
-import logging
 import os
 import threading
 import typing as t
 import weakref
 
 from ..errors import MCPError
-
-logger = logging.getLogger("mcp_sdk.server")
 
 #: How long a request waits for another thread that is entering the lifespan (seconds).
 STARTUP_TIMEOUT = 60.0

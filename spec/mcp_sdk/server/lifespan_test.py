@@ -8,7 +8,9 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import subprocess
 import sys
+import textwrap
 import threading
 import typing as t
 from pathlib import Path
@@ -148,33 +150,46 @@ class TestLifespan:
         lifespan.exit()
 
     def test_a_forked_child_starts_its_own_and_leaves_the_parents_alone(self) -> None:
-        journal = Journal()
-        server = lifespan_server(journal)
-        assert server.lifespan.enter(self) == {"db": "connection 1"}
-        read_end, write_end = os.pipe()
-        child = os.fork()
-        if child == 0:  # the child: report what it sees, then leave without running pytest's exit
-            try:
-                seen = [server.lifespan.running(), server.lifespan.value, server.lifespan.enter(server), journal.events[:]]
-                server.lifespan.exit()
-                seen.append(journal.events[:])
-                os.write(write_end, json.dumps(seen).encode())
-            finally:
-                os._exit(0)
-        os.close(write_end)
-        with os.fdopen(read_end, "rb") as pipe:
-            seen = json.loads(pipe.read())
-        os.waitpid(child, 0)
-        assert seen == [
-            False,
-            None,
-            {"db": "connection 2"},
-            ["enter app", "enter app"],
-            ["enter app", "enter app", "exit"],  # the child's own exit only
-        ]
-        assert (server.lifespan.value, journal.events) == ({"db": "connection 1"}, ["enter app"])
-        server.lifespan.leave(self)
-        assert journal.events == ["enter app", "exit"]
+        # In a process of its own: pytest's threads must not be forked along.
+        completed = subprocess.run(
+            [sys.executable, "-c", textwrap.dedent(FORKING)], cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        assert completed.returncode == 0, completed.stderr
+        lines = [json.loads(line) for line in completed.stdout.splitlines()]
+        pid = lines[0]["pid"]
+        child = lines[1]["pid"]
+        assert lines == [
+            {"pid": pid, "entered": {"pid": pid}},
+            {"pid": child, "running": False, "value": None, "entered": {"pid": child}},
+            {"pid": child, "events": [f"enter {pid}", f"enter {child}", f"exit {child}"]},  # at the child's exit: its own only
+            {"pid": pid, "value": {"pid": pid}, "child_exit": 0},
+            {"pid": pid, "events": [f"enter {pid}", f"exit {pid}"]},  # at the parent's exit: once
+        ], completed.stdout
+
+
+FORKING = """
+    import json, os, sys
+    from mcp_sdk import Server
+
+    events = []
+
+    def lifespan(server):
+        events.append(f"enter {os.getpid()}")
+        yield {"pid": os.getpid()}
+        events.append(f"exit {os.getpid()}")
+        print(json.dumps({"pid": os.getpid(), "events": events}), flush=True)
+
+    server = Server(lifespan=lifespan)
+    print(json.dumps({"pid": os.getpid(), "entered": server.lifespan.enter("parent")}), flush=True)
+    child = os.fork()
+    if child == 0:
+        seen = {"pid": os.getpid(), "running": server.lifespan.running(), "value": server.lifespan.value}
+        print(json.dumps({**seen, "entered": server.lifespan.enter("child")}), flush=True)
+        sys.exit(0)  # atexit exits the child's lifespan
+    _, status = os.waitpid(child, 0)
+    print(json.dumps({"pid": os.getpid(), "value": server.lifespan.value, "child_exit": status}), flush=True)
+"""
 
 
 class TestHandlers:

@@ -59,7 +59,8 @@ class Client(ServerMessages):
         expire; ``False`` asks the server every time.
     :param max_input_rounds: most ``input_required`` rounds one call may take (MCP 2026-07-28).
     :raises: see each method; every exception is an :class:`~mcp_sdk.MCPError`:
-        :attr:`ServerError` (a JSON-RPC error from the server),
+        :attr:`ServerError` (a JSON-RPC error from the server; :attr:`ServerBusyError`, a
+        subclass, when HTTP said 429 or 503),
         :attr:`ValidationError` (a malformed response),
         :class:`~mcp_sdk.TransportError` (the server is unreachable or died).
     """
@@ -67,6 +68,7 @@ class Client(ServerMessages):
     # Aliases, so `Client.Tool`, `Client.ServerError`... work as in the gem (and as types).
     Tool: t.TypeAlias = Tool
     ServerError: t.TypeAlias = ServerError
+    ServerBusyError: t.TypeAlias = ServerBusyError
     ValidationError: t.TypeAlias = ValidationError
     InputRequiredError: t.TypeAlias = InputRequiredError
     Subscription: t.TypeAlias = Subscription

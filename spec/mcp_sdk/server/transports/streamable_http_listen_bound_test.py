@@ -157,15 +157,26 @@ def test_one_principal_holding_many_listens_gets_429_and_others_are_served() -> 
 
 
 def test_our_client_backs_off_from_a_server_that_ends_every_listen_at_once() -> None:
-    with ServerProcess([PYTHON, "-m", "spec.support.listen_app", "{port}", "4"], env={"LISTEN_HOLD": "0.001"}) as served:
-        client = Client(HTTP(served.url, timeout=TIMEOUT))
+    server = Server(name="listen-spec", version="1.0.0")
+    transport = StreamableHTTPTransport(server, limits=StreamableHTTPTransport.Limits(listen_hold=0.001))
+    listens: list[float] = []  # the listen requests that reached the server
+
+    def app(environ: dict[str, t.Any], start_response: t.Callable[..., t.Any]) -> t.Iterable[bytes]:
+        if environ.get("HTTP_MCP_METHOD") == "subscriptions/listen":
+            listens.append(time.monotonic())
+        return transport(environ, start_response)
+
+    with LiveServer(app, closeables=[transport]) as live:
+        client = Client(HTTP(live.url, timeout=TIMEOUT))
         client.connect()
         try:
             subscription = client.listen(tools=True)
             time.sleep(6.0)
             attempts = subscription.attempts
+            assert subscription.active and subscription.refused == 0
         finally:
             client.close()
+    assert len(listens) == attempts
     # Waits of 0.5-1, 1-2, 2-4, 4-8 s: within 6 s at most 4 listens (a constant 1 s would be 7, none hundreds).
     assert 2 <= attempts <= 4
 

@@ -16,7 +16,10 @@ session), so the two cores are shared with the load generator: the figure is a f
 be resumed and holds a thread while open): the transport keeps a share of the threads for listens
 and ends the oldest with its result when a newcomer comes; each client listens again as our
 ``Client`` does (at once spread over 1 s, doubling on quick ends). Reported per level: the ping
-p50/p99 of another client, refusals, listens acknowledged and ended gracefully per second.
+p50/p99 of another client, refusals, listens acknowledged and ended gracefully per second, and the
+time between one listener's acknowledgements (p50/p99: how long its view may lag before it
+listens again and re-lists; gaps longer than the run cannot show) and how many listeners were
+acknowledged while the ping was timed.
 """
 
 from __future__ import annotations
@@ -89,6 +92,9 @@ class Stats:
         self.refused = 0
         self.errors = 0
         self.ended = 0
+        self.gaps: list[float] = []  # seconds between one listener's acknowledgements
+        self.window_start: float | None = None  # when the ping is timed
+        self.acked: set[int] = set()  # listeners acknowledged since window_start
 
     def add(self, name: str) -> None:
         with self.lock:
@@ -146,6 +152,7 @@ def listen_forever(port: int, stats: Stats, stop: threading.Event, ready: thread
 
     ready.wait(60)
     quick, request_id = 0, 0
+    last_ack: float | None = None
     while not stop.is_set():
         request_id += 1
         # A new connection each time: gunicorn closes one idle past its keep-alive (2 s) while we back off.
@@ -163,6 +170,13 @@ def listen_forever(port: int, stats: Stats, stop: threading.Event, ready: thread
                 for raw in response:  # until the server ends the listen (or the bench stops)
                     if raw.startswith(b"data: ") and b"acknowledged" in raw:
                         stats.add("gets")
+                        now = time.monotonic()
+                        with stats.lock:
+                            if last_ack is not None and not stop.is_set():
+                                stats.gaps.append(now - last_ack)
+                            if stats.window_start is not None and now >= stats.window_start:
+                                stats.acked.add(threading.get_ident())
+                        last_ack = now
                     elif raw.startswith(b"data: ") and b'"result"' in raw:
                         stats.add("ended")
                     if stop.is_set():
@@ -191,7 +205,7 @@ def level(port: int, clients: int, seconds: float, listen: bool = False) -> dict
     pinger.initialize()
     times: list[float] = []
     before, ended_before = stats.gets, stats.ended
-    started = time.monotonic()
+    started = stats.window_start = time.monotonic()
     while time.monotonic() - started < seconds:
         t0 = time.monotonic()
         status, _ = pinger.post({"jsonrpc": "2.0", "id": 1, "method": "ping"})
@@ -213,9 +227,16 @@ def level(port: int, clients: int, seconds: float, listen: bool = False) -> dict
         "ping_p99_ms": round(1000 * times[min(len(times) - 1, int(len(times) * 0.99))], 1),
         "refused": stats.refused,
         "errors": stats.errors,
-        **({"listens_per_s": round(gets_per_second, 1), "graceful_ends_per_s": round(ends_per_second, 1)}
+        **({"listens_per_s": round(gets_per_second, 1), "graceful_ends_per_s": round(ends_per_second, 1),
+            "relisten_gap_p50_s": percentile(stats.gaps, 0.5), "relisten_gap_p99_s": percentile(stats.gaps, 0.99),
+            "listened_in_window": f"{len(stats.acked)}/{clients}"}
            if listen else {"polls_per_s": round(gets_per_second)}),
     }
+
+
+def percentile(values: list[float], share: float) -> float | None:
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(len(ordered) * share))], 2) if ordered else None
 
 
 def main(argv: list[str] | None = None) -> int:

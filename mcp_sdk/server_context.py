@@ -17,6 +17,7 @@ from .errors import CapabilityError
 
 if t.TYPE_CHECKING:
     from .channel import Channel
+    from .elicitation import ElicitationResult
     from .server.auth import Principal
     from .server.input_required import RoundTripInputs
 
@@ -270,6 +271,21 @@ class ServerContext(t.Mapping[str, t.Any]):
         if self.session is not None and self.session.supports("url_elicitation"):
             params = {"mode": "form", **params}
         return t.cast("dict[str, t.Any]", self._request(methods.ELICITATION_CREATE, params, timeout))
+
+    def elicit(self, message: str, schema: t.Any, timeout: float | None = None) -> ElicitationResult[t.Any]:
+        """Ask the user to fill a form (``elicitation/create``) and get the answer as a typed value.
+
+        :param schema: a Pydantic model, a dataclass, an attrs class or a ``TypedDict`` (flat,
+            primitive fields: MCP forms allow nothing else), or a JSON Schema dict.
+        :return: an :class:`~mcp_sdk.elicitation.ElicitationResult`: ``action``, and when the user
+            accepted, ``data`` (a model instance, a dataclass or attrs instance, or the dict).
+        :raises TypeError: ``schema`` is not a flat form (naming the field), before anything is sent.
+        :raises ValidationError: the client's answer does not match the schema (naming the field).
+        :raises CapabilityError: the client lacks form elicitation.
+        """
+        from .elicitation import elicit
+
+        return elicit(self, message, schema, timeout)
 
     def create_url_elicitation(
         self, message: str, url: str, elicitation_id: str, timeout: float | None = None

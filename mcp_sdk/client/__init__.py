@@ -166,7 +166,9 @@ class Client(ServerMessages):
         :meth:`on_log_message`); None (the default) asks for no logging.
 
         On 2026-07-28 it travels in every request's ``_meta``; on an older
-        version setting it sends ``logging/setLevel`` (now, or on :meth:`connect`).
+        version setting it sends ``logging/setLevel`` (now, or on :meth:`connect`), unless the
+        server does not advertise ``logging`` (a stateless server, which cannot keep a level
+        from one request to the next): then it travels in every request's ``_meta`` too.
         """
         return self._sender.log_level
 
@@ -175,7 +177,7 @@ class Client(ServerMessages):
         check_log_level(level)
         self._sender.log_level = level
         if level is not None and self.connected:
-            self._sender.era.set_logging_level(self._sender, level, None)
+            self._sender.era.carry_log_level(self._sender, level, None)
 
     @property
     def connected(self) -> bool:

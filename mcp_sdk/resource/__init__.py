@@ -8,6 +8,7 @@ import attrs
 
 from .._converter import converter
 from .._scopes import scope_tuple
+from .._tags import tag_set
 from .contents import BlobContents, TextContents
 
 
@@ -34,6 +35,8 @@ class Resource:
     #: OAuth scopes a caller needs: without them the resource is left out of ``resources/list``
     #: and ``resources/read`` is refused (HTTP 403 ``insufficient_scope``); never sent on the wire.
     required_scopes: tuple[str, ...] = attrs.field(default=(), converter=scope_tuple)
+    #: The server's labels for it, for ``Server(include_tags=..., exclude_tags=...)``; never sent on the wire.
+    tags: frozenset[str] = attrs.field(factory=frozenset, converter=tag_set, kw_only=True)
 
     TextContents: t.ClassVar[type[TextContents]] = TextContents
     BlobContents: t.ClassVar[type[BlobContents]] = BlobContents
@@ -45,6 +48,7 @@ class Resource:
         entry.pop("cacheScope", None)
         entry.pop("requiredScopes", None)
         entry.pop("required_scopes", None)
+        entry.pop("tags", None)
         return entry
 
 

@@ -31,21 +31,24 @@ from ..resource_template import ResourceTemplate
 from ..server_session import ServerSession
 from ..tool import Tool
 from . import capabilities as capabilities_module
-from .decorators import ResourceReaders, prompt_decorator, tool_decorator
+from .decorators import ResourceReaders, prompt_decorator, registrar, tool_decorator
 from .dispatch import Dispatcher
 from .handler_contexts import HandlerContext
 from .handlers import ProtocolHandlers
+from .middleware.chain import MiddlewareChain, MiddlewareFunction
 from .modern_requests import ModernRequests
 from .registry import HandlerEntry, Registry
 from .router import Router
 from .subscriptions import InProcessBus, SubscriptionBus
 from .task_store import TaskStore
 from .tasks import TASKS_EXTENSION, TaskManager
+from .visibility import Visibility
 
 logger = logging.getLogger("mcp_sdk.server")
 
 F = t.TypeVar("F", bound=t.Callable[..., t.Any])
 HC = t.TypeVar("HC", bound="HandlerContext")
+M = t.TypeVar("M", bound=MiddlewareFunction)
 
 
 class Server:
@@ -72,6 +75,8 @@ class Server:
     :param cache_scope: ``"public"`` or ``"private"`` for those results (default: lists and
         discovery public, or private when the caller is authenticated; reads private).
     :param task_store: where the tasks extension keeps tasks (default: in this process's memory).
+    :param include_tags: serve only the tools, prompts, resources and templates with one of these ``tags``.
+    :param exclude_tags: hide those with any of these ``tags`` (exclusion wins; see :meth:`filter_tags`).
     :raises ToolNotUnique: two tools share a name.
     :raises InvalidNameError: a tool name is not 1-128 characters of ``A-Za-z0-9_-.``.
     """
@@ -102,6 +107,8 @@ class Server:
         ttl_ms: int | None = None,
         cache_scope: str | None = None,
         task_store: TaskStore | None = None,
+        include_tags: t.Iterable[str] | None = None,
+        exclude_tags: t.Iterable[str] | None = None,
     ) -> None:
         self.name = name
         self.title = title
@@ -120,19 +127,22 @@ class Server:
             raise ValueError(f"ttl_ms must be a non-negative integer (milliseconds) or None, not {ttl_ms!r}")
         if cache_scope not in (None, "public", "private"):
             raise ValueError(f"cache_scope must be 'public', 'private' or None, not {cache_scope!r}")
-        self.ttl_ms = ttl_ms
-        self.cache_scope = cache_scope
+        self.ttl_ms, self.cache_scope = ttl_ms, cache_scope
         #: Carries list changes and resource updates to ``subscriptions/listen`` requests.
         self.subscriptions: SubscriptionBus = InProcessBus()
         #: What the server serves: tools, prompts, resources, templates, handlers.
-        self.registry = Registry(tools or (), prompts or (), resources or (), resource_templates or ())
+        self.registry = Registry(
+            tools or (), prompts or (), resources or (), resource_templates or (), Visibility(include_tags, exclude_tags)
+        )
         #: The ``requestState`` keys shared by every process of the server when the configuration
         #: sets none: a callable returning them, the first signing. ``StreamableHTTPTransport(redis_url=...)``
         #: sets it; None: each process signs with its own random key.
         self.shared_request_state_keys: t.Callable[[], t.Sequence[bytes]] | None = None
         #: The tasks extension's tasks (``io.modelcontextprotocol/tasks``), kept in ``task_store``.
         self.tasks = TaskManager(self, task_store)
-        self._dispatcher = Dispatcher(self, ProtocolHandlers(self, self.tasks).methods())
+        #: The middleware around every request's handler (see :meth:`add_middleware`).
+        self.middleware = MiddlewareChain(self)
+        self._dispatcher = Dispatcher(self, ProtocolHandlers(self, self.tasks).methods(), self.middleware)
         self._router = Router(self._dispatcher, ModernRequests(self, self._dispatcher))
         self._resource_readers = ResourceReaders(self.registry)
         self._handler_contexts: tuple[HandlerContext, ...] = ()
@@ -144,12 +154,12 @@ class Server:
 
     @property
     def tools(self) -> dict[str, type[Tool]]:
-        """Tool name -> Tool subclass (a snapshot: register with :meth:`add_tool`)."""
+        """Tool name -> Tool subclass, of the tools served (not disabled or filtered out; a snapshot)."""
         return self.registry.tools
 
     @property
     def prompts(self) -> dict[str, type[Prompt]]:
-        """Prompt name -> Prompt subclass (a snapshot: register with :meth:`add_prompt`)."""
+        """Prompt name -> Prompt subclass, of the prompts served (not disabled or filtered out; a snapshot)."""
         return self.registry.prompts
 
     @property
@@ -221,7 +231,7 @@ class Server:
         Takes :meth:`Tool.define`'s keywords; ``handler=fn`` registers without decorating.
         """
         handler = metadata.pop("handler", None)
-        return _registrar(lambda function: self.add_tool(Tool.define(name, handler=function, **metadata)), handler)
+        return registrar(lambda function: self.add_tool(Tool.define(name, handler=function, **metadata)), handler)
 
     def add_prompt(self, prompt: type[Prompt]) -> type[Prompt]:
         """Register a Prompt subclass after construction.
@@ -233,7 +243,7 @@ class Server:
     def define_prompt(self, name: str | None = None, **metadata: t.Any) -> t.Callable[[F], F]:
         """Decorator: register ``fn(args, server_context=None)`` as a prompt template; returns ``fn``."""
         handler = metadata.pop("handler", None)
-        return _registrar(lambda function: self.add_prompt(Prompt.define(name, handler=function, **metadata)), handler)
+        return registrar(lambda function: self.add_prompt(Prompt.define(name, handler=function, **metadata)), handler)
 
     def add_resource(self, resource: Resource) -> Resource:
         """Register a resource after construction."""
@@ -242,6 +252,76 @@ class Server:
     def add_resource_template(self, template: ResourceTemplate) -> ResourceTemplate:
         """Register a resource template after construction."""
         return self.registry.add_resource_template(template)
+
+    # -- changing what is served (:mod:`.visibility`): sends list_changed; unknown names: NotRegisteredError --
+
+    def remove_tool(self, name: str) -> type[Tool]:
+        """Unregister the tool ``name``; returns it."""
+        return t.cast("type[Tool]", self._change("tools", name)[0])
+
+    def disable_tool(self, name: str) -> None:
+        """Stop listing and serving the tool ``name`` (a call answers as for an unknown tool)."""
+        self._change("tools", name, False)
+
+    def enable_tool(self, name: str) -> None:
+        """List and serve the disabled tool ``name`` again."""
+        self._change("tools", name, True)
+
+    def remove_prompt(self, name: str) -> type[Prompt]:
+        """Unregister the prompt ``name``; returns it."""
+        return t.cast("type[Prompt]", self._change("prompts", name)[0])
+
+    def disable_prompt(self, name: str) -> None:
+        """As :meth:`disable_tool`, for the prompt ``name``."""
+        self._change("prompts", name, False)
+
+    def enable_prompt(self, name: str) -> None:
+        """As :meth:`enable_tool`, for the prompt ``name``."""
+        self._change("prompts", name, True)
+
+    def remove_resource(self, uri: str) -> list[Resource]:
+        """Unregister the resources of ``uri`` (reads of it then fail); returns them."""
+        return self._change("resources", uri)
+
+    def disable_resource(self, uri: str) -> None:
+        """As :meth:`disable_tool`, for the resource ``uri`` (``resources/read`` of it: resource not found)."""
+        self._change("resources", uri, False)
+
+    def enable_resource(self, uri: str) -> None:
+        """As :meth:`enable_tool`, for the resource ``uri``."""
+        self._change("resources", uri, True)
+
+    def remove_resource_template(self, uri_template: str) -> ResourceTemplate:
+        """Unregister the template ``uri_template`` (reads of URIs only it matches then fail); returns it."""
+        return t.cast(ResourceTemplate, self._change("resourceTemplates", uri_template)[0])
+
+    def disable_resource_template(self, uri_template: str) -> None:
+        """As :meth:`disable_tool`, for the resource template ``uri_template``."""
+        self._change("resourceTemplates", uri_template, False)
+
+    def enable_resource_template(self, uri_template: str) -> None:
+        """As :meth:`enable_tool`, for the resource template ``uri_template``."""
+        self._change("resourceTemplates", uri_template, True)
+
+    def filter_tags(self, include_tags: t.Iterable[str] | None = None, exclude_tags: t.Iterable[str] | None = None) -> None:
+        """Serve only what carries one of ``include_tags`` (None: all) and none of ``exclude_tags`` (TypeError: bad tag)."""
+        self.registry.filter_tags(include_tags, exclude_tags)
+        for notify in (self.notify_tools_list_changed, self.notify_prompts_list_changed, self.notify_resources_list_changed):
+            notify()
+
+    def _change(self, kind: str, name: str, enabled: bool | None = None) -> list[t.Any]:
+        """Remove (``enabled`` None), enable or disable an item, then notify outside the registry's lock."""
+        removed = self.registry.remove(kind, name) if enabled is None else []
+        if enabled is not None and not self.registry.set_enabled(kind, name, enabled):
+            return []
+        notify = {"tools": self.notify_tools_list_changed, "prompts": self.notify_prompts_list_changed}
+        notify.get(kind, self.notify_resources_list_changed)()
+        return removed
+
+    def add_middleware(self, middleware: M, methods: t.Iterable[str] | str | None = None) -> M:
+        """Run ``middleware(request, call_next)`` around the handler of every request (or of ``methods``),
+        after those added before it (see :mod:`mcp_sdk.server.middleware`); returns it."""
+        return self.middleware.add(middleware, methods)
 
     def _register_handler(self, name: str, function: t.Callable[..., t.Any]) -> t.Callable[..., t.Any]:
         self.registry.add_handler(name, function)
@@ -289,7 +369,7 @@ class Server:
         def add(function: t.Callable[..., t.Any]) -> None:
             self.registry.add_custom_method(method_name, function, self._dispatcher.reserved)
 
-        return _registrar(add, handler)
+        return registrar(add, handler)
 
     def handler_accepts_server_context(self, method: str, params: t.Any = None) -> bool:
         """Whether the handler that would answer a ``method`` request declares ``server_context``.
@@ -368,6 +448,7 @@ class Server:
         title: str | None = None,
         description: str | None = None,
         mime_type: str | None = None,
+        tags: t.Iterable[str] = (),
     ) -> t.Callable[[F], F]:
         """Register a function that reads a resource: ``@server.resource("config://app")``.
 
@@ -376,7 +457,7 @@ class Server:
         ``Resource.TextContents``/``BlobContents``. Reads of other URIs go to a
         ``resources_read_handler`` registered before the first ``@server.resource``.
         """
-        return self._resource_readers.decorator(uri, name, title, description, mime_type)
+        return self._resource_readers.decorator(uri, name, title, description, mime_type, tags)
 
     # -- sessions ------------------------------------------------------------
 
@@ -449,14 +530,16 @@ class Server:
 
     # -- notifications to clients -------------------------------------------
 
-    def _broadcast(self, method: str, params: t.Any = None, name: str | None = None) -> None:
+    def _list_changed(self, kind: str, method: str) -> None:
+        self.registry.forget_listings()
         for session in self.sessions:
             if session.protocol_version is None and session.serves_modern:
                 continue  # 2026-07-28 has list_changed only on subscriptions/listen streams
             try:
-                session.send_notification(method, params)
+                session.send_notification(method)
             except Exception as error:
-                self.report_exception(error, {"notification": name or method})
+                self.report_exception(error, {"notification": f"{kind}_list_changed"})
+        self._publish(kind)
 
     def _publish(self, kind: str, uri: str | None = None) -> None:
         try:
@@ -466,21 +549,15 @@ class Server:
 
     def notify_tools_list_changed(self) -> None:
         """Tell every connected client (2025 sessions, 2026 listeners) the tool list changed."""
-        self.registry.forget_listings()
-        self._broadcast(methods.NOTIFICATIONS_TOOLS_LIST_CHANGED, name="tools_list_changed")
-        self._publish("tools")
+        self._list_changed("tools", methods.NOTIFICATIONS_TOOLS_LIST_CHANGED)
 
     def notify_prompts_list_changed(self) -> None:
         """Tell every connected client (2025 sessions, 2026 listeners) the prompt list changed."""
-        self.registry.forget_listings()
-        self._broadcast(methods.NOTIFICATIONS_PROMPTS_LIST_CHANGED, name="prompts_list_changed")
-        self._publish("prompts")
+        self._list_changed("prompts", methods.NOTIFICATIONS_PROMPTS_LIST_CHANGED)
 
     def notify_resources_list_changed(self) -> None:
         """Tell every connected client (2025 sessions, 2026 listeners) the resource list changed."""
-        self.registry.forget_listings()
-        self._broadcast(methods.NOTIFICATIONS_RESOURCES_LIST_CHANGED, name="resources_list_changed")
-        self._publish("resources")
+        self._list_changed("resources", methods.NOTIFICATIONS_RESOURCES_LIST_CHANGED)
 
     def notify_resources_updated(self, uri: str) -> None:
         """Tell the 2026-07-28 listeners subscribed to ``uri`` that it changed.
@@ -518,23 +595,6 @@ class Server:
             reporter(error, context)
         except Exception:
             logger.exception("exception_reporter failed")
-
-
-def _registrar(
-    add: t.Callable[[t.Callable[..., t.Any]], object], handler: t.Callable[..., t.Any] | None
-) -> t.Callable[[F], F]:
-    """A decorator that gives a function to ``add`` and returns it unchanged (flask ``route``).
-
-    With ``handler``, it is applied to it at once: the form without decorator syntax.
-    """
-
-    def register(function: F) -> F:
-        add(function)
-        return function
-
-    if handler is not None:
-        register(handler)
-    return register
 
 
 __all__ = ["Server", "ServerSession"]

@@ -15,11 +15,12 @@ def derive(server: Registry) -> dict[str, t.Any]:
     """The ``capabilities`` of ``initialize``: tools, prompts, resources, completions, logging and
     the extensions in use (MCP Apps; tasks, when a tool supports them) as registered."""
     capabilities: dict[str, t.Any] = {}
-    if server.tools:
+    # What is registered, shown or not: a tool disabled now may be enabled later (list_changed).
+    if server.has_registered("tools"):
         capabilities["tools"] = {"listChanged": True}
-    if server.prompts:
+    if server.has_registered("prompts"):
         capabilities["prompts"] = {"listChanged": True}
-    if server.resources or server.resource_templates or server.handlers.get("resources_read"):
+    if server.has_registered("resources") or server.has_registered("resourceTemplates") or server.handlers.get("resources_read"):
         resources: dict[str, t.Any] = {"listChanged": True}
         if server.handlers.get("resources_subscribe"):
             resources["subscribe"] = True

@@ -18,7 +18,7 @@ from .._signature import Signature
 from ..content import Text
 from ..errors import InvalidParamsError, ResourceNotFoundError
 from ..json_rpc import encode
-from ..prompt import Argument, Message, Prompt, Result
+from ..prompt import Argument, Message, Prompt, Result, typed_arguments
 from ..resource import Resource
 from ..resource_template import ResourceTemplate
 from ..tool import Tool
@@ -64,6 +64,23 @@ def prompt_decorator(
     return register
 
 
+def registrar(
+    add: t.Callable[[t.Callable[..., t.Any]], object], handler: t.Callable[..., t.Any] | None
+) -> t.Callable[[F], F]:
+    """A decorator that gives a function to ``add`` and returns it unchanged (flask ``route``).
+
+    With ``handler``, it is applied to it at once: the form without decorator syntax.
+    """
+
+    def register(function: F) -> F:
+        add(function)
+        return function
+
+    if handler is not None:
+        register(handler)
+    return register
+
+
 class ResourceReaders:
     """The functions registered with ``@server.resource``, which answer ``resources/read`` in turn.
 
@@ -78,7 +95,13 @@ class ResourceReaders:
         self._readers: list[_Reader] = []
 
     def decorator(
-        self, uri: str, name: str | None, title: str | None, description: str | None, mime_type: str | None
+        self,
+        uri: str,
+        name: str | None,
+        title: str | None,
+        description: str | None,
+        mime_type: str | None,
+        tags: t.Iterable[str] = (),
     ) -> t.Callable[[F], F]:
         """What ``@server.resource(uri, ...)`` gives: see :meth:`mcp_sdk.Server.resource`."""
 
@@ -88,11 +111,13 @@ class ResourceReaders:
             doc = description if description is not None else type_schema.summary(function.__doc__)
             if reader.pattern is None:
                 self.registry.add_resource(
-                    Resource(uri=uri, name=listed_name, title=title, description=doc, mime_type=mime_type)
+                    Resource(uri=uri, name=listed_name, title=title, description=doc, mime_type=mime_type, tags=tags)
                 )
             else:
                 self.registry.add_resource_template(
-                    ResourceTemplate(uri_template=uri, name=listed_name, title=title, description=doc, mime_type=mime_type)
+                    ResourceTemplate(
+                        uri_template=uri, name=listed_name, title=title, description=doc, mime_type=mime_type, tags=tags
+                    )
                 )
             with self._lock:
                 first = not self._readers
@@ -110,7 +135,17 @@ def prompt_from_function(function: t.Callable[..., t.Any], name: str | None = No
     signature = Signature(function)
     descriptions = type_schema.parameter_descriptions(function.__doc__)
     parameters = type_schema.parameters(function, f"Prompt {name or function.__name__}")
-    arguments = [Argument(name=p.name, description=descriptions.get(p.name), required=p.default is p.empty) for p in parameters]
+    loaders = typed_arguments.parameter_loaders(parameters)  # Pydantic models, Annotated[..., Field(...)]
+    arguments = [
+        Argument(
+            name=p.name,
+            description=typed_arguments.argument_description(descriptions.get(p.name), type_schema.schema_for(p.annotation))
+            if p.name in loaders
+            else descriptions.get(p.name),
+            required=p.default is p.empty,
+        )
+        for p in parameters
+    ]
     # Prompt arguments are strings on the wire: give int, float and bool parameters what they declare.
     converters = {p.name: _STRING_CONVERTERS[p.annotation] for p in parameters if p.annotation in _STRING_CONVERTERS}
 
@@ -123,6 +158,7 @@ def prompt_from_function(function: t.Callable[..., t.Any], name: str | None = No
                     kwargs[key] = convert(value)
                 except ValueError:
                     raise InvalidParamsError(f"Invalid params: argument {key!r} must be {convert.__name__.lstrip('_')}, not {value!r}") from None
+        typed_arguments.load_parameters(loaders, kwargs)
         if signature.accepts_server_context:
             kwargs["server_context"] = server_context
         return _prompt_result(function(**kwargs))
@@ -224,4 +260,4 @@ def _dispatcher(readers: list[_Reader], fallback: tuple[t.Callable[..., t.Any], 
     return read
 
 
-__all__ = ["ResourceReaders", "prompt_decorator", "prompt_from_function", "tool_decorator"]
+__all__ = ["ResourceReaders", "prompt_decorator", "prompt_from_function", "registrar", "tool_decorator"]

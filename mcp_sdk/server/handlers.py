@@ -24,9 +24,11 @@ from ..errors import (
     ToolResultError,
 )
 from ..tool import Tool
+from ..tool.arguments import InvalidArgumentsError
 from ..tool.result import tool_result
 from .auth.scopes import completion_scopes, listen_scopes, require_scopes, resource_scopes, visible
 from .input_required import InputRequiredResult
+from .outside_host import recognize
 from .pagination import paginate
 from .request import Request
 from .subscriptions import listen
@@ -221,6 +223,9 @@ class ProtocolHandlers:
             result = tool_result(tool.tool_name, returned)
         except (RequestHandlerError, CancelledError):
             raise
+        except InvalidArgumentsError as error:  # a parameter's model refused its argument: as a schema failure
+            data["error"] = "invalid_arguments"
+            return _tool_error(str(error))
         except ClientRequestsUnavailableError as error:  # the transport's lack: its words say why (no secrets in them)
             data["error"] = "client_requests_unavailable"
             self.core.report_exception(error, {"request": request.message})
@@ -234,6 +239,12 @@ class ProtocolHandlers:
             self.core.report_exception(error, {"request": request.message})
             return _tool_error(error.client_message)
         except Exception as error:  # the tool's own failure: report it, tell the client nothing internal
+            outside = recognize(error)
+            if outside is not None:  # a mounting mistake the SDK can name: its words, to both
+                outside.__cause__ = error
+                data["error"] = "outside_host_context"
+                self.core.report_exception(outside, {"request": request.message})
+                return _tool_error(str(outside))
             data["error"] = "internal_error"
             self.core.report_exception(error, {"request": request.message})
             return _tool_error(TOOL_INTERNAL_ERROR_TEXT)
@@ -309,6 +320,9 @@ class ProtocolHandlers:
         params = _params(request)
         uri = _string_param(params, "uri")
         request.data["resource_uri"] = uri
+        if self.core.registry.hides(uri):  # disabled, removed from view by the tag filters: as if unknown
+            request.data["error"] = "resource_not_found"
+            raise ResourceNotFoundError(uri, params)
         require_scopes(request.session.auth, resource_scopes(self.core.registry, uri))
         listed = next((r for r in self.core.registry.resources if r.uri == uri), None)
         if isinstance(listed, UIResource):  # an MCP Apps view carries its own contents

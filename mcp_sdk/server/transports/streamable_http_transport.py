@@ -56,7 +56,7 @@ from ..auth.request_auth import Authenticate
 from .streamable_http.capacity import ThreadCapacity
 from .streamable_http.carrying_request import CarryingRequest
 from .streamable_http.connection import BodyDeadlines, read_wsgi_body
-from .streamable_http.deployment import ENDED, DeploymentCheck
+from .streamable_http.deployment import ENDED, NOT_A_VIEW, DeploymentCheck
 from .streamable_http.dispatch import answer_inline, answer_json, is_initialize, may_send_first, request_ids
 from .streamable_http.event_store import EventStore, InMemoryEventStore
 from .streamable_http.http_io import (
@@ -321,8 +321,17 @@ class StreamableHTTPTransport:
 
     # -- WSGI ----------------------------------------------------------------
 
-    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> t.Iterable[bytes]:
-        """The WSGI application."""
+    #: Django's CSRF middleware skips views with this attribute: a transport routed as a Django view
+    #: (a mistake) then reaches :meth:`__call__`, which names the fix, and serves nothing.
+    csrf_exempt: t.ClassVar[bool] = True
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse | None = None) -> t.Iterable[bytes]:
+        """The WSGI application.
+
+        :raises TypeError: called as a view, with a request and no ``start_response``.
+        """
+        if start_response is None:
+            raise TypeError(NOT_A_VIEW)
         self._answers.enter(environ)
         answer = self._answers.watch(environ, self._answer(environ, None))
         start_response(answer.status_line, answer.headers)

@@ -93,8 +93,8 @@ class ThreadListens:
 
     @property
     def limit(self) -> int:
-        """The most listens open at once now."""
-        return max(1, self._share())
+        """The most listens open at once now (0 on a server with one thread: each is ended at once)."""
+        return max(0, self._share())
 
     def per_owner(self) -> int:
         """The most listens one principal may hold: half of :attr:`limit`, at least one."""
@@ -117,7 +117,7 @@ class ThreadListens:
                         headers={"Retry-After": str(RETRY_AFTER)},
                         request_id=request_id,
                     )
-            while len(self._open) >= limit:
+            while self._open and len(self._open) >= limit:
                 oldest_key = next(iter(self._open))
                 if now - self._open[oldest_key].opened < MIN_LISTEN_AGE:
                     break

@@ -109,6 +109,17 @@ def test_a_newcomer_past_the_share_ends_the_oldest_listen_with_its_result() -> N
                                         "params": {"_meta": {TAG: "second"}, "notifications": {"toolsListChanged": True}}}
 
 
+def test_on_a_single_thread_a_listen_is_acknowledged_and_ended_at_once() -> None:
+    # No thread beyond the one kept for requests: holding it would leave the server deaf.
+    with ServerProcess([PYTHON, "-m", "spec.support.listen_app", "{port}", "1"]) as served:
+        with post(served.url, listen_request("only")) as response:
+            messages = [event.message for event in read_events(response) if event.data]
+        assert [message.get("method") for message in messages] == ["notifications/subscriptions/acknowledged", None]
+        assert messages[1] == ended("only")
+        discover = post(served.url, modern_request("server/discover", id="d"))
+        assert discover.status_code == 200 and discover.json()["id"] == "d"
+
+
 def test_a_listen_past_listen_hold_ends_with_its_result_on_the_wire() -> None:
     with ServerProcess([PYTHON, "-m", "spec.support.listen_app", "{port}", "4"], env={"LISTEN_HOLD": "0.5"}) as served:
         with post(served.url, listen_request(7, {"resourceSubscriptions": ["res://x"]})) as response:

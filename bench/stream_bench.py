@@ -1,6 +1,7 @@
 """Stream capacity: connected polling clients one process serves while a ping stays quick.
 
 ``python bench/stream_bench.py [--levels 50 100 200 400 800] [--seconds 4]``
+``python bench/stream_bench.py --listen [--levels 8 32 128 512] [--seconds 4]``
 
 Runs ``StreamableHTTPTransport(server)`` with every default under gunicorn ``-k gthread
 --threads 8 -w 1``. At each level it connects that many 2025-11-25 sessions, each keeping its
@@ -10,6 +11,15 @@ times ``ping`` from one more client for ``--seconds``. It reports, per level, th
 refusals (any 429/503 is a failure) and GETs served per second; the capacity is the largest level
 whose ping p99 stays under 250 ms with no refusal. Client threads live in this process (one per
 session), so the two cores are shared with the load generator: the figure is a floor.
+
+``--listen``: each client is a 2026-07-28 listener instead (``subscriptions/listen``, which cannot
+be resumed and holds a thread while open): the transport keeps a share of the threads for listens
+and ends the oldest with its result when a newcomer comes; each client listens again as our
+``Client`` does (at once spread over 1 s, doubling on quick ends). Reported per level: the ping
+p50/p99 of another client, refusals, listens acknowledged and ended gracefully per second, and the
+time between one listener's acknowledgements (p50/p99: how long its view may lag before it
+listens again and re-lists; gaps longer than the run cannot show) and how many listeners were
+acknowledged while the ping was timed.
 """
 
 from __future__ import annotations
@@ -81,6 +91,10 @@ class Stats:
         self.gets = 0
         self.refused = 0
         self.errors = 0
+        self.ended = 0
+        self.gaps: list[float] = []  # seconds between one listener's acknowledgements
+        self.window_start: float | None = None  # when the ping is timed
+        self.acked: set[int] = set()  # listeners acknowledged since window_start
 
     def add(self, name: str) -> None:
         with self.lock:
@@ -126,10 +140,62 @@ def poll_forever(port: int, stats: Stats, stop: threading.Event, ready: threadin
     session.connection.close()
 
 
-def level(port: int, clients: int, seconds: float) -> dict[str, t.Any]:
+LISTEN = {"jsonrpc": "2.0", "method": "subscriptions/listen", "params": {"notifications": {"toolsListChanged": True}, "_meta": {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "1"}}}}
+LISTEN_HEADERS = {**HEADERS, "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "subscriptions/listen"}
+
+
+def listen_forever(port: int, stats: Stats, stop: threading.Event, ready: threading.Barrier) -> None:
+    """One 2026-07-28 listener: listen, and after a graceful end listen again (backoff on quick ends)."""
+    import random
+
+    ready.wait(60)
+    quick, request_id = 0, 0
+    last_ack: float | None = None
+    while not stop.is_set():
+        request_id += 1
+        # A new connection each time: gunicorn closes one idle past its keep-alive (2 s) while we back off.
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        opened = time.monotonic()
+        delay = 1.0
+        try:
+            connection.request("POST", "/", json.dumps({**LISTEN, "id": request_id}), LISTEN_HEADERS)
+            response = connection.getresponse()
+            if response.status in (429, 503):
+                stats.add("refused")
+                response.read()
+                delay = float(response.getheader("Retry-After") or 1)
+            else:
+                for raw in response:  # until the server ends the listen (or the bench stops)
+                    if raw.startswith(b"data: ") and b"acknowledged" in raw:
+                        stats.add("gets")
+                        now = time.monotonic()
+                        with stats.lock:
+                            if last_ack is not None and not stop.is_set():
+                                stats.gaps.append(now - last_ack)
+                            if stats.window_start is not None and now >= stats.window_start:
+                                stats.acked.add(threading.get_ident())
+                        last_ack = now
+                    elif raw.startswith(b"data: ") and b'"result"' in raw:
+                        stats.add("ended")
+                    if stop.is_set():
+                        break
+                response.close()
+                quick = quick + 1 if time.monotonic() - opened < 5.0 else 0
+                delay = random.uniform(0, 1.0) if not quick else random.uniform(0.5, 1) * min(30.0, 2.0 ** (quick - 1))
+        except (OSError, http.client.HTTPException):
+            stats.add("errors")
+        finally:
+            connection.close()
+        stop.wait(delay)
+
+
+def level(port: int, clients: int, seconds: float, listen: bool = False) -> dict[str, t.Any]:
     stats, stop = Stats(), threading.Event()
     ready = threading.Barrier(clients + 1)
-    threads = [threading.Thread(target=poll_forever, args=(port, stats, stop, ready), name=f"bench-poller-{n}", daemon=True)
+    target = listen_forever if listen else poll_forever
+    threads = [threading.Thread(target=target, args=(port, stats, stop, ready), name=f"bench-client-{n}", daemon=True)
                for n in range(clients)]
     for thread in threads:
         thread.start()
@@ -138,8 +204,8 @@ def level(port: int, clients: int, seconds: float) -> dict[str, t.Any]:
     pinger = Session(port)
     pinger.initialize()
     times: list[float] = []
-    before = stats.gets
-    started = time.monotonic()
+    before, ended_before = stats.gets, stats.ended
+    started = stats.window_start = time.monotonic()
     while time.monotonic() - started < seconds:
         t0 = time.monotonic()
         status, _ = pinger.post({"jsonrpc": "2.0", "id": 1, "method": "ping"})
@@ -147,7 +213,9 @@ def level(port: int, clients: int, seconds: float) -> dict[str, t.Any]:
         if status != 200:
             stats.add("refused")
         time.sleep(0.02)
-    gets_per_second = (stats.gets - before) / (time.monotonic() - started)
+    elapsed = time.monotonic() - started
+    gets_per_second = (stats.gets - before) / elapsed
+    ends_per_second = (stats.ended - ended_before) / elapsed
     stop.set()
     for thread in threads:
         thread.join(35)
@@ -159,21 +227,30 @@ def level(port: int, clients: int, seconds: float) -> dict[str, t.Any]:
         "ping_p99_ms": round(1000 * times[min(len(times) - 1, int(len(times) * 0.99))], 1),
         "refused": stats.refused,
         "errors": stats.errors,
-        "polls_per_s": round(gets_per_second),
+        **({"listens_per_s": round(gets_per_second, 1), "graceful_ends_per_s": round(ends_per_second, 1),
+            "relisten_gap_p50_s": percentile(stats.gaps, 0.5), "relisten_gap_p99_s": percentile(stats.gaps, 0.99),
+            "listened_in_window": f"{len(stats.acked)}/{clients}"}
+           if listen else {"polls_per_s": round(gets_per_second)}),
     }
+
+
+def percentile(values: list[float], share: float) -> float | None:
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(len(ordered) * share))], 2) if ordered else None
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--levels", nargs="+", type=int, default=[50, 100, 200, 400, 800])
     parser.add_argument("--seconds", type=float, default=4.0)
+    parser.add_argument("--listen", action="store_true", help="2026-07-28 listeners instead of 2025 polling clients")
     args = parser.parse_args(argv)
     port = free_port()
     process = start(port)
     capacity = 0
     try:
         for clients in args.levels:
-            row = level(port, clients, args.seconds)
+            row = level(port, clients, args.seconds, args.listen)
             print(json.dumps(row), flush=True)
             if row["ping_p99_ms"] > 1000 * P99_LIMIT or row["refused"]:
                 break
@@ -181,7 +258,8 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         process.terminate()
         process.wait(10)
-    print(f"capacity: {capacity} polling clients with ping p99 < {P99_LIMIT * 1000:.0f} ms (gunicorn gthread, 8 threads)")
+    kind = "2026 listeners" if args.listen else "polling clients"
+    print(f"capacity: {capacity} {kind} with ping p99 < {P99_LIMIT * 1000:.0f} ms (gunicorn gthread, 8 threads)")
     return 0
 
 

@@ -24,7 +24,7 @@ from ..cancellation import Cancellation
 from ..deprecations import warn_deprecated
 from . import modern, negotiation, tasks
 from .cache import ResultCache
-from .errors import InputRequiredError, ServerError, ValidationError
+from .errors import InputRequiredError, ServerBusyError, ServerError, ValidationError
 from .handlers import ServerMessages
 from .in_memory import InMemory
 from .legacy_era import LegacyEra
@@ -60,7 +60,8 @@ class Client(ServerMessages):
         expire; ``False`` asks the server every time.
     :param max_input_rounds: most ``input_required`` rounds one call may take (MCP 2026-07-28).
     :raises: see each method; every exception is an :class:`~mcp_sdk.MCPError`:
-        :attr:`ServerError` (a JSON-RPC error from the server),
+        :attr:`ServerError` (a JSON-RPC error from the server; :attr:`ServerBusyError`, a
+        subclass, when HTTP said 429 or 503),
         :attr:`ValidationError` (a malformed response),
         :class:`~mcp_sdk.TransportError` (the server is unreachable or died).
     """
@@ -68,6 +69,7 @@ class Client(ServerMessages):
     # Aliases, so `Client.Tool`, `Client.ServerError`... work as in the gem (and as types).
     Tool: t.TypeAlias = Tool
     ServerError: t.TypeAlias = ServerError
+    ServerBusyError: t.TypeAlias = ServerBusyError
     ValidationError: t.TypeAlias = ValidationError
     InputRequiredError: t.TypeAlias = InputRequiredError
     Subscription: t.TypeAlias = Subscription
@@ -446,8 +448,12 @@ class Client(ServerMessages):
         """Open ``subscriptions/listen`` (MCP 2026-07-28) for list changes and resource updates.
 
         The notifications reach :meth:`on_notification` (and ``callback(method, params)``),
-        and drop what the cache holds for them. A dropped stream is opened again;
-        ``subscription.close()`` (or :meth:`close`) ends it.
+        and drop what the cache holds for them. A dropped stream, or one the server ends with
+        its result (a threaded server takes its thread back), is opened again, with backoff
+        and jitter; changes may have gone unannounced meanwhile, so once listening again the
+        client tells of each change the filter covers once (``notifications/tools/list_changed``
+        for ``tools``, ``notifications/resources/updated`` for each URI...), for handlers to list
+        or read again. ``subscription.close()`` (or :meth:`close`) ends it.
 
         :param tools: ``notifications/tools/list_changed``; ``prompts``, ``resources``: likewise.
         :param resource_uris: ``notifications/resources/updated`` for these URIs.
@@ -457,6 +463,7 @@ class Client(ServerMessages):
         """
         wanted = notification_filter(tools=tools, prompts=prompts, resources=resources, resource_uris=resource_uris)
         subscription = self._sender.era.open_subscription(self._sender, wanted, callback, listen_timeout)
+        subscription.deliver = self._handle_notification
         with self._lock:
             self._subscriptions.append(subscription)
         subscription.start()
@@ -541,6 +548,7 @@ __all__ = [
     "ListResourceTemplatesResult",
     "ListResourcesResult",
     "ListToolsResult",
+    "ServerBusyError",
     "ServerError",
     "Stdio",
     "Subscription",

@@ -72,6 +72,7 @@ class ModernExchange(Channel):
             serves_modern=True,
         )
         self.carrier = carrier
+        self.graceful_end = carrier.graceful_end  # the carrier is this request's alone where it has one
         self.envelope = envelope
         #: Answers to era-portable asks, from the retry's state and ``inputResponses``.
         self.answers: dict[str, t.Any] = dict(answers or {})

@@ -263,7 +263,9 @@ class StreamableHTTPTransport:
             self._outage_errors = self._shared.backplane.errors
             self._deployment.shared = True
         self._stream_limits = StreamLimits(limits.total_streams, limits.streams_per_session)
-        capacity = ThreadCapacity(limits.threads, detect=limits.wsgi_threads is None, max_hold=limits.stream_hold)
+        capacity = ThreadCapacity(
+            limits.threads, detect=limits.wsgi_threads is None, max_hold=limits.stream_hold, listen_hold=limits.listen_hold
+        )
         self._body_deadlines = BodyDeadlines(limits.body_timeout) if limits.body_timeout is not None else None
         self._allow = "POST" if stateless else "GET, POST, DELETE"
         self._closed = False

@@ -29,6 +29,7 @@ from .graceful_end import GracefulEnd
 if t.TYPE_CHECKING:
     from .configuration import Configuration
     from .server.auth import Principal
+    from .server.lifespan import Lifespan
 
 
 def safe_repr(value: t.Any, limit: int = 1000) -> str:
@@ -47,6 +48,8 @@ class ChannelHost(t.Protocol):
     configuration: Configuration
     #: The ``server_context`` given to the server, handed to handlers.
     server_context: t.Any
+    #: The server's lifespan (``Server(lifespan=fn)``), whose value handlers read.
+    lifespan: Lifespan
 
     def report_exception(self, error: BaseException, context: dict[str, t.Any]) -> None:
         """Give an error no response can carry to the configured reporter."""

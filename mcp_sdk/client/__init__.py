@@ -21,6 +21,7 @@ import typing as t
 
 from .. import methods
 from ..cancellation import Cancellation
+from ..deprecations import warn_deprecated
 from . import modern, negotiation, tasks
 from .cache import ResultCache
 from .errors import InputRequiredError, ServerBusyError, ServerError, ValidationError
@@ -412,7 +413,9 @@ class Client(ServerMessages):
         """Ask the server to send log messages at ``level`` and above (they reach :meth:`on_log_message`).
 
         On MCP 2026-07-28 this sets :attr:`log_level`, which every request then carries.
+        Logging is deprecated as of MCP 2026-07-28 (SEP-2577): warns with :class:`~mcp_sdk.MCPDeprecationWarning`.
         """
+        warn_deprecated("logging")
         return self._sender.era.set_logging_level(self._sender, level, timeout)
 
     def subscribe_resource(self, uri: str, *, timeout: float | None = None) -> dict[str, t.Any]:
@@ -476,7 +479,9 @@ class Client(ServerMessages):
         """Tell the server the roots changed (``notifications/roots/list_changed``).
 
         Nothing to send on MCP 2026-07-28: a server asks for the roots with each request that needs them.
+        Roots are deprecated as of MCP 2026-07-28 (SEP-2577): warns with :class:`~mcp_sdk.MCPDeprecationWarning`.
         """
+        warn_deprecated("roots")
         self._sender.era.notify_roots_list_changed(self.notify)
 
     def cancel(self, request_id: str | int, reason: str | None = None) -> None:

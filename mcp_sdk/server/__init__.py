@@ -13,10 +13,10 @@ import threading
 import typing as t
 
 from .. import methods
-from .. import protocol_version as versions
 from .._converter import to_wire
 from ..cancellation import Cancellation
 from ..configuration import Configuration, configuration as default_configuration
+from ..deprecations import warn_deprecated
 from ..errors import (
     InvalidNameError,
     MethodAlreadyDefinedError,
@@ -33,15 +33,17 @@ from ..tool import Tool
 from . import capabilities as capabilities_module
 from .decorators import ResourceReaders, prompt_decorator, registrar, tool_decorator
 from .dispatch import Dispatcher
+from .extensions import DeclaredExtensions
 from .handler_contexts import HandlerContext
 from .handlers import ProtocolHandlers
+from .lifespan import Lifespan, LifespanFactory
 from .middleware.chain import MiddlewareChain, MiddlewareFunction
 from .modern_requests import ModernRequests
 from .registry import HandlerEntry, Registry
 from .router import Router
 from .subscriptions import InProcessBus, SubscriptionBus
 from .task_store import TaskStore
-from .tasks import TASKS_EXTENSION, TaskManager
+from .tasks import TaskManager
 from .visibility import Visibility
 
 logger = logging.getLogger("mcp_sdk.server")
@@ -75,6 +77,8 @@ class Server:
     :param cache_scope: ``"public"`` or ``"private"`` for those results (default: lists and
         discovery public, or private when the caller is authenticated; reads private).
     :param task_store: where the tasks extension keeps tasks (default: in this process's memory).
+    :param lifespan: ``fn(server)`` returning a context manager, run once per process around serving;
+        what it yields is ``server_context.lifespan`` (see :mod:`.lifespan`).
     :param include_tags: serve only the tools, prompts, resources and templates with one of these ``tags``.
     :param exclude_tags: hide those with any of these ``tags`` (exclusion wins; see :meth:`filter_tags`).
     :raises ToolNotUnique: two tools share a name.
@@ -107,6 +111,7 @@ class Server:
         ttl_ms: int | None = None,
         cache_scope: str | None = None,
         task_store: TaskStore | None = None,
+        lifespan: LifespanFactory | None = None,
         include_tags: t.Iterable[str] | None = None,
         exclude_tags: t.Iterable[str] | None = None,
     ) -> None:
@@ -120,6 +125,8 @@ class Server:
         self.server_context = server_context
         self.configuration = default_configuration().merge(configuration)
         self._capabilities = capabilities
+        #: Extensions declared with :meth:`declare_extension` (``.declared``, ``.withdraw(name)``).
+        self.extensions = DeclaredExtensions()
         if page_size is not None and (isinstance(page_size, bool) or not isinstance(page_size, int) or page_size < 1):
             raise ValueError(f"page_size must be a positive integer or None, not {page_size!r}")
         self.page_size = page_size
@@ -140,6 +147,8 @@ class Server:
         self.shared_request_state_keys: t.Callable[[], t.Sequence[bytes]] | None = None
         #: The tasks extension's tasks (``io.modelcontextprotocol/tasks``), kept in ``task_store``.
         self.tasks = TaskManager(self, task_store)
+        #: Startup and shutdown around serving (``lifespan=``): transports enter and leave it.
+        self.lifespan = Lifespan(lifespan, self)
         #: The middleware around every request's handler (see :meth:`add_middleware`).
         self.middleware = MiddlewareChain(self)
         self._dispatcher = Dispatcher(self, ProtocolHandlers(self, self.tasks).methods(), self.middleware)
@@ -181,38 +190,25 @@ class Server:
 
     def server_info(self) -> dict[str, t.Any]:
         """``serverInfo`` in the latest protocol's shape."""
-        info: dict[str, t.Any] = {"name": self.name}
-        if self.title is not None:
-            info["title"] = self.title
-        info["version"] = self.version
-        if self.description is not None:
-            info["description"] = self.description
-        if self.website_url is not None:
-            info["websiteUrl"] = self.website_url
-        if self.icons is not None:
-            info["icons"] = to_wire(self.icons)
-        return info
+        info = {"name": self.name, "title": self.title, "version": self.version, "description": self.description,
+                "websiteUrl": self.website_url, "icons": None if self.icons is None else to_wire(self.icons)}
+        return {key: value for key, value in info.items() if value is not None or key == "version"}
 
     @property
     def capabilities(self) -> dict[str, t.Any]:
-        """The server's capabilities: as given to the constructor, else derived from what is registered."""
-        if self._capabilities is not None:
-            return self._capabilities
-        return capabilities_module.derive(self.registry)
+        """The server's capabilities: as given to the constructor, else derived from what is
+        registered; with the extensions declared by :meth:`declare_extension`."""
+        base = self._capabilities if self._capabilities is not None else capabilities_module.derive(self.registry)
+        return self.extensions.apply(base)
+
+    def declare_extension(self, name: str, settings: t.Mapping[str, t.Any] | None = None) -> None:
+        """Advertise extension ``name`` (``"com.example/search"``, SEP-2133) with ``settings`` (None: ``{}``)
+        in ``capabilities.extensions``, keeping the rest: see :meth:`.extensions.DeclaredExtensions.declare`."""
+        self.extensions.declare(name, settings)
 
     def capabilities_for(self, version: str) -> dict[str, t.Any]:
         """:attr:`capabilities` without what ``version`` does not define."""
-        capabilities = self.capabilities
-        if not versions.supports(version, "completions") and "completions" in capabilities:
-            capabilities = {k: v for k, v in capabilities.items() if k != "completions"}
-        extensions = capabilities.get("extensions") or {}
-        if not versions.supports(version, "tasks") and self._capabilities is None and TASKS_EXTENSION in extensions:
-            # Tasks are 2026-07-28 only; other extensions (MCP Apps) are declared in every version.
-            rest = {key: value for key, value in extensions.items() if key != TASKS_EXTENSION}
-            capabilities = {k: v for k, v in capabilities.items() if k != "extensions"}
-            if rest:
-                capabilities["extensions"] = rest
-        return capabilities
+        return capabilities_module.for_version(self.capabilities, version, derived=self._capabilities is None)
 
     # -- registration --------------------------------------------------------
 
@@ -352,7 +348,8 @@ class Server:
         return t.cast(F, self._register_handler("completion", function))
 
     def roots_list_changed_handler(self, function: F) -> F:
-        """Register ``fn()`` called on ``notifications/roots/list_changed``."""
+        """Register ``fn()`` called on ``notifications/roots/list_changed`` (Roots are deprecated: SEP-2577, it warns)."""
+        warn_deprecated("roots")
         return t.cast(F, self._register_handler("roots_list_changed", function))
 
     def define_custom_method(self, method_name: str, handler: t.Callable[..., t.Any] | None = None) -> t.Callable[[F], F]:
@@ -452,8 +449,8 @@ class Server:
     ) -> t.Callable[[F], F]:
         """Register a function that reads a resource: ``@server.resource("config://app")``.
 
-        A URI with ``{variables}`` is a resource template: they arrive as keyword arguments. The
-        function returns a string (text), bytes (a blob), a dict or list (JSON text), or
+        A URI with RFC 6570 expressions (:mod:`mcp_sdk.resource.uri_template`) is a resource template:
+        the variables arrive as keyword arguments, percent-decoded. The function returns a string (text), bytes (a blob), a dict or list (JSON text), or
         ``Resource.TextContents``/``BlobContents``. Reads of other URIs go to a
         ``resources_read_handler`` registered before the first ``@server.resource``.
         """
@@ -573,10 +570,12 @@ class Server:
         self.subscriptions.close()
 
     def notify_log_message(self, data: t.Any, level: str, logger: str | None = None) -> None:
-        """Send ``notifications/message`` to every client whose log level lets ``level`` through.
+        """Send ``notifications/message`` to every client whose log level lets ``level`` through
+        (Logging is deprecated: SEP-2577, it warns with :class:`~mcp_sdk.MCPDeprecationWarning`).
 
         :raises ValueError: for a level that is not one of the eight.
         """
+        warn_deprecated("logging")
         if level not in methods.LOG_SEVERITY:
             raise ValueError(f"log level must be one of {', '.join(methods.LOG_LEVELS)}, not {level!r}")
         for session in self.sessions:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import typing as t
 
 from .. import apps
+from .. import protocol_version as versions
 from .tasks import TASKS_EXTENSION
 
 if t.TYPE_CHECKING:
@@ -33,4 +34,19 @@ def derive(server: Registry) -> dict[str, t.Any]:
         capabilities.setdefault("extensions", {})[apps.EXTENSION_ID] = {}
     if any(tool.task is not None for tool in server.tools.values()):
         capabilities.setdefault("extensions", {})[TASKS_EXTENSION] = {}
+    return capabilities
+
+
+def for_version(capabilities: dict[str, t.Any], version: str, derived: bool) -> dict[str, t.Any]:
+    """``capabilities`` without what ``version`` does not define (``derived``: not given by the user,
+    whose own capabilities keep the tasks extension in every version)."""
+    if not versions.supports(version, "completions") and "completions" in capabilities:
+        capabilities = {k: v for k, v in capabilities.items() if k != "completions"}
+    extensions = capabilities.get("extensions") or {}
+    if not versions.supports(version, "tasks") and derived and TASKS_EXTENSION in extensions:
+        # Tasks are 2026-07-28 only; other extensions (MCP Apps) are declared in every version.
+        rest = {key: value for key, value in extensions.items() if key != TASKS_EXTENSION}
+        capabilities = {k: v for k, v in capabilities.items() if k != "extensions"}
+        if rest:
+            capabilities["extensions"] = rest
     return capabilities

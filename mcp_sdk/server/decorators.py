@@ -9,7 +9,6 @@ so it can still be called (and tested) directly.
 from __future__ import annotations
 
 import base64
-import re
 import threading
 import typing as t
 
@@ -20,6 +19,7 @@ from ..errors import InvalidParamsError, ResourceNotFoundError
 from ..json_rpc import encode
 from ..prompt import Argument, Message, Prompt, Result, typed_arguments
 from ..resource import Resource
+from ..resource.uri_template import URITemplate
 from ..resource_template import ResourceTemplate
 from ..tool import Tool
 from ..tool import type_schema
@@ -28,8 +28,6 @@ if t.TYPE_CHECKING:
     from .registry import Registry
 
 F = t.TypeVar("F", bound=t.Callable[..., t.Any])
-
-_TEMPLATE_VARIABLE = re.compile(r"\{([A-Za-z0-9_]+)\}")
 
 
 def tool_decorator(
@@ -109,7 +107,7 @@ class ResourceReaders:
             reader = _Reader(uri, function, mime_type)
             listed_name = name or function.__name__
             doc = description if description is not None else type_schema.summary(function.__doc__)
-            if reader.pattern is None:
+            if not reader.template.is_template():
                 self.registry.add_resource(
                     Resource(uri=uri, name=listed_name, title=title, description=doc, mime_type=mime_type, tags=tags)
                 )
@@ -202,27 +200,21 @@ def _prompt_result(returned: t.Any) -> Result:
 
 
 class _Reader:
-    """One ``@server.resource`` function and the URIs it answers."""
+    """One ``@server.resource`` function and the URIs it answers (an RFC 6570 template, see
+    :mod:`mcp_sdk.resource.uri_template`)."""
 
     def __init__(self, uri: str, function: t.Callable[..., t.Any], mime_type: str | None) -> None:
         self.uri = uri
+        self.template = URITemplate(uri)
+        self.template.check_matchable()  # a template no URI can be read back from fails here, not per read
         self.function = function
         self.mime_type = mime_type
         self.signature = Signature(function)
-        variables = _TEMPLATE_VARIABLE.findall(uri)
-        self.pattern: re.Pattern[str] | None = None
-        if variables:
-            parts = _TEMPLATE_VARIABLE.split(uri)
-            regex = "".join(re.escape(part) if i % 2 == 0 else f"(?P<{part}>[^/]+)" for i, part in enumerate(parts))
-            self.pattern = re.compile(regex)
 
-    def match(self, uri: str) -> dict[str, str] | None:
-        if self.pattern is None:
-            return {} if uri == self.uri else None
-        found = self.pattern.fullmatch(uri)
-        return found.groupdict() if found else None
+    def match(self, uri: str) -> dict[str, t.Any] | None:
+        return self.template.match(uri)
 
-    def read(self, uri: str, variables: dict[str, str], server_context: t.Any) -> list[dict[str, t.Any]]:
+    def read(self, uri: str, variables: dict[str, t.Any], server_context: t.Any) -> list[dict[str, t.Any]]:
         kwargs = self.signature.keyword_arguments(variables)
         if self.signature.accepts_server_context:
             kwargs["server_context"] = server_context

@@ -23,6 +23,7 @@ from ..errors import (
     ResourceNotFoundError,
     ToolResultError,
 )
+from ..resource.uri_template import URITemplate, URITemplateError
 from ..tool import Tool
 from ..tool.arguments import InvalidArgumentsError
 from ..tool.result import tool_result
@@ -389,6 +390,12 @@ class ProtocolHandlers:
                 uri not in self.core.registry.resource_uris() and uri not in {tpl.uri_template for tpl in self.core.registry.resource_templates}
             ):
                 raise InvalidParamsError(f"Resource not found: {uri}", data={"uri": uri})
+            variables = _template_variables(uri)
+            if variables is not None and argument["name"] not in variables:
+                raise InvalidParamsError(
+                    f"Invalid params: resource template {uri} has no variable {argument['name']!r}",
+                    data={"uri": uri, "argument": argument["name"]},
+                )
         else:
             raise InvalidParamsError(f"Invalid params: unknown ref type {kind!r}")
         require_scopes(request.session.auth, completion_scopes(self.core.registry, ref))
@@ -436,6 +443,15 @@ class ProtocolHandlers:
         if signature.accepts_server_context:
             return handler(params, server_context=request.server_context())
         return handler(params)
+
+
+def _template_variables(uri: str) -> list[str] | None:
+    """The variables of ``uri`` as an RFC 6570 template; None for a plain URI or a malformed template."""
+    try:
+        template = URITemplate(uri)
+    except URITemplateError:
+        return None
+    return template.variable_names if template.is_template() else None
 
 
 def _tool_error(text: str) -> dict[str, t.Any]:

@@ -356,6 +356,7 @@ class StreamableHTTPTransport:
         try:
             if self._closed:
                 raise HTTPRequestError(503, "Service Unavailable: the MCP transport is closed")
+            self.server.lifespan.enter(self)  # once per process: the first request (after a fork)
             if self._guard is not None:
                 refusal = self._guard.check(environ.get("HTTP_HOST"), environ.get("HTTP_ORIGIN"))
                 if refusal is not None:
@@ -578,6 +579,7 @@ class StreamableHTTPTransport:
             self._body_deadlines.close()
         if self._shared is not None:
             self._shared.backplane.close()
+        self.server.lifespan.leave(self)
 
     def __enter__(self) -> StreamableHTTPTransport:
         return self

@@ -6,7 +6,7 @@ import typing as t
 
 import attrs
 
-from ._converter import converter
+from ._converter import unstructure
 from ._tags import tag_set
 
 
@@ -27,6 +27,6 @@ class ResourceTemplate:
 
     def to_dict(self) -> dict[str, t.Any]:
         """The ``resources/templates/list`` entry."""
-        entry = t.cast("dict[str, t.Any]", converter.unstructure(self))
+        entry = t.cast("dict[str, t.Any]", unstructure(self))
         entry.pop("tags", None)
         return entry

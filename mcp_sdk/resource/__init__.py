@@ -6,7 +6,7 @@ import typing as t
 
 import attrs
 
-from .._converter import converter
+from .._converter import unstructure
 from .._scopes import scope_tuple
 from .._tags import tag_set
 from .contents import BlobContents, TextContents
@@ -43,7 +43,7 @@ class Resource:
 
     def to_dict(self) -> dict[str, t.Any]:
         """The ``resources/list`` entry."""
-        entry = t.cast("dict[str, t.Any]", converter.unstructure(self))
+        entry = t.cast("dict[str, t.Any]", unstructure(self))
         entry.pop("ttlMs", None)
         entry.pop("cacheScope", None)
         entry.pop("requiredScopes", None)

@@ -3,12 +3,13 @@
 The conventions: https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/ (server span). The
 span's parent is the W3C trace context the client put in ``params._meta`` (SEP-414), read with
 the configured propagators; the span current when the request arrived (an HTTP server span, say)
-becomes a link. Without an OpenTelemetry SDK configured, a request costs one look-up of the
-global tracer provider and nothing is recorded.
+becomes a link. Without an OpenTelemetry SDK configured, a request costs a clock read and nothing
+is recorded.
 """
 
 from __future__ import annotations
 
+import time
 import typing as t
 
 from ... import error_codes, methods
@@ -23,6 +24,8 @@ if t.TYPE_CHECKING:
 
 #: The instrumentation scope of the spans.
 TRACER_NAME = "mcp_sdk"
+#: While no SDK is configured, seconds between look-ups of the global tracer provider.
+LOOK_AGAIN_SECONDS = 1.0
 #: Methods whose ``params.uri`` is ``mcp.resource.uri``.
 _RESOURCE_METHODS = frozenset({methods.RESOURCES_READ, methods.RESOURCES_SUBSCRIBE, methods.RESOURCES_UNSUBSCRIBE})
 _INTERNAL_ERROR = str(error_codes.INTERNAL_ERROR)
@@ -42,8 +45,8 @@ class Tracing(Middleware):
 
     Add it first, so that it sees what the other middleware answers.
 
-    :param tracer_provider: where spans go (default: the global one, looked up per request, so
-        a provider configured later is used; while none is, nothing is done).
+    :param tracer_provider: where spans go (default: the global one; while none is configured,
+        nothing is done, and one configured later is found within :data:`LOOK_AGAIN_SECONDS`).
     :param resource_uri_in_name: name ``resources/*`` spans ``"{method} {uri}"`` (off by default,
         as the conventions advise: URIs make many span names).
     :raises ~mcp_sdk.MissingExtraError: opentelemetry-api is not installed (``mcp_sdk[otel]``).
@@ -54,8 +57,10 @@ class Tracing(Middleware):
         self.tracer_provider = tracer_provider
         self.resource_uri_in_name = resource_uri_in_name
         self._inactive = (self._trace.ProxyTracerProvider, self._trace.NoOpTracerProvider)
-        # (provider, its tracer): replaced as one value, so readers need no lock.
-        self._tracer: tuple[t.Any, t.Any] = (None, None)
+        # The tracer once a provider is in use (the global one is set once and never replaced);
+        # until then, when to look for one again: a look-up reads os.environ, about 1 us.
+        self._tracer: t.Any = None
+        self._next_look = 0.0
 
     def __call__(self, request: Request, call_next: CallNext) -> t.Any:
         tracer = self._current_tracer()
@@ -97,15 +102,19 @@ class Tracing(Middleware):
 
     def _current_tracer(self) -> t.Any:
         """The tracer of the provider in use, or None while no SDK is configured."""
+        tracer = self._tracer
+        if tracer is not None:
+            return tracer
         provider = self.tracer_provider
         if provider is None:
+            now = time.monotonic()
+            if now < self._next_look:
+                return None
+            self._next_look = now + LOOK_AGAIN_SECONDS
             provider = self._trace.get_tracer_provider()
             if isinstance(provider, self._inactive):
                 return None
-        known, tracer = self._tracer
-        if provider is not known:
-            tracer = provider.get_tracer(TRACER_NAME, VERSION)
-            self._tracer = (provider, tracer)
+        tracer = self._tracer = provider.get_tracer(TRACER_NAME, VERSION)
         return tracer
 
     def _describe(self, request: Request) -> tuple[str, dict[str, t.Any]]:
@@ -161,4 +170,4 @@ class Tracing(Middleware):
         span.set_status(self._trace.Status(self._trace.StatusCode.ERROR, message))
 
 
-__all__ = ["TRACER_NAME", "Tracing"]
+__all__ = ["LOOK_AGAIN_SECONDS", "TRACER_NAME", "Tracing"]

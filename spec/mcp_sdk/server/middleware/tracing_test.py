@@ -265,6 +265,28 @@ class TestImports:
         output = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT, check=True)
         assert output.stdout == "[] True\n"
 
+    def test_the_global_tracer_provider_is_used_by_default(self) -> None:
+        # In a process of its own: the global provider can be set only once.
+        code = (
+            "from opentelemetry import trace\n"
+            "from opentelemetry.sdk.trace import TracerProvider\n"
+            "from opentelemetry.sdk.trace.export import SimpleSpanProcessor\n"
+            "from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter\n"
+            "from mcp_sdk import Server\n"
+            "from mcp_sdk.server.middleware import Tracing\n"
+            "exporter = InMemorySpanExporter()\n"
+            "provider = TracerProvider()\n"
+            "provider.add_span_processor(SimpleSpanProcessor(exporter))\n"
+            "trace.set_tracer_provider(provider)\n"
+            "server = Server(name='x')\n"
+            "server.define_tool(name='echo', handler=lambda args: 'hi')\n"
+            "server.add_middleware(Tracing())\n"
+            "server.handle({'jsonrpc': '2.0', 'id': 1, 'method': 'tools/call', 'params': {'name': 'echo'}})\n"
+            "print([(s.name, s.instrumentation_scope.name) for s in exporter.get_finished_spans()])\n"
+        )
+        output = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT, check=True)
+        assert output.stdout == "[('tools/call echo', 'mcp_sdk')]\n"
+
     def test_without_the_extra_tracing_names_it(self, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setitem(sys.modules, "opentelemetry", None)
         with pytest.raises(MissingExtraError, match=r"pip install 'mcp_sdk\[otel\]'"):

@@ -9,8 +9,8 @@ is recorded.
 
 from __future__ import annotations
 
-import time
 import typing as t
+from time import monotonic as _monotonic
 
 from ... import error_codes, methods
 from ..._otel import import_otel
@@ -54,18 +54,17 @@ class Tracing(Middleware):
 
     def __init__(self, tracer_provider: t.Any = None, resource_uri_in_name: bool = False) -> None:
         self._trace, self._propagate = import_otel()
-        self.tracer_provider = tracer_provider
         self.resource_uri_in_name = resource_uri_in_name
         self._inactive = (self._trace.ProxyTracerProvider, self._trace.NoOpTracerProvider)
         # The tracer once a provider is in use (the global one is set once and never replaced);
         # until then, when to look for one again: a look-up reads os.environ, about 1 us.
-        self._tracer: t.Any = None
+        self._tracer: t.Any = None if tracer_provider is None else tracer_provider.get_tracer(TRACER_NAME, VERSION)
         self._next_look = 0.0
 
     def __call__(self, request: Request, call_next: CallNext) -> t.Any:
-        tracer = self._current_tracer()
-        if tracer is None:
-            return call_next(request)
+        tracer = self._tracer
+        if tracer is None and (self._next_look > _monotonic() or (tracer := self._find_tracer()) is None):
+            return call_next(request)  # no SDK configured: the path a request takes is kept short
         name, attributes = self._describe(request)
         parent, links = self._parent(request.meta)
         trace = self._trace
@@ -100,20 +99,12 @@ class Tracing(Middleware):
                         span.set_attribute("mcp.protocol.version", version)
             return result
 
-    def _current_tracer(self) -> t.Any:
-        """The tracer of the provider in use, or None while no SDK is configured."""
-        tracer = self._tracer
-        if tracer is not None:
-            return tracer
-        provider = self.tracer_provider
-        if provider is None:
-            now = time.monotonic()
-            if now < self._next_look:
-                return None
-            self._next_look = now + LOOK_AGAIN_SECONDS
-            provider = self._trace.get_tracer_provider()
-            if isinstance(provider, self._inactive):
-                return None
+    def _find_tracer(self) -> t.Any:
+        """The global provider's tracer, once an SDK is configured (else None, until the next look)."""
+        self._next_look = _monotonic() + LOOK_AGAIN_SECONDS
+        provider = self._trace.get_tracer_provider()
+        if isinstance(provider, self._inactive):
+            return None
         tracer = self._tracer = provider.get_tracer(TRACER_NAME, VERSION)
         return tracer
 

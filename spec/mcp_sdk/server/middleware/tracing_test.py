@@ -201,6 +201,20 @@ class TestInProcess:
         assert (read.status.status_code, read.status.description) == (trace.StatusCode.ERROR, "Internal error")
         assert [(event.name, (event.attributes or {})["exception.type"]) for event in read.events] == [("exception", "LookupError")]
 
+    def test_a_modern_error_span(self) -> None:
+        recorded = Recorded()
+        server = build(recorded)
+        response = serve(server, modern_request("tools/call", {"name": "nope", "arguments": {}, "_meta": {"traceparent": TRACEPARENT}}))
+        assert response["error"]["code"] == -32602
+        span = recorded.only()
+        assert hex_ids(span) == (TRACE_ID, PARENT_ID)
+        assert {k: v for k, v in (span.attributes or {}).items() if k in ("error.type", "rpc.response.status_code", "mcp.protocol.version")} == {
+            "error.type": "-32602",
+            "rpc.response.status_code": "-32602",
+            "mcp.protocol.version": MODERN,
+        }
+        assert (span.status.status_code, span.status.description) == (trace.StatusCode.ERROR, "Tool not found: nope")
+
     def test_without_a_traceparent_the_span_is_a_root_or_a_child_of_the_current_one(self) -> None:
         recorded = Recorded()
         server = build(recorded)

@@ -19,8 +19,12 @@ def passthrough(request: t.Any, call_next: t.Callable[[t.Any], t.Any]) -> t.Any:
     return call_next(request)
 
 
-def build_server(middleware: int = 0) -> Server:
+def build_server(middleware: int = 0, tracing: bool = False) -> Server:
     server = Server(name="bench", version="1.0.0")
+    if tracing:  # OpenTelemetry's API with no SDK configured: what Tracing costs when tracing is off
+        from mcp_sdk.server.middleware import Tracing
+
+        server.add_middleware(Tracing())
     for _ in range(middleware):
         server.add_middleware(passthrough)
     for entry in tool_entries():
@@ -41,6 +45,7 @@ def build_server(middleware: int = 0) -> Server:
 
 
 if __name__ == "__main__":
-    # ``_stdio_server.py --middleware N``: N no-op middlewares around every request.
+    # ``_stdio_server.py --middleware N``: N no-op middlewares around every request;
+    # ``--tracing``: the Tracing middleware, no OpenTelemetry SDK configured.
     count = int(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[1] == "--middleware" else 0
-    StdioTransport(build_server(count)).open()
+    StdioTransport(build_server(count, tracing="--tracing" in sys.argv[1:])).open()

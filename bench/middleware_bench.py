@@ -1,6 +1,9 @@
 """What a chain of three no-op middlewares costs per ``tools/call``, in server CPU: ``python bench/middleware_bench.py``.
 
-Two stdio servers (bench/_stdio_server.py, one with ``--middleware 3``) are fed pipelined
+With ``--tracing``: what the ``Tracing`` middleware costs while OpenTelemetry is off (its API
+installed, no SDK configured) instead.
+
+Two stdio servers (bench/_stdio_server.py, one with ``--middleware 3`` or ``--tracing``) are fed pipelined
 ``tools/call`` in alternating rounds; each round measures the server process's CPU per call
 (``/proc/<pid>/stat``, Linux). Shown: the median of each target over the rounds, the overhead of
 the medians, and the noise (the spread of the per-round overheads). See bench/README.md.
@@ -21,7 +24,7 @@ from _tools import CALL_PARAMS  # noqa: E402
 from stdio_bench import pipelined, start  # noqa: E402
 
 SERVER = os.path.join(HERE, "_stdio_server.py")
-#: The most a chain of three no-op middlewares may add to a tools/call's server CPU.
+#: The most a chain of three no-op middlewares (or Tracing with OpenTelemetry off) may add to a tools/call's server CPU.
 TARGET = 0.03
 
 
@@ -29,9 +32,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--duration", type=float, default=1.0, help="seconds per measured run (default 1)")
     parser.add_argument("--rounds", type=int, default=15, help="alternating rounds (default 15)")
+    parser.add_argument("--tracing", action="store_true", help="measure Tracing() with no OpenTelemetry SDK configured")
     options = parser.parse_args()
 
-    targets = {"no middleware": [SERVER], "3 no-op middlewares": [SERVER, "--middleware", "3"]}
+    measured = "Tracing, OTel off" if options.tracing else "3 no-op middlewares"
+    extra = ["--tracing"] if options.tracing else ["--middleware", "3"]
+    targets = {"no middleware": [SERVER], measured: [SERVER, *extra]}
     children: dict[str, LineProcess] = {}
     for name, args in targets.items():
         children[name] = start(args[0]) if len(args) == 1 else _start(args)
@@ -51,7 +57,7 @@ def main() -> None:
     if any(codes.values()):
         raise SystemExit(f"a target exited with an error: {codes}")
 
-    plain, chained = cpu["no middleware"], cpu["3 no-op middlewares"]
+    plain, chained = cpu["no middleware"], cpu[measured]
     overhead = statistics.median(chained) / statistics.median(plain) - 1
     per_round = sorted(b / a - 1 for a, b in zip(plain, chained))
     quartiles = statistics.quantiles(per_round, n=4) if len(per_round) > 1 else [per_round[0]] * 3

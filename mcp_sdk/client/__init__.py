@@ -45,7 +45,8 @@ class Client(ServerMessages):
 
     Thread-safe: any number of threads may send requests at once. Every
     request method accepts ``meta=`` (extra ``_meta`` entries, e.g. W3C trace
-    context), ``cancellation=`` (a :class:`~mcp_sdk.Cancellation`; cancelling it
+    context; the current OpenTelemetry span's is added when the application uses
+    OpenTelemetry, see :mod:`mcp_sdk.client.trace_propagation`), ``cancellation=`` (a :class:`~mcp_sdk.Cancellation`; cancelling it
     from another thread sends ``notifications/cancelled`` and raises
     :class:`~mcp_sdk.CancelledError` in the caller) and ``timeout=`` (seconds;
     :class:`~mcp_sdk.RequestTimeoutError` when it runs out).

@@ -128,20 +128,14 @@ class Mount:
         self._templates: dict[str, ResourceTemplate] = {}
         self._classes: dict[tuple[type[t.Any], str], type[t.Any]] = {}  # prefixed copies, made once
         self._warned: set[tuple[str, str]] = set()
-        self._stops: list[t.Callable[[], None]] = []
+        self._generation = -1  # of the mounted server's items the maps above hold
 
     def start(self) -> None:
         """Serve what the mounted server serves now; when live, follow it from now on."""
         if self.live:
-            self._stops = [self.server.registry.watch(self.sync), self.server.subscriptions.subscribe(self._deliver)]
+            self.server.registry.watch(self.sync)
+            self.server.subscriptions.subscribe(self._deliver)
         self.sync()
-
-    def stop(self) -> None:
-        """Stop following the mounted server and serving its items."""
-        for stop in self._stops:
-            stop()
-        self._stops = []
-        self.host.registry.set_mounted(self.key, 0, None)
 
     def sync(self) -> None:
         """Read what the mounted server serves (its visible items) into the host's registry."""
@@ -157,6 +151,9 @@ class Mount:
         templates = {prefixed_uri(self.prefix, tpl.uri_template): tpl for tpl in registry.resource_templates}
         templates = {u: tpl if u == tpl.uri_template else attrs.evolve(tpl, uri_template=u) for u, tpl in templates.items()}
         with self._lock:
+            if generation < self._generation:
+                return  # a newer sync ran meanwhile
+            self._generation = generation
             self._tools, self._prompts, self._resources, self._templates = tools, prompts, resources, templates
         items = Items(
             {name: tool for name, (tool, _) in tools.items()},
@@ -173,9 +170,10 @@ class Mount:
         if served == name:
             return item
         key = (item, served)
-        copy = self._classes.get(key)
-        if copy is None:
-            copy = self._classes[key] = type(item.__name__, (item,), {attribute: served, "__module__": item.__module__})
+        with self._lock:  # one copy per item, whichever sync makes it: routing compares them by identity
+            copy = self._classes.get(key)
+            if copy is None:
+                copy = self._classes[key] = type(item.__name__, (item,), {attribute: served, "__module__": item.__module__})
         return copy
 
     def _warn_unserved(self) -> None:
@@ -184,13 +182,14 @@ class Mount:
         unserved = [("tool", name) for name, (tool, _) in self._tools.items() if registry.tools.get(name, tool) is not tool]
         unserved += [("prompt", n) for n, (prompt, _) in self._prompts.items() if registry.prompts.get(n, prompt) is not prompt]
         unserved += [("resource", uri) for uri, r in self._resources.items() if registry.resource(uri) not in (None, r)]
+        with self._lock:
+            unserved = [entry for entry in unserved if entry not in self._warned]
+            self._warned.update(unserved)
         for kind, name in unserved:
-            if (kind, name) not in self._warned:
-                self._warned.add((kind, name))
-                logger.warning(
-                    "%s %r of mounted server %r is not served: the mounting server or an earlier mount has one of that name",
-                    kind, name, self.server.name,
-                )
+            logger.warning(
+                "%s %r of mounted server %r is not served: the mounting server or an earlier mount has one of that name",
+                kind, name, self.server.name,
+            )
 
     def _deliver(self, event: Event) -> None:
         """A change the mounted server announced: tell the host's clients, in the host's names."""
@@ -220,8 +219,8 @@ class Mount:
         """The mounted server's URI for ``uri`` if this mount answers it: its resource the host lists
         (``listed``), else a URI under its prefix (or, without a prefix, one its templates match)."""
         if listed is not None:
-            mine = self._resources.get(uri)
-            return unprefixed_uri(self.prefix, uri) if mine is listed else None
+            mine = self._resources.get(uri)  # equal, not identical: two syncs may copy it twice
+            return unprefixed_uri(self.prefix, uri) if mine is not None and mine == listed else None
         original = unprefixed_uri(self.prefix, uri)
         if original is None or self.prefix:
             return original

@@ -29,6 +29,7 @@ from mcp_sdk.server.composition import prefixed_uri, unprefixed_uri
 from mcp_sdk.server.transports import StreamableHTTPTransport
 from spec.support import composed_server
 from spec.support.http_server import ROOT, LiveServer
+from spec.support.modern import asking_server
 from spec.support.wire_tap import WireTap
 
 TIMEOUT = 30.0
@@ -323,3 +324,57 @@ def test_completion_subscribe_and_updates_route_to_the_mounted_server() -> None:
     weather.notify_resources_updated("data://cities")
     weather.notify_prompts_list_changed()
     assert events == [("resource", "data://weather/cities"), ("prompts", None)]
+
+
+async def elicit(context: t.Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+    if "Proceed" in params.message:
+        return types.ElicitResult(action="accept", content={"ok": True})
+    return types.ElicitResult(action="accept", content={"name": "Alice"})
+
+
+@pytest.mark.parametrize("mode", ["legacy", MODERN])
+def test_a_mounted_tool_asks_the_client(mode: str) -> None:
+    """examples/asking_server.py mounted: an elicitation (real requests on 2025, MRTR on 2026-07-28) and
+    an explicit InputRequiredResult with its request state reach the client and come back through the mount."""
+    main = Server(name="main")
+    main.mount(asking_server(), prefix="ask")
+    transport = StreamableHTTPTransport(main)
+
+    async def main_() -> list[str]:
+        client = OfficialClient(
+            streamable_http_client(live.url), mode=mode, elicitation_callback=elicit, read_timeout_seconds=TIMEOUT
+        )
+        async with client as official:
+            texts = []
+            for name in ("ask_greet", "ask_confirm"):
+                result = await official.call_tool(name, {})
+                texts.append(result.content[0].text)  # type: ignore[union-attr]
+            return texts
+
+    with LiveServer(transport, closeables=[transport]) as live:
+        assert anyio.run(main_) == ["Hello, Alice!", "state step-1: confirmed"]
+
+
+def test_mounts_nest_and_a_mount_without_prefix_keeps_the_names() -> None:
+    weather = weather_server()
+    region = Server(name="region")
+    region.mount(weather, prefix="weather")
+    main = Server(name="main")
+    main.mount(region, prefix="west")
+    plain = Server(name="plain")
+    plain.mount(weather)
+    assert tool_names(main) == ["west_weather_get_alerts", "west_weather_ping"]
+    assert tool_names(plain) == ["get_alerts", "ping"]
+    nested = call(main, "tools/call", {"name": "west_weather_get_alerts", "arguments": {"state": "CO"}})["result"]
+    assert nested["content"] == [{"type": "text", "text": "weather's alerts for CO"}]
+    read = call(main, "resources/read", {"uri": "data://west/weather/cities"})["result"]
+    assert read == {"contents": [{"uri": "data://west/weather/cities", "mimeType": "text/plain", "text": "Boston"}]}
+    assert call(plain, "resources/read", {"uri": "data://cities"})["result"]["contents"][0]["text"] == "Boston"
+
+    @weather.tool
+    def later() -> str:
+        """Added after mounting."""
+        return "later"
+
+    assert tool_names(main) == ["west_weather_get_alerts", "west_weather_ping", "west_weather_later"]
+    assert tool_names(plain) == ["get_alerts", "ping", "later"]

@@ -22,7 +22,8 @@ def derive(server: Registry) -> dict[str, t.Any]:
     if server.has_registered("prompts"):
         capabilities["prompts"] = {"listChanged": True}
     mounted = server.mounted_handlers  # a mounted server's handlers answer for its items (:mod:`.composition`)
-    if server.has_registered("resources") or server.has_registered("resourceTemplates") or server.handlers.get("resources_read"):
+    reads = server.handlers.get("resources_read") or "resources_read" in mounted
+    if server.has_registered("resources") or server.has_registered("resourceTemplates") or reads:
         resources: dict[str, t.Any] = {"listChanged": True}
         if server.handlers.get("resources_subscribe") or "resources_subscribe" in mounted:
             resources["subscribe"] = True

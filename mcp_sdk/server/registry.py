@@ -5,7 +5,9 @@ removes, enables and disables through it. Its public collections (``tools``,
 ``prompts``...) are what clients see: what is registered, less what the
 :class:`~.visibility.Visibility` hides (disabled items, tag filters). Each collection
 is replaced, never changed in place, on every change, so a reader takes no lock and
-sees a consistent collection; one lock orders the writers. The registry also keeps the list results it built (``tools/list`` and
+sees a consistent collection; one lock orders the writers. The items of servers mounted into
+this one (:mod:`.composition`) are served after its own, under its visibility, and watchers
+(:meth:`Registry.watch`) hear of every change. The registry also keeps the list results it built (``tools/list`` and
 the others, per protocol version) until the next change.
 """
 
@@ -371,7 +373,6 @@ class Registry:
         hidden += [name for kind, name in self._removed if kind == "resourceTemplates" and name not in shown]
         self._hidden_templates = tuple(template_pattern(uri_template) for uri_template in hidden)
         self._shown_templates = tuple(template_pattern(uri_template) for uri_template in shown)
-
 
     def _with_mounted(self) -> _Registered:
         """What is registered here, then what mounted servers serve under names not taken (lock held)."""

@@ -1,9 +1,7 @@
 """The MCP server: registered tools, prompts and resources, answering JSON-RPC.
 
-A :class:`Server` is transport-agnostic and synchronous. Transports
-(:mod:`mcp_sdk.server.transports`) create one :class:`~mcp_sdk.ServerSession`
-per client connection and feed it messages; :meth:`Server.handle` answers a
-single message directly, for tests and custom transports.
+A :class:`Server` is transport-agnostic and synchronous: transports (:mod:`mcp_sdk.server.transports`)
+feed each client connection's :class:`~mcp_sdk.ServerSession`; :meth:`Server.handle` answers one message.
 """
 
 from __future__ import annotations
@@ -31,6 +29,7 @@ from ..resource_template import ResourceTemplate
 from ..server_session import ServerSession
 from ..tool import Tool
 from . import capabilities as capabilities_module
+from .composition import Composition, Mount
 from .decorators import ResourceReaders, prompt_decorator, registrar, tool_decorator
 from .dispatch import Dispatcher
 from .extensions import DeclaredExtensions
@@ -40,6 +39,7 @@ from .lifespan import Lifespan, LifespanFactory
 from .middleware.chain import MiddlewareChain, MiddlewareFunction
 from .modern_requests import ModernRequests
 from .registry import HandlerEntry, Registry
+from .request import Request
 from .router import Router
 from .subscriptions import InProcessBus, SubscriptionBus
 from .task_store import TaskStore
@@ -56,11 +56,9 @@ M = t.TypeVar("M", bound=MiddlewareFunction)
 class Server:
     """An MCP server.
 
-    It holds its collaborators: a :class:`~.registry.Registry` (what it serves), a
-    :class:`~.router.Router` (where messages enter), a :class:`~.dispatch.Dispatcher`
-    (running requests), the :class:`~.handlers.ProtocolHandlers`, the 2026-07-28
-    :class:`~.modern_requests.ModernRequests` and the :class:`~.tasks.TaskManager`;
-    each sees the server only as the :class:`~.core.ServerCore` it declares.
+    It holds its collaborators (:class:`~.registry.Registry`, :class:`~.router.Router`, :class:`~.dispatch.Dispatcher`,
+    :class:`~.handlers.ProtocolHandlers`, :class:`~.modern_requests.ModernRequests`, :class:`~.tasks.TaskManager`,
+    :class:`~.composition.Composition`); each sees the server only as the :class:`~.core.ServerCore` it declares.
 
     :param name: ``serverInfo.name``.
     :param tools: Tool subclasses (names must be unique).
@@ -151,7 +149,9 @@ class Server:
         self.lifespan = Lifespan(lifespan, self)
         #: The middleware around every request's handler (see :meth:`add_middleware`).
         self.middleware = MiddlewareChain(self)
-        self._dispatcher = Dispatcher(self, ProtocolHandlers(self, self.tasks).methods(), self.middleware)
+        #: The servers mounted or included here (see :meth:`mount`).
+        self.composition = Composition(self)
+        self._dispatcher = Dispatcher(self, self.composition.route(ProtocolHandlers(self, self.tasks).methods()), self.middleware)
         self._router = Router(self._dispatcher, ModernRequests(self, self._dispatcher))
         self._resource_readers = ResourceReaders(self.registry)
         self._handler_contexts: tuple[HandlerContext, ...] = ()
@@ -222,18 +222,13 @@ class Server:
         return self.registry.add_tool(tool)
 
     def define_tool(self, name: str | None = None, **metadata: t.Any) -> t.Callable[[F], F]:
-        """Decorator: register a function as a tool (the forms :meth:`Tool.define` takes); returns it unchanged.
-
-        Takes :meth:`Tool.define`'s keywords; ``handler=fn`` registers without decorating.
-        """
+        """Decorator: register a function as a tool (:meth:`Tool.define`'s forms and keywords); returns it unchanged.
+        ``handler=fn`` registers without decorating."""
         handler = metadata.pop("handler", None)
         return registrar(lambda function: self.add_tool(Tool.define(name, handler=function, **metadata)), handler)
 
     def add_prompt(self, prompt: type[Prompt]) -> type[Prompt]:
-        """Register a Prompt subclass after construction.
-
-        :raises PromptNotUnique: a prompt of that name is registered.
-        """
+        """Register a Prompt subclass after construction (:raises PromptNotUnique: a prompt of that name is registered)."""
         return self.registry.add_prompt(prompt)
 
     def define_prompt(self, name: str | None = None, **metadata: t.Any) -> t.Callable[[F], F]:
@@ -314,6 +309,19 @@ class Server:
         notify.get(kind, self.notify_resources_list_changed)()
         return removed
 
+    def mount(self, server: Server, prefix: str | None = None) -> Mount:
+        """Serve ``server``'s tools, prompts, resources and templates here under ``prefix`` (``weather_get_alerts``,
+        ``weather://weather/alerts``), live, its requests run by it with its hooks (:mod:`.composition`)."""
+        return self.composition.mount(server, prefix)
+
+    def include(self, server: Server, prefix: str | None = None) -> Mount:
+        """As :meth:`mount`, but serve what ``server`` serves now, once (later changes to it do not show)."""
+        return self.composition.mount(server, prefix, live=False)
+
+    def handle_forwarded(self, request: Request) -> dict[str, t.Any] | None:
+        """Answer a request that a server which mounted this one forwards to it (:mod:`.composition`)."""
+        return self._dispatcher.handle_forwarded(request)
+
     def add_middleware(self, middleware: M, methods: t.Iterable[str] | str | None = None) -> M:
         """Run ``middleware(request, call_next)`` around the handler of every request (or of ``methods``),
         after those added before it (see :mod:`mcp_sdk.server.middleware`); returns it."""
@@ -369,18 +377,10 @@ class Server:
         return registrar(add, handler)
 
     def handler_accepts_server_context(self, method: str, params: t.Any = None) -> bool:
-        """Whether the handler that would answer a ``method`` request declares ``server_context``.
-
-        Only such a handler can send messages before its response (progress, log
-        messages, requests to the client), so a transport can use this to choose,
-        before running the request, between a plain answer and a stream.
-
-        :param method: the request's method.
-        :param params: the request's params; for ``tools/call`` and ``prompts/get``
-            the handler is the tool or prompt that ``params["name"]`` names.
-        :return: False for protocol methods the server answers itself, unknown
-            methods, and unknown tool or prompt names.
-        """
+        """Whether the handler that would answer a ``method`` request declares ``server_context`` (so may send
+        progress, logs or requests before its response: a transport chooses a stream). ``params["name"]`` picks the
+        tool or prompt of ``tools/call`` and ``prompts/get``; False for protocol methods the server answers itself,
+        unknown methods, and unknown tool or prompt names."""
         return self._dispatcher.handler_accepts_server_context(method, params)
 
     # -- the host application ------------------------------------------------

@@ -21,12 +21,14 @@ def derive(server: Registry) -> dict[str, t.Any]:
         capabilities["tools"] = {"listChanged": True}
     if server.has_registered("prompts"):
         capabilities["prompts"] = {"listChanged": True}
-    if server.has_registered("resources") or server.has_registered("resourceTemplates") or server.handlers.get("resources_read"):
+    mounted = server.mounted_handlers  # a mounted server's handlers answer for its items (:mod:`.composition`)
+    reads = server.handlers.get("resources_read") or "resources_read" in mounted
+    if server.has_registered("resources") or server.has_registered("resourceTemplates") or reads:
         resources: dict[str, t.Any] = {"listChanged": True}
-        if server.handlers.get("resources_subscribe"):
+        if server.handlers.get("resources_subscribe") or "resources_subscribe" in mounted:
             resources["subscribe"] = True
         capabilities["resources"] = resources
-    if server.handlers.get("completion"):
+    if server.handlers.get("completion") or "completion" in mounted:
         capabilities["completions"] = {}
     capabilities["logging"] = {}
     if apps.server_uses_apps(server.tools.values(), server.resources):

@@ -152,6 +152,15 @@ class Dispatcher:
             return None  # the specification: no response to a cancelled request
         return response
 
+    def handle_forwarded(self, request: Request) -> dict[str, t.Any] | None:
+        """The response to ``request``, a protocol request that a server which mounted this one
+        forwards (:mod:`.composition`): begun on its session by that server, which owns its id and
+        cancellation. It runs in this server's handler contexts, ``around_request`` and middleware."""
+        handler = self._methods[request.method]
+        if self._middleware is not None:
+            handler = self._middleware.wrap(request.method, handler, True)
+        return self._run(handler, request)
+
     def _fulfil_input_requests(
         self, handler: Handler, request: Request, response: dict[str, t.Any] | None
     ) -> dict[str, t.Any] | None:

@@ -5,7 +5,9 @@ removes, enables and disables through it. Its public collections (``tools``,
 ``prompts``...) are what clients see: what is registered, less what the
 :class:`~.visibility.Visibility` hides (disabled items, tag filters). Each collection
 is replaced, never changed in place, on every change, so a reader takes no lock and
-sees a consistent collection; one lock orders the writers. The registry also keeps the list results it built (``tools/list`` and
+sees a consistent collection; one lock orders the writers. The items of servers mounted into
+this one (:mod:`.composition`) are served after its own, under its visibility, and watchers
+(:meth:`Registry.watch`) hear of every change. The registry also keeps the list results it built (``tools/list`` and
 the others, per protocol version) until the next change.
 """
 
@@ -97,6 +99,11 @@ class Registry:
         self.custom_methods: dict[str, HandlerEntry] = {}
         self._listings: dict[tuple[str, str], list[dict[str, t.Any]]] = {}
         self._listings_generation = 0  # bumped on every change, so a listing built meanwhile is not cached
+        # Items of mounted servers (:mod:`.composition`): mount key -> (their generation, items), in mount order.
+        self._mounted: dict[str, tuple[int, _Registered, frozenset[str]]] = {}
+        #: The handler names (``"completion"``, ``"resources_subscribe"``...) some mounted server registered.
+        self.mounted_handlers: frozenset[str] = frozenset()
+        self._watchers: tuple[t.Callable[[], None], ...] = ()
         self._show()
 
     # -- adding --------------------------------------------------------------
@@ -111,6 +118,7 @@ class Registry:
             _require_new_tool(tool, self._registered.tools)
             self._registered = self._registered.replace(tools={**self._registered.tools, tool.tool_name: tool})
             self._changed()
+        self._tell_watchers()
         return tool
 
     def add_prompt(self, prompt: type[Prompt]) -> type[Prompt]:
@@ -122,6 +130,7 @@ class Registry:
             _require_new_prompt(prompt, self._registered.prompts)
             self._registered = self._registered.replace(prompts={**self._registered.prompts, prompt.prompt_name: prompt})
             self._changed()
+        self._tell_watchers()
         return prompt
 
     def add_resource(self, resource: Resource) -> Resource:
@@ -130,6 +139,7 @@ class Registry:
             self._registered = self._registered.replace(resources=[*self._registered.resources, resource])
             self._removed -= {("resources", resource.uri)}
             self._changed()
+        self._tell_watchers()
         return resource
 
     def add_resource_template(self, template: ResourceTemplate) -> ResourceTemplate:
@@ -138,6 +148,7 @@ class Registry:
             self._registered = self._registered.replace(resource_templates=[*self._registered.resource_templates, template])
             self._removed -= {("resourceTemplates", template.uri_template)}
             self._changed()
+        self._tell_watchers()
         return template
 
     # -- changing what is shown (see :mod:`.visibility`) -----------------------
@@ -159,6 +170,7 @@ class Registry:
             if kind in ("resources", "resourceTemplates"):
                 self._removed |= {(kind, name)}
             self._changed()
+        self._tell_watchers()
         return removed
 
     def set_enabled(self, kind: str, name: str, enabled: bool) -> bool:
@@ -174,6 +186,7 @@ class Registry:
                 return False
             self._visibility = self._visibility.with_enabled(kind, name, enabled)
             self._changed()
+        self._tell_watchers()
         return True
 
     def filter_tags(self, include_tags: t.Iterable[str] | None, exclude_tags: t.Iterable[str] | None) -> None:
@@ -185,6 +198,7 @@ class Registry:
         with self._lock:
             self._visibility = Visibility(filters.include_tags, filters.exclude_tags, self._visibility.disabled)
             self._changed()
+        self._tell_watchers()
 
     @property
     def visibility(self) -> Visibility:
@@ -196,8 +210,47 @@ class Registry:
         return list(self._registered.items(kind))
 
     def has_registered(self, kind: str) -> bool:
-        """Whether any item of ``kind`` is registered, shown or not."""
-        return bool(self._registered.items(kind))
+        """Whether any item of ``kind`` is registered, shown or not, here or on a mounted server."""
+        return bool(self._registered.items(kind)) or any(items.items(kind) for _, items, _ in self._mounted.values())
+
+    # -- mounted servers (see :mod:`.composition`) -------------------------------
+
+    def set_mounted(
+        self, key: str, generation: int, items: Items | None, handlers: t.AbstractSet[str] = frozenset()
+    ) -> None:
+        """Serve ``items`` (already prefixed) for the mounted server ``key``, under this registry's
+        visibility and after its own items (which win a name); None: no more.
+
+        :param generation: the mounted server's :attr:`generation` they were taken at: items older
+            than those already set are ignored (two changes may sync at once).
+        :param handlers: the names of the handlers the mounted server registered.
+        """
+        with self._lock:
+            if items is None:
+                self._mounted.pop(key, None)
+            elif key in self._mounted and self._mounted[key][0] > generation:
+                return
+            else:
+                self._mounted[key] = (generation, items, frozenset(handlers))
+            self.mounted_handlers = frozenset(name for _, _, names in self._mounted.values() for name in names)
+            self._changed()
+        self._tell_watchers()
+
+    def watch(self, callback: t.Callable[[], None]) -> t.Callable[[], None]:
+        """Call ``callback()`` after every change of what is served (outside the lock, on the changing
+        thread); returns the function that stops it."""
+        with self._lock:
+            self._watchers = (*self._watchers, callback)
+
+        def unwatch() -> None:
+            with self._lock:
+                self._watchers = tuple(watcher for watcher in self._watchers if watcher is not callback)
+
+        return unwatch
+
+    def _tell_watchers(self) -> None:
+        for watcher in self._watchers:
+            watcher()
 
     @property
     def generation(self) -> int:
@@ -296,7 +349,7 @@ class Registry:
         """Derive what clients see from what is registered and the visibility (lock held, or in __init__).
 
         Each collection is replaced, never changed in place: readers take no lock."""
-        registered, visibility = self._registered, self._visibility
+        registered, visibility = self._with_mounted(), self._visibility
         if visibility.hides_nothing and not self._removed:
             self.tools, self.prompts = registered.tools, registered.prompts
             self.resources, self.resource_templates = registered.resources, registered.resource_templates
@@ -320,6 +373,25 @@ class Registry:
         hidden += [name for kind, name in self._removed if kind == "resourceTemplates" and name not in shown]
         self._hidden_templates = tuple(template_pattern(uri_template) for uri_template in hidden)
         self._shown_templates = tuple(template_pattern(uri_template) for uri_template in shown)
+
+    def _with_mounted(self) -> _Registered:
+        """What is registered here, then what mounted servers serve under names not taken (lock held)."""
+        own = self._registered
+        if not self._mounted:
+            return own
+        tools, prompts = dict(own.tools), dict(own.prompts)
+        resources, templates = list(own.resources), list(own.resource_templates)
+        uris, uri_templates = {r.uri for r in resources}, {tpl.uri_template for tpl in templates}
+        for _, items, _ in self._mounted.values():
+            for name, tool in items.tools.items():
+                tools.setdefault(name, tool)
+            for name, prompt in items.prompts.items():
+                prompts.setdefault(name, prompt)
+            resources += [r for r in items.resources if r.uri not in uris]
+            uris |= {r.uri for r in items.resources}
+            templates += [tpl for tpl in items.resource_templates if tpl.uri_template not in uri_templates]
+            uri_templates |= {tpl.uri_template for tpl in items.resource_templates}
+        return _Registered(tools, prompts, resources, templates)
 
 
 class _Registered(t.NamedTuple):
@@ -354,6 +426,10 @@ class _Registered(t.NamedTuple):
         return self._replace(resource_templates=[tpl for tpl in self.resource_templates if tpl.uri_template != name])
 
 
+#: The items one mounted server contributes (:meth:`Registry.set_mounted`).
+Items = _Registered
+
+
 def _key(kind: str, item: t.Any) -> str:
     """The name an item of ``kind`` is known by."""
     if kind == "tools":
@@ -375,4 +451,4 @@ def _require_new_prompt(prompt: type[Prompt], registry: dict[str, type[Prompt]])
         raise PromptNotUnique(f"Prompt names should be unique. Duplicate: {prompt.prompt_name}")
 
 
-__all__ = ["HandlerEntry", "LIST_KINDS", "Registry", "check_tool"]
+__all__ = ["HandlerEntry", "Items", "LIST_KINDS", "Registry", "check_tool"]

@@ -364,6 +364,9 @@ class ProtocolHandlers:
         params = _params(request)
         request.data["resource_uri"] = uri = _string_param(params, "uri")
         if handler_name == "resources_subscribe":
+            if self.core.registry.hides(uri):  # as resources/read answers it: as if unknown
+                request.data["error"] = "resource_not_found"
+                raise ResourceNotFoundError(uri, params)
             require_scopes(request.session.auth, resource_scopes(self.core.registry, uri))
         if self.core.registry.handlers.get(handler_name) is not None:
             self._call_handler(handler_name, request, params)

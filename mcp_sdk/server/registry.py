@@ -13,7 +13,6 @@ the others, per protocol version) until the next change.
 
 from __future__ import annotations
 
-import re
 import threading
 import typing as t
 
@@ -24,7 +23,7 @@ from ..prompt import Prompt
 from ..resource import Resource
 from ..resource_template import ResourceTemplate
 from ..tool import Tool, check_has_call, validate_name
-from .visibility import Visibility, template_pattern
+from .visibility import Visibility, template_matcher
 
 #: A registered handler: the function and its signature.
 HandlerEntry = t.Tuple[t.Callable[..., t.Any], Signature]
@@ -91,8 +90,8 @@ class Registry:
         #: The resource templates listed.
         self.resource_templates: list[ResourceTemplate] = []
         self._hidden_uris: frozenset[str] = frozenset()
-        self._hidden_templates: tuple[re.Pattern[str], ...] = ()
-        self._shown_templates: tuple[re.Pattern[str], ...] = ()
+        self._hidden_templates: tuple[t.Callable[[str], bool], ...] = ()
+        self._shown_templates: tuple[t.Callable[[str], bool], ...] = ()
         #: Protocol handlers the user registered: name (``"resources_read"``...) -> entry.
         self.handlers: dict[str, HandlerEntry] = {}
         #: Custom JSON-RPC methods: method name -> entry.
@@ -289,9 +288,9 @@ class Registry:
             return True
         if not self._hidden_templates or self.resource(uri) is not None:
             return False
-        if not any(pattern.fullmatch(uri) for pattern in self._hidden_templates):
+        if not any(matches(uri) for matches in self._hidden_templates):
             return False
-        return not any(pattern.fullmatch(uri) for pattern in self._shown_templates)
+        return not any(matches(uri) for matches in self._shown_templates)
 
     def resource(self, uri: str) -> Resource | None:
         """The listed resource ``uri`` (None when none is)."""
@@ -371,8 +370,8 @@ class Registry:
         shown = {tpl.uri_template for tpl in self.resource_templates}
         hidden = [tpl.uri_template for tpl in registered.resource_templates if tpl.uri_template not in shown]
         hidden += [name for kind, name in self._removed if kind == "resourceTemplates" and name not in shown]
-        self._hidden_templates = tuple(template_pattern(uri_template) for uri_template in hidden)
-        self._shown_templates = tuple(template_pattern(uri_template) for uri_template in shown)
+        self._hidden_templates = tuple(template_matcher(uri_template) for uri_template in hidden)
+        self._shown_templates = tuple(template_matcher(uri_template) for uri_template in shown)
 
     def _with_mounted(self) -> _Registered:
         """What is registered here, then what mounted servers serve under names not taken (lock held)."""

@@ -17,6 +17,7 @@ import re
 import typing as t
 
 from .._tags import tag_set
+from ..resource.uri_template import URITemplate, URITemplateError
 
 #: What an item is known by: its kind (``"tools"``, ``"prompts"``, ``"resources"``,
 #: ``"resourceTemplates"``) and its name (the URI, the URI template).
@@ -69,11 +70,19 @@ class Visibility:
         return Visibility(self.include_tags, self.exclude_tags, self.disabled - {(kind, key)})
 
 
-def template_pattern(uri_template: str) -> re.Pattern[str]:
-    """A loose pattern of the URIs a URI template may expand to: each ``{...}`` expression
-    stands for any text, so a hidden template hides every URI it could have answered."""
-    parts = _EXPRESSION.split(uri_template)
-    return re.compile(".*".join(re.escape(part) for part in parts), re.DOTALL)
+def template_matcher(uri_template: str) -> t.Callable[[str], bool]:
+    """Whether a URI is one that ``uri_template`` answers: its RFC 6570 match (as
+    ``@server.resource`` readers match), so a hidden template hides exactly the URIs it
+    would have served. A template matching does not support (a prefix modifier, a named
+    explode) falls back to a loose pattern, each ``{...}`` standing for any text."""
+    template = URITemplate(uri_template)
+    try:
+        template.check_matchable()
+    except URITemplateError:
+        parts = _EXPRESSION.split(uri_template)
+        loose = re.compile(".*".join(re.escape(part) for part in parts), re.DOTALL)
+        return lambda uri: loose.fullmatch(uri) is not None
+    return lambda uri: template.match(uri) is not None
 
 
-__all__ = ["ItemKey", "Visibility", "template_pattern"]
+__all__ = ["ItemKey", "Visibility", "template_matcher"]

@@ -10,7 +10,7 @@ import typing as t
 import pytest
 
 from mcp_sdk import NotRegisteredError, Prompt, Resource, ResourceTemplate, Server, Tool
-from mcp_sdk.server.visibility import Visibility, template_pattern
+from mcp_sdk.server.visibility import Visibility, template_matcher
 from spec.support.modern import modern_request, serve
 from spec.support.wire_schema import assert_valid_notification, assert_valid_response
 
@@ -109,6 +109,10 @@ def test_exclude_tags_hide_and_include_tags_keep_only_tagged_items_exclusion_win
     assert wire.request("resources/read", {"uri": "users://7/profile"})["error"] == {
         "code": -32602, "message": "Resource not found: users://7/profile", "data": {"uri": "users://7/profile"},
     }
+    assert wire.request("resources/subscribe", {"uri": "users://7/profile"})["error"] == {
+        "code": -32602, "message": "Resource not found: users://7/profile", "data": {"uri": "users://7/profile"},
+    }
+    assert wire.request("resources/subscribe", {"uri": "logs://monday"}) == {"jsonrpc": "2.0", "id": 1, "result": {}}
     wire.server.filter_tags(include_tags=["public", "ops"], exclude_tags=["admin"])
     assert wire.notified() == [
         "notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed",
@@ -184,6 +188,8 @@ def test_visibility_rules() -> None:
     visibility = Visibility(include_tags=["a"], exclude_tags=["b"])
     assert [visibility.shows("tools", "x", tags) for tags in ({"a"}, {"a", "b"}, set(), {"c"})] == [True, False, False, False]
     assert Visibility().with_enabled("tools", "x", False).shows("tools", "x", set()) is False
-    assert template_pattern("users://{id}/profile{?q}").fullmatch("users://7/profile?q=1") is not None
+    assert template_matcher("users://{id}/profile{?q}")("users://7/profile?q=1") is True
+    assert template_matcher("users://{id}/profile")("users://7/8/profile") is False  # {id} spans no "/"
+    assert template_matcher("users://{id:3}/x")("users://anything/x") is True  # unmatchable form: loose
     with pytest.raises(TypeError):
         Visibility(include_tags=[""])

@@ -18,7 +18,7 @@ import typing as t
 
 import attrs
 
-from .errors import ValidationError
+from .errors import ElicitationContentError
 from .tool import schema_sources, type_schema
 from .tool.schema import Schema
 from .tool.schema_source import InvalidValueError
@@ -74,11 +74,11 @@ def elicit(
     content = answer.get("content") or {}
     problem = form.checker.errors(content)
     if problem is not None:
-        raise ValidationError(f"Invalid elicitation content: {problem}")
+        raise ElicitationContentError(f"Invalid elicitation content: {problem}")
     try:
         data = form.build(dict(content))
     except InvalidValueError as error:
-        raise ValidationError(f"Invalid elicitation content: {error}") from None
+        raise ElicitationContentError(f"Invalid elicitation content: {error}") from None
     return ElicitationResult(action="accept", data=data, content=content)
 
 

@@ -45,6 +45,15 @@ class ValidationError(MCPError, ValueError):
     """A message or value does not have the shape the protocol requires."""
 
 
+class ElicitationContentError(ValidationError):
+    """The client accepted an elicitation with content that does not fit the requested form.
+
+    The message names the field and the rule (``Invalid elicitation content: age must be
+    integer``); a tool that lets it escape answers ``isError`` with it, since the fault is the
+    client's answer, not the tool.
+    """
+
+
 class DefinitionError(MCPError, TypeError):
     """A tool, prompt or resource is defined in a way that cannot work; raised where it is defined.
 

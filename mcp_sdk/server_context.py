@@ -297,7 +297,8 @@ class ServerContext(t.Mapping[str, t.Any]):
         :return: an :class:`~mcp_sdk.elicitation.ElicitationResult`: ``action``, and when the user
             accepted, ``data`` (a model instance, a dataclass or attrs instance, or the dict).
         :raises TypeError: ``schema`` is not a flat form (naming the field), before anything is sent.
-        :raises ValidationError: the client's answer does not match the schema (naming the field).
+        :raises ElicitationContentError: the client's answer does not match the schema (naming the field);
+            a tool that lets it escape answers ``isError`` with its message.
         :raises CapabilityError: the client lacks form elicitation.
         """
         from .elicitation import elicit

@@ -17,6 +17,7 @@ from ..errors import (
     CancelledError,
     CapabilityError,
     ClientRequestsUnavailableError,
+    ElicitationContentError,
     InvalidParamsError,
     MethodNotFoundError,
     RequestHandlerError,
@@ -226,6 +227,10 @@ class ProtocolHandlers:
             raise
         except InvalidArgumentsError as error:  # a parameter's model refused its argument: as a schema failure
             data["error"] = "invalid_arguments"
+            return _tool_error(str(error))
+        except ElicitationContentError as error:  # the client's answer did not fit the form: its words name the field
+            data["error"] = "invalid_elicitation_content"
+            self.core.report_exception(error, {"request": request.message})
             return _tool_error(str(error))
         except ClientRequestsUnavailableError as error:  # the transport's lack: its words say why (no secrets in them)
             data["error"] = "client_requests_unavailable"

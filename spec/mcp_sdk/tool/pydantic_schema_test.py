@@ -318,3 +318,22 @@ def test_a_pydantic_1_model_raises_missing_extra_naming_it() -> None:
     legacy.__annotations__ = {"model": Legacy}
     with pytest.raises(MissingExtraError, match=r"Legacy is a Pydantic 1 model .*pip install 'mcp_sdk\[pydantic\]'"):
         Tool.define(name="legacy", arguments_dict=False, handler=legacy)
+
+def test_an_elicitation_answer_that_does_not_fit_the_form_is_the_tools_error_naming_the_field() -> None:
+    server = Server(name="s")
+
+    @server.tool
+    def ask(server_context: t.Any) -> str:
+        server_context.elicit("Please fill in", schema=Booking)
+        return "asked"
+
+    client = Client(transport=InMemory(server))
+    client.on_elicitation(lambda params: {"action": "accept", "content": {"guests": "two"}})
+    client.connect()
+    try:
+        result = client.call_tool(name="ask", arguments={})["result"]
+        assert (result["content"], result["isError"]) == (
+            [{"type": "text", "text": "Invalid elicitation content: guests must be integer"}], True,
+        )
+    finally:
+        client.close()

@@ -8,12 +8,16 @@ and a Django project (``mcp_sdk.contrib.django``) under gunicorn ``gthread``. Fa
 threads: the transport holds what it can and closes the rest after a ``retry`` (SEP-1699 polling);
 the clients resume with ``Last-Event-ID``. No 503, every notification reaches its own session
 (the tool's progress and logs on its answer, a ``resources/updated`` on the GET stream) exactly
-once, in order. The big numbers are in ``bench/stream_bench.py``.
+once, in order. The TypeScript SDK's client (``@modelcontextprotocol/sdk``, run with Node from the
+interop cache) does the same against gunicorn ``gthread`` with 4 threads. The big numbers are in
+``bench/stream_bench.py``.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
+import json
+import subprocess
 import time
 import typing as t
 import warnings
@@ -26,9 +30,12 @@ from mcp.shared.exceptions import MCPDeprecationWarning as OfficialDeprecationWa
 
 from mcp_sdk import Client
 from mcp_sdk.client.http import HTTP
+from spec.support.client_interop import CACHE, ROOT, ensure_everything
 from spec.support.http_client import TIMEOUT
 from spec.support.http_server import PYTHON, ServerProcess
 
+#: The TypeScript SDK's client, as a Node script.
+TS_CLIENT = ROOT / "spec" / "support" / "ts_polling_client.js"
 #: Sessions of each client kind at once.
 SESSIONS = 50
 STEPS = 6
@@ -149,3 +156,24 @@ def test_many_sessions_with_defaults_are_all_served_exactly_once(deployment: str
             seen = {tag: future.result(timeout=180) for tag, future in mine.items()}
             seen.update(theirs.result(timeout=180))
         assert seen == {tag: expected(tag) for tag in tags + official_tags}
+
+
+#: Sessions of the TypeScript client, and the threads of the gunicorn worker serving them.
+TS_SESSIONS = 10
+TS_THREADS = 4
+
+
+def test_the_typescript_client_polls_and_gets_every_notification_once_in_order() -> None:
+    node, _ = ensure_everything()
+    with ServerProcess(gunicorn(TS_THREADS, "spec.support.polling_app:app")) as served:
+        completed = subprocess.run(
+            [node, str(TS_CLIENT), str(CACHE), served.url, str(TS_SESSIONS), str(STEPS), str(DELAY)],
+            capture_output=True, text=True, timeout=180,
+        )
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    seen = json.loads(completed.stdout)
+    tags = [f"ts{n}" for n in range(TS_SESSIONS)]
+    assert {tag: (value["progress"], value["logs"], value["result"], value["updates"], value["errors"])
+            for tag, value in seen.items()} == {tag: (*expected(tag), []) for tag in tags}
+    # Every session resumed a stream the server closed (a GET with Last-Event-ID): it polled.
+    assert all(value["resumed"] >= 1 for value in seen.values()), {tag: value["resumed"] for tag, value in seen.items()}

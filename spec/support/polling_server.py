@@ -5,6 +5,8 @@ Tool ``chatter``: tells the session that ``polling://<tag>`` changed (``resource
 travels on the session's GET stream), then sends ``steps`` progress notifications and log messages
 tagged with ``tag``, ``delay`` seconds apart, and answers ``"<tag> done"``: long enough that its
 SSE answer is closed and polled.
+
+Tool ``hold``: waits ``seconds`` or until cancelled (an abusive client's long call).
 """
 
 from __future__ import annotations
@@ -29,6 +31,14 @@ def chatter(args: dict[str, t.Any], server_context: t.Any = None) -> str:
         server_context.notify_log_message(data=f"{tag}:{step}", level="info", logger="chatter")
         time.sleep(delay)
     return f"{tag} done"
+
+
+@server.define_tool(name="hold", input_schema={"properties": {"seconds": {"type": "number"}}})
+def hold(args: dict[str, t.Any], server_context: t.Any = None) -> str:
+    deadline = time.monotonic() + float(args.get("seconds", 30))
+    while time.monotonic() < deadline and not server_context.cancelled():
+        time.sleep(0.05)
+    return "held"
 
 
 __all__ = ["server"]

@@ -32,7 +32,8 @@ from mcp_sdk import Client
 from mcp_sdk.client.http import HTTP
 from spec.support.client_interop import CACHE, ROOT, ensure_everything
 from spec.support.http_client import TIMEOUT
-from spec.support.http_server import PYTHON, ServerProcess
+from spec.support.http_server import ServerProcess
+from spec.support.polling_deployments import DEPLOYMENTS, gunicorn
 
 #: The TypeScript SDK's client, as a Node script.
 TS_CLIENT = ROOT / "spec" / "support" / "ts_polling_client.js"
@@ -44,31 +45,6 @@ DELAY = 0.25
 #: Seconds a session waits, after its answer, for the resources/updated its GET stream carries.
 GET_STREAM_WAIT = 30.0
 
-
-def gunicorn(threads: int, app: str) -> list[str]:
-    return [PYTHON, "-m", "gunicorn", "-k", "gthread", "--threads", str(threads), "-w", "1", "--graceful-timeout", "1",
-            "--backlog", "512", "-b", "127.0.0.1:{port}", app]
-
-
-class Deployment(t.NamedTuple):
-    command: list[str]
-    path: str = "/mcp"
-    env: dict[str, str] = {}
-
-
-#: Each row one server process; a new worker class is one more row.
-DEPLOYMENTS = {
-    "waitress": Deployment([PYTHON, "-m", "spec.support.polling_app", "{port}"]),
-    "waitress-16": Deployment([PYTHON, "-m", "spec.support.polling_app", "{port}", "16"]),
-    "gthread-8": Deployment(gunicorn(8, "spec.support.polling_app:app")),
-    "gthread-16": Deployment(gunicorn(16, "spec.support.polling_app:app")),
-    "flask-gthread-8": Deployment(gunicorn(8, "spec.support.polling_flask:app")),
-    "django-gthread-8": Deployment(
-        gunicorn(8, "spec.mcp_sdk.contrib.django_project.wsgi:application"),
-        path="/mcp/",
-        env={"DJANGO_SETTINGS_MODULE": "spec.mcp_sdk.contrib.django_project.polling_settings", "MCP_SPEC_DB": ":memory:"},
-    ),
-}
 
 Seen = t.Tuple[t.List[str], t.List[str], str, t.List[str]]
 
@@ -146,7 +122,7 @@ def official(url: str, tags: list[str]) -> dict[str, Seen]:
 
 @pytest.mark.parametrize("deployment", list(DEPLOYMENTS))
 def test_many_sessions_with_defaults_are_all_served_exactly_once(deployment: str) -> None:
-    command, path, env = DEPLOYMENTS[deployment]
+    command, _, path, env = DEPLOYMENTS[deployment]
     with ServerProcess(command, path=path, env=env) as served:
         tags = [f"ours{n}" for n in range(SESSIONS)]
         official_tags = [f"official{n}" for n in range(SESSIONS)]

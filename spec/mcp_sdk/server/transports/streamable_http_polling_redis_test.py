@@ -5,9 +5,16 @@
 only ``redis_url=`` set, under ``gunicorn -k gthread -w 4``: each with its GET stream and a streamed
 tool call with progress and logs. The workers hold few of the streams and close the rest after a
 ``retry``; a client resumes with ``Last-Event-ID`` on whichever worker takes its next connection.
-While every session is mid-call, one worker is SIGKILLed. Its streams are cut, and their clients
-resume on the other workers; the tools it was running die with it, and their clients get every
-event stored before the death, then the error that says so. Every event exactly once, in order.
+While every session is mid-call, one worker is SIGKILLed: the one holding the most open streams of
+sessions whose tools run elsewhere. Those streams are cut, and their clients resume on the other
+workers and get everything; the tools the killed worker was running die with it, and their clients
+get every event stored before the death, then the error that says so. Every event exactly once, in
+order.
+
+(The official Python client is not in this one: mcp 2.3.0's client lets a POST on a keep-alive
+connection to the killed worker raise out of its task group (httpx ReadError), and when a stream it
+resumed breaks mid-read it resumes again from the Last-Event-ID it began that resumption with, so it
+is handed the events in between twice.)
 """
 
 from __future__ import annotations
@@ -133,12 +140,16 @@ def workers_of(master: int) -> list[int]:
 
 def kill_choice(workers: list[int], recorders: dict[str, Recorder], running_on: dict[str, str | None]) -> str:
     """The worker to kill: the one holding the most open streams of sessions whose call runs on
-    another worker (their clients must resume elsewhere, and get everything)."""
-    held = collections.Counter(
-        exchange.worker for tag, recorder in recorders.items() for exchange in list(recorder.seen)
-        if exchange.closed == float("inf") and exchange.worker not in (None, running_on[tag])
-    )
-    return str(max(workers, key=lambda pid: held[str(pid)]))
+    another worker (their clients must resume elsewhere, and get everything), once one holds any."""
+    deadline = time.monotonic() + 5
+    while True:
+        held = collections.Counter(
+            exchange.worker for tag, recorder in recorders.items() for exchange in list(recorder.seen)
+            if exchange.closed == float("inf") and exchange.worker not in (None, running_on[tag])
+        )
+        if held or time.monotonic() > deadline:
+            return str(max(workers, key=lambda pid: held[str(pid)]))
+        time.sleep(0.02)
 
 
 @pytest.fixture(scope="module")
@@ -163,7 +174,9 @@ def test_a_worker_killed_mid_poll_loses_no_event_and_repeats_none(redis_server: 
             futures = {tag: pool.submit(run, served.url, tag, recorder, calling) for tag, recorder in recorders.items()}
             for _ in range(SESSIONS):
                 assert calling.acquire(timeout=120)
-            assert not [future.exception() for future in futures.values() if future.done()]
+            assert [future.exception() for future in futures.values() if future.done()] == [None] * sum(
+                future.done() for future in futures.values()
+            )
             running_on = {tag: next(e.worker for e in recorder.seen if e.call) for tag, recorder in recorders.items()}
             killed = kill_choice(workers_of(served.process.pid), recorders, running_on)
             killed_at = time.monotonic()
@@ -171,14 +184,16 @@ def test_a_worker_killed_mid_poll_loses_no_event_and_repeats_none(redis_server: 
             seen = {tag: future.result(timeout=180) for tag, future in futures.items()}
     steps = {tag: [f"{tag}:{step}" for step in range(1, STEPS + 1)] for tag in seen}
     died = sorted(tag for tag, session in seen.items() if session.result != f"{tag} done")
-    assert died == sorted(tag for tag, worker in running_on.items() if worker == killed)
+    # Only calls the killed worker ran can die (those it had finished are answered in full).
+    assert set(died) <= {tag for tag, worker in running_on.items() if worker == killed}
     for tag, session in seen.items():
         if tag in died:  # its tool ran on the killed worker: what it sent before, then the error
             assert (session.result, session.progress, session.logs, session.updates) == (
                 DIED, steps[tag][: len(session.progress)], steps[tag][: len(session.logs)], [f"polling://{tag}"]
             ), tag
-            # Each step sends its progress, then its log: the kill may fall between the two.
-            assert len(session.progress) - 1 <= len(session.logs) <= len(session.progress) < STEPS, tag
+            # Each step sends its progress, then its log: the kill may fall between the two (or after
+            # the last step, before the answer).
+            assert len(session.progress) - 1 <= len(session.logs) <= len(session.progress) <= STEPS, tag
         else:
             assert (session.progress, session.logs, session.updates) == (steps[tag], steps[tag], [f"polling://{tag}"]), tag
 
@@ -191,4 +206,7 @@ def test_a_worker_killed_mid_poll_loses_no_event_and_repeats_none(redis_server: 
 
     resumed = {tag for tag, session in seen.items() if tag not in died and any(map(cut, session.requests))
                and any(map(resumed_elsewhere, session.requests))}
-    assert resumed, {tag: session.requests for tag, session in seen.items()}
+    assert resumed, (killed, killed_at, {
+        tag: [e for e in session.requests if e.closed > killed_at - 1] for tag, session in seen.items()
+        if any(map(cut, session.requests))
+    })

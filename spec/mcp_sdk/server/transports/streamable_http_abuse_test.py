@@ -8,11 +8,15 @@ refused, ``429`` past a session's share and ``503`` past the total, at once and 
 session; gunicorn, Flask and Django with 8 threads: 6 and 3; 16 threads: 12 and 6), so the
 refusals also prove the thread count was found. Meanwhile another client's ``ping`` is answered,
 and its 2025-11-25 GET stream is never refused: it gets a ``retry`` at once and polls.
+
+On gunicorn's default ``sync`` worker (one request at a time, no GET stream at all), a 2025-11-25
+client's long call is polled and never keeps the only worker from another client's ``ping``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import time
 
 import pytest
 import requests
@@ -20,7 +24,7 @@ import requests
 from mcp_sdk.server.transports.streamable_http.limits import streams_for_threads
 from spec.support.hostile_servers import session
 from spec.support.http_client import Client, read_events, request, tool_call
-from spec.support.http_server import ServerProcess
+from spec.support.http_server import PYTHON, ServerProcess
 from spec.support.polling_deployments import DEPLOYMENTS
 
 HOLDING = "2025-06-18"
@@ -62,3 +66,28 @@ def test_an_abusive_client_is_refused_with_retry_after_and_never_blocks_a_ping(d
         with victim.get() as polled:  # 2025-11-25: never refused, answered at once with a retry
             assert polled.status_code == 200
             assert [(event.data, event.retry) for event in read_events(polled)] == [("", 1000), (None, 1000)]
+
+
+def test_on_gunicorns_sync_worker_a_long_call_polls_and_never_keeps_the_only_worker() -> None:
+    # The sync worker serves one request at a time: the transport counts it as one thread (not its
+    # unused worker_connections, 1000), so a 2025-11-25 call's SSE answer is closed at once with a
+    # retry while the tool runs on the transport's pool, and the worker serves the next request.
+    command = [PYTHON, "-m", "gunicorn", "-w", "1", "--graceful-timeout", "1", "-b", "127.0.0.1:{port}", "spec.support.polling_app:app"]
+    with ServerProcess(command) as served:
+        caller, victim = session(served.url), session(served.url)
+        with caller.post(tool_call("hold", {"seconds": 3}, id=5)) as polled:
+            assert polled.headers["Content-Length"]  # the whole answer for now: the worker is free again
+            events = list(read_events(polled))
+        assert [(event.data, event.retry) for event in events] == [("", 1000), (None, 1000)]
+        priming = events[0]
+        assert victim.call(request("ping", id=7)) == [{"jsonrpc": "2.0", "id": 7, "result": {}}]
+        messages, last_id = [], priming.id
+        while not messages:
+            with caller.get(caller.headers(Accept="text/event-stream", **{"Last-Event-ID": str(last_id)})) as resumed:
+                assert resumed.status_code == 200
+                for event in read_events(resumed):
+                    last_id = event.id or last_id
+                    if event.data:
+                        messages.append(event.message)
+            time.sleep(priming.retry / 1000)
+        assert messages == [{"jsonrpc": "2.0", "id": 5, "result": {"content": [{"type": "text", "text": "held"}], "isError": False}}]

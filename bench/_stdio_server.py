@@ -14,8 +14,15 @@ from mcp_sdk import Server, Tool  # noqa: E402
 from mcp_sdk.server.transports import StdioTransport  # noqa: E402
 
 
-def build_server() -> Server:
+def passthrough(request: t.Any, call_next: t.Callable[[t.Any], t.Any]) -> t.Any:
+    """A middleware that does nothing (bench/middleware_bench.py measures what the chain costs)."""
+    return call_next(request)
+
+
+def build_server(middleware: int = 0) -> Server:
     server = Server(name="bench", version="1.0.0")
+    for _ in range(middleware):
+        server.add_middleware(passthrough)
     for entry in tool_entries():
         if entry["name"] == "echo":
 
@@ -34,4 +41,6 @@ def build_server() -> Server:
 
 
 if __name__ == "__main__":
-    StdioTransport(build_server()).open()
+    # ``_stdio_server.py --middleware N``: N no-op middlewares around every request.
+    count = int(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[1] == "--middleware" else 0
+    StdioTransport(build_server(count)).open()

@@ -1,6 +1,7 @@
 """Stream capacity: connected polling clients one process serves while a ping stays quick.
 
-``python bench/stream_bench.py [--levels 250 500 1000] [--seconds 6]``
+``python bench/stream_bench.py [--levels 250 500 1000] [--seconds 6] [--server official]``
+``python bench/stream_bench.py --listen [--levels 8 32 128 512] [--seconds 4]``
 
 Runs ``StreamableHTTPTransport(server)`` with every default under gunicorn ``-k gthread
 --threads 8 -w 1``. At each level it connects that many 2025-11-25 sessions, each subscribed to
@@ -10,10 +11,20 @@ official clients do), then times ``ping`` from one more client for ``--seconds``
 every subscriber ``notifications/resources/updated`` every 2 s, stamped with the time it was sent.
 It reports, per level, the ping p50/p99, refusals (any 429/503 is a failure), GETs served per
 second, and of the updates sent while it timed: how late they arrived (p50, p99, max), how many
-came later than ``retry`` + 1 s, and how many never came (each client must get each one once).
-The capacity is the largest level whose ping p99 stays under 250 ms with no refusal, no update
-missed and none late. Client threads live in this process (one per session), so the two cores are
-shared with the load generator: the figure is a floor.
+came later than ``retry`` + 1 s, and how many never came or came twice (each client must get each
+one once). The capacity is the largest level whose ping p99 stays under 250 ms with no refusal, no
+update missed, late or repeated. Client threads live in this process (one per session), so the two
+cores are shared with the load generator: the figure is a floor. ``--server official``: the same
+case against the ``mcp`` package's server under uvicorn (``_official_stream_server.py``).
+
+``--listen``: each client is a 2026-07-28 listener instead (``subscriptions/listen``, which cannot
+be resumed and holds a thread while open): the transport keeps a share of the threads for listens
+and ends the oldest with its result when a newcomer comes; each client listens again as our
+``Client`` does (at once spread over 1 s, doubling on quick ends). Reported per level: the ping
+p50/p99 of another client, refusals, listens acknowledged and ended gracefully per second, and the
+time between one listener's acknowledgements (p50/p99: how long its view may lag before it
+listens again and re-lists; gaps longer than the run cannot show) and how many listeners were
+acknowledged while the ping was timed.
 """
 
 from __future__ import annotations
@@ -91,6 +102,10 @@ class Stats:
         self.gets = 0
         self.refused = 0
         self.errors = 0
+        self.ended = 0
+        self.gaps: list[float] = []  # seconds between one listener's acknowledgements
+        self.window_start: float | None = None  # when the ping is timed
+        self.acked: set[int] = set()  # listeners acknowledged since window_start
         self.retry = 1.0
         #: Per client, the send time and delay of each update received.
         self.updates: list[list[tuple[float, float]]] = []
@@ -150,10 +165,62 @@ def poll_forever(port: int, stats: Stats, stop: threading.Event, ready: threadin
     session.connection.close()
 
 
-def level(port: int, clients: int, seconds: float) -> dict[str, t.Any]:
+LISTEN = {"jsonrpc": "2.0", "method": "subscriptions/listen", "params": {"notifications": {"toolsListChanged": True}, "_meta": {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "1"}}}}
+LISTEN_HEADERS = {**HEADERS, "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "subscriptions/listen"}
+
+
+def listen_forever(port: int, stats: Stats, stop: threading.Event, ready: threading.Barrier) -> None:
+    """One 2026-07-28 listener: listen, and after a graceful end listen again (backoff on quick ends)."""
+    import random
+
+    ready.wait(60)
+    quick, request_id = 0, 0
+    last_ack: float | None = None
+    while not stop.is_set():
+        request_id += 1
+        # A new connection each time: gunicorn closes one idle past its keep-alive (2 s) while we back off.
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        opened = time.monotonic()
+        delay = 1.0
+        try:
+            connection.request("POST", PATH, json.dumps({**LISTEN, "id": request_id}), LISTEN_HEADERS)
+            response = connection.getresponse()
+            if response.status in (429, 503):
+                stats.add("refused")
+                response.read()
+                delay = float(response.getheader("Retry-After") or 1)
+            else:
+                for raw in response:  # until the server ends the listen (or the bench stops)
+                    if raw.startswith(b"data: ") and b"acknowledged" in raw:
+                        stats.add("gets")
+                        now = time.monotonic()
+                        with stats.lock:
+                            if last_ack is not None and not stop.is_set():
+                                stats.gaps.append(now - last_ack)
+                            if stats.window_start is not None and now >= stats.window_start:
+                                stats.acked.add(threading.get_ident())
+                        last_ack = now
+                    elif raw.startswith(b"data: ") and b'"result"' in raw:
+                        stats.add("ended")
+                    if stop.is_set():
+                        break
+                response.close()
+                quick = quick + 1 if time.monotonic() - opened < 5.0 else 0
+                delay = random.uniform(0, 1.0) if not quick else random.uniform(0.5, 1) * min(30.0, 2.0 ** (quick - 1))
+        except (OSError, http.client.HTTPException):
+            stats.add("errors")
+        finally:
+            connection.close()
+        stop.wait(delay)
+
+
+def level(port: int, clients: int, seconds: float, listen: bool = False) -> dict[str, t.Any]:
     stats, stop = Stats(), threading.Event()
     ready = threading.Barrier(clients + 1)
-    threads = [threading.Thread(target=poll_forever, args=(port, stats, stop, ready), name=f"bench-poller-{n}", daemon=True)
+    target = listen_forever if listen else poll_forever
+    threads = [threading.Thread(target=target, args=(port, stats, stop, ready), name=f"bench-client-{n}", daemon=True)
                for n in range(clients)]
     for thread in threads:
         thread.start()
@@ -162,8 +229,8 @@ def level(port: int, clients: int, seconds: float) -> dict[str, t.Any]:
     pinger = Session(port)
     pinger.initialize()
     times: list[float] = []
-    before = stats.gets
-    started = time.monotonic()
+    before, ended_before = stats.gets, stats.ended
+    started = stats.window_start = time.monotonic()
     while time.monotonic() - started < seconds:
         t0 = time.monotonic()
         status, _ = pinger.post({"jsonrpc": "2.0", "id": 1, "method": "ping"})
@@ -171,9 +238,12 @@ def level(port: int, clients: int, seconds: float) -> dict[str, t.Any]:
         if status != 200:
             stats.add("refused")
         time.sleep(0.02)
-    gets_per_second = (stats.gets - before) / (time.monotonic() - started)
-    window = (time.time() - (time.monotonic() - started), time.time() - stats.retry - 1.0)
-    time.sleep(stats.retry + 1.0)  # what was sent near the end has its retry + 1 s to arrive
+    elapsed = time.monotonic() - started
+    gets_per_second = (stats.gets - before) / elapsed
+    ends_per_second = (stats.ended - ended_before) / elapsed
+    window = (time.time() - elapsed, time.time() - stats.retry - 1.0)
+    if not listen:
+        time.sleep(stats.retry + 1.0)  # what was sent near the end has its retry + 1 s to arrive
     stop.set()
     for thread in threads:
         thread.join(35)
@@ -183,29 +253,40 @@ def level(port: int, clients: int, seconds: float) -> dict[str, t.Any]:
     sent = sorted({at for received in stats.updates for at, _ in received if window[0] <= at <= window[1]})
     delays = sorted(delay for received in stats.updates for at, delay in received if at in sent)
     missed = sum(len(set(sent) - {at for at, _ in received}) for received in stats.updates)
-    extra = sum(len(received) - len({at for at, _ in received}) for received in stats.updates)
+    repeated = sum(len(received) - len({at for at, _ in received}) for received in stats.updates)
     return {
         "clients": clients,
         "ping_p50_ms": round(1000 * times[len(times) // 2], 1),
         "ping_p99_ms": round(1000 * times[min(len(times) - 1, int(len(times) * 0.99))], 1),
         "refused": stats.refused,
         "errors": stats.errors,
-        "polls_per_s": round(gets_per_second),
-        "updates_sent": len(sent),
-        "updates_received": len(delays),
-        "update_p50_ms": round(1000 * delays[len(delays) // 2]) if delays else None,
-        "update_p99_ms": round(1000 * delays[min(len(delays) - 1, int(len(delays) * 0.99))]) if delays else None,
-        "update_max_ms": round(1000 * delays[-1]) if delays else None,
-        "late": sum(delay > stats.retry + 1.0 for delay in delays),
-        "missed": missed,
-        "repeated": extra,
+        **({"listens_per_s": round(gets_per_second, 1), "graceful_ends_per_s": round(ends_per_second, 1),
+            "relisten_gap_p50_s": percentile(stats.gaps, 0.5), "relisten_gap_p99_s": percentile(stats.gaps, 0.99),
+            "listened_in_window": f"{len(stats.acked)}/{clients}"}
+           if listen else {
+               "polls_per_s": round(gets_per_second),
+               "updates_sent": len(sent),
+               "updates_received": len(delays),
+               "update_p50_ms": round(1000 * delays[len(delays) // 2]) if delays else None,
+               "update_p99_ms": round(1000 * delays[min(len(delays) - 1, int(len(delays) * 0.99))]) if delays else None,
+               "update_max_ms": round(1000 * delays[-1]) if delays else None,
+               "late": sum(delay > stats.retry + 1.0 for delay in delays),
+               "missed": missed,
+               "repeated": repeated,
+           }),
     }
+
+
+def percentile(values: list[float], share: float) -> float | None:
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(len(ordered) * share))], 2) if ordered else None
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--levels", nargs="+", type=int, default=[250, 500, 1000])
     parser.add_argument("--seconds", type=float, default=6.0)
+    parser.add_argument("--listen", action="store_true", help="2026-07-28 listeners instead of 2025 polling clients")
     parser.add_argument("--server", choices=["ours", "official"], default="ours",
                         help="official: the mcp package's low-level Server and Streamable HTTP app under uvicorn")
     args = parser.parse_args(argv)
@@ -216,17 +297,17 @@ def main(argv: list[str] | None = None) -> int:
     capacity = 0
     try:
         for clients in args.levels:
-            row = level(port, clients, args.seconds)
+            row = level(port, clients, args.seconds, args.listen)
             print(json.dumps(row), flush=True)
-            if row["ping_p99_ms"] > 1000 * P99_LIMIT or row["refused"] or row["missed"] or row["late"] or row["repeated"]:
+            if row["ping_p99_ms"] > 1000 * P99_LIMIT or row["refused"] or any(row.get(name) for name in ("missed", "late", "repeated")):
                 break
             capacity = clients
     finally:
         process.terminate()
         process.wait(10)
+    kind = "2026 listeners" if args.listen else "polling clients, every update within retry + 1 s,"
     where = "gunicorn gthread, 8 threads" if args.server == "ours" else "the official server under uvicorn"
-    print(f"capacity: {capacity} clients with ping p99 < {P99_LIMIT * 1000:.0f} ms and every update within"
-          f" retry + 1 s ({where})")
+    print(f"capacity: {capacity} {kind} with ping p99 < {P99_LIMIT * 1000:.0f} ms ({where})")
     return 0
 
 

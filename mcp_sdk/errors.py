@@ -82,6 +82,19 @@ class PromptNotUnique(MCPError, ValueError):
     """Two prompts registered on one server share a name."""
 
 
+class NotRegisteredError(MCPError, KeyError):
+    """No tool, prompt, resource or resource template of that name is registered on the server
+    (``server.remove_tool(name)``, ``disable_tool``, ...)."""
+
+    def __init__(self, kind: str, name: str) -> None:
+        super().__init__(f"No {kind} {name!r} is registered")
+        self.kind = kind
+        self.name = name
+
+    def __str__(self) -> str:  # KeyError's would repr the message
+        return str(self.args[0])
+
+
 class MethodAlreadyDefinedError(MCPError, ValueError):
     """``define_custom_method`` would override a protocol method or an earlier custom one."""
 

@@ -21,9 +21,10 @@ import typing as t
 
 from .. import methods
 from ..cancellation import Cancellation
+from ..deprecations import warn_deprecated
 from . import modern, negotiation, tasks
 from .cache import ResultCache
-from .errors import InputRequiredError, ServerError, ValidationError
+from .errors import InputRequiredError, ServerBusyError, ServerError, ValidationError
 from .handlers import ServerMessages
 from .in_memory import InMemory
 from .legacy_era import LegacyEra
@@ -59,7 +60,8 @@ class Client(ServerMessages):
         expire; ``False`` asks the server every time.
     :param max_input_rounds: most ``input_required`` rounds one call may take (MCP 2026-07-28).
     :raises: see each method; every exception is an :class:`~mcp_sdk.MCPError`:
-        :attr:`ServerError` (a JSON-RPC error from the server),
+        :attr:`ServerError` (a JSON-RPC error from the server; :attr:`ServerBusyError`, a
+        subclass, when HTTP said 429 or 503),
         :attr:`ValidationError` (a malformed response),
         :class:`~mcp_sdk.TransportError` (the server is unreachable or died).
     """
@@ -67,6 +69,7 @@ class Client(ServerMessages):
     # Aliases, so `Client.Tool`, `Client.ServerError`... work as in the gem (and as types).
     Tool: t.TypeAlias = Tool
     ServerError: t.TypeAlias = ServerError
+    ServerBusyError: t.TypeAlias = ServerBusyError
     ValidationError: t.TypeAlias = ValidationError
     InputRequiredError: t.TypeAlias = InputRequiredError
     Subscription: t.TypeAlias = Subscription
@@ -164,7 +167,9 @@ class Client(ServerMessages):
         :meth:`on_log_message`); None (the default) asks for no logging.
 
         On 2026-07-28 it travels in every request's ``_meta``; on an older
-        version setting it sends ``logging/setLevel`` (now, or on :meth:`connect`).
+        version setting it sends ``logging/setLevel`` (now, or on :meth:`connect`), unless the
+        server does not advertise ``logging`` (a stateless server, which cannot keep a level
+        from one request to the next): then it travels in every request's ``_meta`` too.
         """
         return self._sender.log_level
 
@@ -173,7 +178,7 @@ class Client(ServerMessages):
         check_log_level(level)
         self._sender.log_level = level
         if level is not None and self.connected:
-            self._sender.era.set_logging_level(self._sender, level, None)
+            self._sender.era.carry_log_level(self._sender, level, None)
 
     @property
     def connected(self) -> bool:
@@ -408,7 +413,9 @@ class Client(ServerMessages):
         """Ask the server to send log messages at ``level`` and above (they reach :meth:`on_log_message`).
 
         On MCP 2026-07-28 this sets :attr:`log_level`, which every request then carries.
+        Logging is deprecated as of MCP 2026-07-28 (SEP-2577): warns with :class:`~mcp_sdk.MCPDeprecationWarning`.
         """
+        warn_deprecated("logging")
         return self._sender.era.set_logging_level(self._sender, level, timeout)
 
     def subscribe_resource(self, uri: str, *, timeout: float | None = None) -> dict[str, t.Any]:
@@ -441,8 +448,12 @@ class Client(ServerMessages):
         """Open ``subscriptions/listen`` (MCP 2026-07-28) for list changes and resource updates.
 
         The notifications reach :meth:`on_notification` (and ``callback(method, params)``),
-        and drop what the cache holds for them. A dropped stream is opened again;
-        ``subscription.close()`` (or :meth:`close`) ends it.
+        and drop what the cache holds for them. A dropped stream, or one the server ends with
+        its result (a threaded server takes its thread back), is opened again, with backoff
+        and jitter; changes may have gone unannounced meanwhile, so once listening again the
+        client tells of each change the filter covers once (``notifications/tools/list_changed``
+        for ``tools``, ``notifications/resources/updated`` for each URI...), for handlers to list
+        or read again. ``subscription.close()`` (or :meth:`close`) ends it.
 
         :param tools: ``notifications/tools/list_changed``; ``prompts``, ``resources``: likewise.
         :param resource_uris: ``notifications/resources/updated`` for these URIs.
@@ -452,6 +463,7 @@ class Client(ServerMessages):
         """
         wanted = notification_filter(tools=tools, prompts=prompts, resources=resources, resource_uris=resource_uris)
         subscription = self._sender.era.open_subscription(self._sender, wanted, callback, listen_timeout)
+        subscription.deliver = self._handle_notification
         with self._lock:
             self._subscriptions.append(subscription)
         subscription.start()
@@ -467,7 +479,9 @@ class Client(ServerMessages):
         """Tell the server the roots changed (``notifications/roots/list_changed``).
 
         Nothing to send on MCP 2026-07-28: a server asks for the roots with each request that needs them.
+        Roots are deprecated as of MCP 2026-07-28 (SEP-2577): warns with :class:`~mcp_sdk.MCPDeprecationWarning`.
         """
+        warn_deprecated("roots")
         self._sender.era.notify_roots_list_changed(self.notify)
 
     def cancel(self, request_id: str | int, reason: str | None = None) -> None:
@@ -534,6 +548,7 @@ __all__ = [
     "ListResourceTemplatesResult",
     "ListResourcesResult",
     "ListToolsResult",
+    "ServerBusyError",
     "ServerError",
     "Stdio",
     "Subscription",

@@ -28,6 +28,32 @@ class ServerError(errors.JSONRPCError):
         return f"{self.message} (code {self.code})"
 
 
+class ServerBusyError(ServerError):
+    """The server refused a request for now: HTTP 429 (this client holds too much) or 503 (the
+    server is full), usually with ``Retry-After``. Not sent again by the client on its own, but
+    a :class:`~mcp_sdk.client.listen.Subscription` waits ``retry_after`` and listens again.
+
+    :param message: the error's ``message`` (from the JSON-RPC body, else the HTTP status line).
+    :param code: the JSON-RPC error code of the body (``-32600`` without one).
+    :param status: the HTTP status (429 or 503).
+    :param retry_after: the seconds ``Retry-After`` asks for (None: no usable header).
+    """
+
+    def __init__(self, message: str, code: int, data: t.Any = None, *, status: int, retry_after: float | None) -> None:
+        super().__init__(message, code, data)
+        self.status = status
+        self.retry_after = retry_after
+
+
+def retry_after_seconds(value: str | None) -> float | None:
+    """The seconds of a ``Retry-After`` header given in seconds (an HTTP date, or garbage: None)."""
+    try:
+        seconds = float(value) if value is not None else None
+    except ValueError:
+        return None
+    return seconds if seconds is not None and 0 <= seconds < 86400 else None
+
+
 class ValidationError(errors.ValidationError):
     """A response does not have the shape the protocol requires.
 

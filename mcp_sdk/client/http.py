@@ -14,11 +14,11 @@ import typing as t
 
 import requests
 
-from .. import json_rpc, methods
+from .. import error_codes, json_rpc, methods
 from ..cancellation import Cancellation
 from ..errors import CancelledError, MCPError, RequestTimeoutError, SessionExpiredError, TransportError
 from . import http_origin
-from .errors import ValidationError
+from .errors import ServerBusyError, ValidationError, retry_after_seconds
 from .http_reading import STREAM_ERRORS, ResponseReader
 from .http_streams import CurrentRead, OpenStreams, abort, is_event_stream, retry_after
 from .oauth.errors import InsecureURLError
@@ -489,6 +489,18 @@ class HTTP(Transport):
             body = json.loads(raw)
         except (*STREAM_ERRORS, RecursionError):
             pass
+        if status in _BUSY and request is not None:  # a refused request, to be tried later (not resent at once)
+            error = body.get("error") if type(body) is dict else None
+            error = error if isinstance(error, dict) else {}
+            message = error.get("message")
+            code = error.get("code")
+            raise ServerBusyError(
+                message if isinstance(message, str) else f"{method} {self.url}: HTTP {status} {response.reason}",
+                code if isinstance(code, int) and not isinstance(code, bool) else error_codes.INVALID_REQUEST,
+                error.get("data"),
+                status=status,
+                retry_after=retry_after_seconds(response.headers.get("Retry-After")),
+            )
         if request is not None and type(body) is dict and isinstance(body.get("error"), dict):
             body_id = body.get("id")
             if body_id is None or (json_rpc.is_valid_id(body_id) and body_id == request.get("id")):
@@ -501,6 +513,10 @@ class HTTP(Transport):
 
     def __repr__(self) -> str:
         return f"<HTTP {self.url!r} session={self.session_id!r}>"
+
+
+#: HTTP statuses of a server refusing for now (:class:`ServerBusyError`).
+_BUSY = frozenset({429, 503})
 
 
 def _remaining(deadline: float) -> float:

@@ -1,24 +1,28 @@
 """What a server serves: its tools, prompts, resources, resource templates and handlers.
 
-A :class:`Registry` belongs to one :class:`~mcp_sdk.Server`, which reads and adds
-through it. Each collection is replaced, never changed in place, when something is
-added, so a reader takes no lock and sees a consistent collection; one lock orders
-the writers. The registry also keeps the list results it built (``tools/list`` and
+A :class:`Registry` belongs to one :class:`~mcp_sdk.Server`, which reads, adds,
+removes, enables and disables through it. Its public collections (``tools``,
+``prompts``...) are what clients see: what is registered, less what the
+:class:`~.visibility.Visibility` hides (disabled items, tag filters). Each collection
+is replaced, never changed in place, on every change, so a reader takes no lock and
+sees a consistent collection; one lock orders the writers. The registry also keeps the list results it built (``tools/list`` and
 the others, per protocol version) until the next change.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 import typing as t
 
 from .. import protocol_version as versions
 from .._signature import Signature
-from ..errors import MethodAlreadyDefinedError, PromptNotUnique, ToolNotUnique
+from ..errors import MethodAlreadyDefinedError, NotRegisteredError, PromptNotUnique, ToolNotUnique
 from ..prompt import Prompt
 from ..resource import Resource
 from ..resource_template import ResourceTemplate
 from ..tool import Tool, check_has_call, validate_name
+from .visibility import Visibility, template_pattern
 
 #: A registered handler: the function and its signature.
 HandlerEntry = t.Tuple[t.Callable[..., t.Any], Signature]
@@ -47,6 +51,7 @@ class Registry:
     :param prompts: Prompt subclasses (names must be unique).
     :param resources: :class:`~mcp_sdk.Resource` objects.
     :param resource_templates: :class:`~mcp_sdk.ResourceTemplate` objects.
+    :param visibility: the items hidden from the start (tag filters).
     :raises ToolNotUnique: two tools share a name.
     :raises PromptNotUnique: two prompts share a name.
     """
@@ -57,66 +62,147 @@ class Registry:
         prompts: t.Iterable[type[Prompt]] = (),
         resources: t.Iterable[Resource] = (),
         resource_templates: t.Iterable[ResourceTemplate] = (),
+        visibility: Visibility | None = None,
     ) -> None:
         self._lock = threading.Lock()
-        #: Tool name -> Tool subclass.
-        self.tools: dict[str, type[Tool]] = {}
+        registered_tools: dict[str, type[Tool]] = {}
         for tool in tools:
             check_tool(tool)
-            _require_new_tool(tool, self.tools)
-            self.tools[tool.tool_name] = tool
-        #: Prompt name -> Prompt subclass.
-        self.prompts: dict[str, type[Prompt]] = {}
+            _require_new_tool(tool, registered_tools)
+            registered_tools[tool.tool_name] = tool
+        registered_prompts: dict[str, type[Prompt]] = {}
         for prompt in prompts:
-            _require_new_prompt(prompt, self.prompts)
-            self.prompts[prompt.prompt_name] = prompt
-        self.resources: list[Resource] = list(resources)
-        self.resource_templates: list[ResourceTemplate] = list(resource_templates)
+            _require_new_prompt(prompt, registered_prompts)
+            registered_prompts[prompt.prompt_name] = prompt
+        # Everything registered, shown or not; the attributes below are what clients see.
+        self._registered = _Registered(registered_tools, registered_prompts, list(resources), list(resource_templates))
+        self._visibility = visibility or Visibility()
+        # Resources and templates removed: a reader registered for them (``@server.resource``)
+        # must not serve them any more (they show again when added again).
+        self._removed: frozenset[tuple[str, str]] = frozenset()
+        #: Tool name -> Tool subclass: the tools served (registered, enabled, let through by the tag filters).
+        self.tools: dict[str, type[Tool]] = {}
+        #: Prompt name -> Prompt subclass: the prompts served.
+        self.prompts: dict[str, type[Prompt]] = {}
+        #: The resources listed.
+        self.resources: list[Resource] = []
+        #: The resource templates listed.
+        self.resource_templates: list[ResourceTemplate] = []
+        self._hidden_uris: frozenset[str] = frozenset()
+        self._hidden_templates: tuple[re.Pattern[str], ...] = ()
+        self._shown_templates: tuple[re.Pattern[str], ...] = ()
         #: Protocol handlers the user registered: name (``"resources_read"``...) -> entry.
         self.handlers: dict[str, HandlerEntry] = {}
         #: Custom JSON-RPC methods: method name -> entry.
         self.custom_methods: dict[str, HandlerEntry] = {}
         self._listings: dict[tuple[str, str], list[dict[str, t.Any]]] = {}
         self._listings_generation = 0  # bumped on every change, so a listing built meanwhile is not cached
+        self._show()
 
     # -- adding --------------------------------------------------------------
 
     def add_tool(self, tool: type[Tool]) -> type[Tool]:
         """Add a Tool subclass.
 
-        :raises ToolNotUnique: a tool of that name is registered.
+        :raises ToolNotUnique: a tool of that name is registered (shown or not).
         """
         with self._lock:
             check_tool(tool)
-            _require_new_tool(tool, self.tools)
-            self.tools = {**self.tools, tool.tool_name: tool}
+            _require_new_tool(tool, self._registered.tools)
+            self._registered = self._registered.replace(tools={**self._registered.tools, tool.tool_name: tool})
             self._changed()
         return tool
 
     def add_prompt(self, prompt: type[Prompt]) -> type[Prompt]:
         """Add a Prompt subclass.
 
-        :raises PromptNotUnique: a prompt of that name is registered.
+        :raises PromptNotUnique: a prompt of that name is registered (shown or not).
         """
         with self._lock:
-            _require_new_prompt(prompt, self.prompts)
-            self.prompts = {**self.prompts, prompt.prompt_name: prompt}
+            _require_new_prompt(prompt, self._registered.prompts)
+            self._registered = self._registered.replace(prompts={**self._registered.prompts, prompt.prompt_name: prompt})
             self._changed()
         return prompt
 
     def add_resource(self, resource: Resource) -> Resource:
         """Add a resource."""
         with self._lock:
-            self.resources = [*self.resources, resource]
+            self._registered = self._registered.replace(resources=[*self._registered.resources, resource])
+            self._removed -= {("resources", resource.uri)}
             self._changed()
         return resource
 
     def add_resource_template(self, template: ResourceTemplate) -> ResourceTemplate:
         """Add a resource template."""
         with self._lock:
-            self.resource_templates = [*self.resource_templates, template]
+            self._registered = self._registered.replace(resource_templates=[*self._registered.resource_templates, template])
+            self._removed -= {("resourceTemplates", template.uri_template)}
             self._changed()
         return template
+
+    # -- changing what is shown (see :mod:`.visibility`) -----------------------
+
+    def remove(self, kind: str, name: str) -> list[t.Any]:
+        """Unregister the items of ``kind`` (a key of :data:`LIST_KINDS`) named ``name``
+        (tool or prompt name, resource URI, URI template).
+
+        :return: what was removed (one tool or prompt; every resource of that URI).
+        :raises NotRegisteredError: none is registered.
+        """
+        with self._lock:
+            registered = self._registered
+            removed = [item for item in registered.items(kind) if _key(kind, item) == name]
+            if not removed:
+                raise NotRegisteredError(LIST_KINDS[kind].replace("_", " "), name)
+            self._registered = registered.without(kind, name)
+            self._visibility = self._visibility.forgetting(kind, name)
+            if kind in ("resources", "resourceTemplates"):
+                self._removed |= {(kind, name)}
+            self._changed()
+        return removed
+
+    def set_enabled(self, kind: str, name: str, enabled: bool) -> bool:
+        """Enable or disable the item of ``kind`` named ``name`` (a disabled item is neither listed nor served).
+
+        :return: whether that changed anything.
+        :raises NotRegisteredError: none is registered.
+        """
+        with self._lock:
+            if not any(_key(kind, item) == name for item in self._registered.items(kind)):
+                raise NotRegisteredError(LIST_KINDS[kind].replace("_", " "), name)
+            if ((kind, name) not in self._visibility.disabled) == enabled:
+                return False
+            self._visibility = self._visibility.with_enabled(kind, name, enabled)
+            self._changed()
+        return True
+
+    def filter_tags(self, include_tags: t.Iterable[str] | None, exclude_tags: t.Iterable[str] | None) -> None:
+        """Serve only the items the tag filters let through (see :class:`.visibility.Visibility`).
+
+        :raises TypeError: a tag is not a non-empty string.
+        """
+        filters = Visibility(include_tags, exclude_tags)  # checked before the lock is taken
+        with self._lock:
+            self._visibility = Visibility(filters.include_tags, filters.exclude_tags, self._visibility.disabled)
+            self._changed()
+
+    @property
+    def visibility(self) -> Visibility:
+        """The disabled items and tag filters in effect."""
+        return self._visibility
+
+    def registered(self, kind: str) -> list[t.Any]:
+        """Every item of ``kind`` registered, shown or not (a snapshot)."""
+        return list(self._registered.items(kind))
+
+    def has_registered(self, kind: str) -> bool:
+        """Whether any item of ``kind`` is registered, shown or not."""
+        return bool(self._registered.items(kind))
+
+    @property
+    def generation(self) -> int:
+        """A number that changes whenever what is served changes (for caches of list and read results)."""
+        return self._listings_generation
 
     def add_handler(self, name: str, function: t.Callable[..., t.Any]) -> None:
         """Set the handler ``name`` (``"resources_read"``, ``"completion"``...).
@@ -142,6 +228,17 @@ class Registry:
             self.custom_methods = {**self.custom_methods, method: (function, Signature(function))}
 
     # -- reading -------------------------------------------------------------
+
+    def hides(self, uri: str) -> bool:
+        """Whether ``uri`` belongs to a resource, or may belong to a resource template, that is
+        registered but not shown (then ``resources/read`` answers as for an unknown URI)."""
+        if uri in self._hidden_uris:
+            return True
+        if not self._hidden_templates or self.resource(uri) is not None:
+            return False
+        if not any(pattern.fullmatch(uri) for pattern in self._hidden_templates):
+            return False
+        return not any(pattern.fullmatch(uri) for pattern in self._shown_templates)
 
     def resource(self, uri: str) -> Resource | None:
         """The listed resource ``uri`` (None when none is)."""
@@ -191,8 +288,81 @@ class Registry:
 
     def _changed(self) -> None:
         # Called with self._lock held.
+        self._show()
         self._listings_generation += 1
         self._listings.clear()
+
+    def _show(self) -> None:
+        """Derive what clients see from what is registered and the visibility (lock held, or in __init__).
+
+        Each collection is replaced, never changed in place: readers take no lock."""
+        registered, visibility = self._registered, self._visibility
+        if visibility.hides_nothing and not self._removed:
+            self.tools, self.prompts = registered.tools, registered.prompts
+            self.resources, self.resource_templates = registered.resources, registered.resource_templates
+            self._hidden_uris, self._hidden_templates, self._shown_templates = frozenset(), (), ()
+            return
+        self.tools = {name: tool for name, tool in registered.tools.items() if visibility.shows("tools", name, tool.tags)}
+        self.prompts = {
+            name: prompt for name, prompt in registered.prompts.items() if visibility.shows("prompts", name, prompt.tags)
+        }
+        self.resources = [r for r in registered.resources if visibility.shows("resources", r.uri, r.tags)]
+        self.resource_templates = [
+            tpl for tpl in registered.resource_templates if visibility.shows("resourceTemplates", tpl.uri_template, tpl.tags)
+        ]
+        shown_uris = {resource.uri for resource in self.resources}
+        removed = [name for kind, name in self._removed if kind == "resources"]
+        self._hidden_uris = frozenset(
+            [r.uri for r in registered.resources if r.uri not in shown_uris] + [uri for uri in removed if uri not in shown_uris]
+        )
+        shown = {tpl.uri_template for tpl in self.resource_templates}
+        hidden = [tpl.uri_template for tpl in registered.resource_templates if tpl.uri_template not in shown]
+        hidden += [name for kind, name in self._removed if kind == "resourceTemplates" and name not in shown]
+        self._hidden_templates = tuple(template_pattern(uri_template) for uri_template in hidden)
+        self._shown_templates = tuple(template_pattern(uri_template) for uri_template in shown)
+
+
+class _Registered(t.NamedTuple):
+    """Everything registered on a registry (replaced as a whole on each change)."""
+
+    tools: dict[str, type[Tool]]
+    prompts: dict[str, type[Prompt]]
+    resources: list[Resource]
+    resource_templates: list[ResourceTemplate]
+
+    def replace(self, **changes: t.Any) -> _Registered:
+        return self._replace(**changes)
+
+    def items(self, kind: str) -> t.Collection[t.Any]:
+        if kind == "tools":
+            return self.tools.values()
+        if kind == "prompts":
+            return self.prompts.values()
+        if kind == "resources":
+            return self.resources
+        if kind == "resourceTemplates":
+            return self.resource_templates
+        raise ValueError(f"kind must be one of {', '.join(LIST_KINDS)}, not {kind!r}")
+
+    def without(self, kind: str, name: str) -> _Registered:
+        if kind == "tools":
+            return self._replace(tools={key: tool for key, tool in self.tools.items() if key != name})
+        if kind == "prompts":
+            return self._replace(prompts={key: prompt for key, prompt in self.prompts.items() if key != name})
+        if kind == "resources":
+            return self._replace(resources=[r for r in self.resources if r.uri != name])
+        return self._replace(resource_templates=[tpl for tpl in self.resource_templates if tpl.uri_template != name])
+
+
+def _key(kind: str, item: t.Any) -> str:
+    """The name an item of ``kind`` is known by."""
+    if kind == "tools":
+        return t.cast(str, item.tool_name)
+    if kind == "prompts":
+        return t.cast(str, item.prompt_name)
+    if kind == "resources":
+        return t.cast(str, item.uri)
+    return t.cast(str, item.uri_template)
 
 
 def _require_new_tool(tool: type[Tool], registry: dict[str, type[Tool]]) -> None:

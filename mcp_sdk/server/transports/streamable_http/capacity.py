@@ -16,6 +16,8 @@ import sys
 import threading
 import typing as t
 
+from .listen_bound import ListenBound, ThreadListens
+
 WSGIEnvironment = t.Dict[str, t.Any]
 
 #: Frames looked at, from the transport up, for the gunicorn worker that called it (looked for once,
@@ -71,17 +73,26 @@ class ThreadCapacity:
 
     One lock guards the count; nothing is called under it.
 
+    It also drives the bound on 2026-07-28 listen streams (:attr:`listens`): a listen may take
+    the threads beyond the :attr:`reserve`, and a request that leaves no thread free ends the
+    oldest listen gracefully. Where streams cost greenlets rather than threads, set
+    :attr:`listens` to an :class:`~.listen_bound.UnboundedListens`.
+
     :param threads: the thread count to assume until (or unless) the server tells its own.
     :param detect: read the server's thread count from the first request's environ.
     :param max_hold: seconds a resumable stream is held at most (None: as long as it lasts).
+    :param listen_hold: seconds a ``subscriptions/listen`` stream is held at most (None: as long
+        as the client keeps it).
     """
 
-    def __init__(self, threads: int, *, detect: bool, max_hold: float | None) -> None:
+    def __init__(self, threads: int, *, detect: bool, max_hold: float | None, listen_hold: float | None = None) -> None:
         self.threads = threads
         self.max_hold = max_hold
         self._detect = detect
         self._lock = threading.Lock()
         self._busy = 0
+        #: Bounds the open ``subscriptions/listen`` streams (see the class docstring).
+        self.listens: ListenBound = ThreadListens(lambda: self.threads - self.reserve, listen_hold)
 
     @property
     def busy(self) -> int:
@@ -101,6 +112,9 @@ class ThreadCapacity:
                 self.threads = found
         with self._lock:
             self._busy += 1
+            free = self.threads - self._busy
+        if free <= 0:  # the next request would find no thread: a listen gives its own back
+            self.listens.reclaim()
         left: list[bool] = []
 
         def leave() -> None:

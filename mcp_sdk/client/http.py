@@ -20,7 +20,7 @@ from ..errors import CancelledError, MCPError, RequestTimeoutError, SessionExpir
 from . import http_origin
 from .errors import ServerBusyError, ValidationError, retry_after_seconds
 from .http_reading import STREAM_ERRORS, ResponseReader
-from .http_streams import CurrentRead, OpenStreams, abort, is_event_stream
+from .http_streams import CurrentRead, OpenStreams, abort, is_event_stream, retry_after
 from .oauth.errors import InsecureURLError
 from .transport import Message, PendingRequests, Transport, Waiter
 
@@ -271,6 +271,7 @@ class HTTP(Transport):
                     f"POST {self.url} answered {request.get('method')} with Content-Type {content_type or 'none'!r}"
                 )
         attempts = 0
+        pause = retry
         while not waiter.done():
             if last_id is None:
                 if self._listening:
@@ -282,17 +283,32 @@ class HTTP(Transport):
             if attempts >= self.max_reconnects:
                 raise TransportError(f"GET {self.url}: gave up resuming the stream after {attempts} attempts")
             attempts += 1
-            if self._stop.wait(min(retry, self._read_timeout(timeout)) if deadline is None else min(retry, _remaining(deadline))):
+            if self._stop.wait(min(pause, self._read_timeout(timeout)) if deadline is None else min(pause, _remaining(deadline))):
                 raise TransportError(f"HTTP transport for {self.url} is closed")
             if deadline is not None and _remaining(deadline) <= 0:
                 raise RequestTimeoutError(f"{request.get('method')} got no response within {timeout:g} seconds")
-            resumed = self._http(
-                "GET",
-                headers={"Accept": "text/event-stream", "Last-Event-ID": last_id},
-                stream=True,
-                timeout=timeout if deadline is None else max(_remaining(deadline), 0.01),
-            )
+            pause = retry
+            try:
+                resumed = self._http(
+                    "GET",
+                    headers={"Accept": "text/event-stream", "Last-Event-ID": last_id},
+                    stream=True,
+                    timeout=timeout if deadline is None else max(_remaining(deadline), 0.01),
+                )
+            except RequestTimeoutError:
+                raise
+            except TransportError as error:
+                # The connection failed (a server process that died with it kept alive, say): the
+                # events are in the server's store, so try again after `retry`, as one attempt.
+                if self._streams.closed:
+                    raise
+                logger.debug("resuming after event %s from %s failed: %s", last_id, self.url, error)
+                continue
             with self._streams.tracking(resumed, current):
+                refused = retry_after(resumed)
+                if refused is not None:  # not now (409, 429, 503): as asked, as one attempt
+                    pause = max(retry, refused)
+                    continue
                 self._check_status(resumed, "GET", None)
                 if not is_event_stream(resumed):
                     raise TransportError(f"GET {self.url} (resuming after event {last_id}) did not return an event stream")
@@ -351,6 +367,18 @@ class HTTP(Transport):
                     return
                 continue
             with self._streams.tracking(response):
+                refused = retry_after(response)
+                if refused is not None:
+                    # Not now (409: the stream is still held by a connection the server has not seen
+                    # close, as when the process holding it died; 429, 503: busy): as asked, as a failure.
+                    ready.set()
+                    failures += 1
+                    if failures > self.max_reconnects:
+                        logger.warning("standalone stream from %s given up: HTTP %s", self.url, response.status_code)
+                        return
+                    if self._stop.wait(max(retry, refused, _MIN_RETRY) * failures):
+                        return
+                    continue
                 if response.status_code != 200 or not is_event_stream(response):
                     # 405: the server offers no stream; anything else: it cannot, here.
                     log = logger.debug if response.status_code == 405 else logger.info

@@ -107,8 +107,14 @@ class MultiServerClient:
     def connect(self) -> dict[str, Exception]:
         """Connect every server, in parallel, waiting at most :attr:`connect_timeout` seconds in all.
 
+        A server already connected, or already failed, is left as it is (a failed server's transport
+        is spent: build a new client to try it again), so calling this again does nothing more.
+
         :return: :attr:`failures`, the servers that could not be reached (empty when all could).
         """
+        with self._lock:
+            pending = {name: client for name, client in self.clients.items()
+                       if name not in self._connected and name not in self._failures}
         outcomes: dict[str, Exception | None] = {}
         settled = threading.Lock()
 
@@ -124,7 +130,7 @@ class MultiServerClient:
 
         threads = [
             threading.Thread(target=run, args=(name, client), name=f"mcp-multi-connect-{name}", daemon=True)
-            for name, client in self.clients.items()
+            for name, client in pending.items()
         ]
         for thread in threads:
             thread.start()
@@ -133,13 +139,13 @@ class MultiServerClient:
             thread.join(max(0.0, deadline - time.monotonic()))
         late: list[str] = []
         with settled:
-            for name in self.clients:
+            for name in pending:
                 if name not in outcomes:
                     outcomes[name] = RequestTimeoutError(f"no connection within {self.connect_timeout} s")
                     late.append(name)
         for name in late:
             self._close_quietly(name)  # ends its transport, so its thread's connect fails and the thread ends
-        for name in self.clients:  # configuration order, whatever order they finished in
+        for name in pending:  # configuration order, whatever order they finished in
             outcome = outcomes[name]
             if outcome is None:
                 with self._lock:

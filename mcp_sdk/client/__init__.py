@@ -120,7 +120,7 @@ class Client(ServerMessages):
         connect_timeout: float = 30.0,
         mode: str = "auto",
         **client_options: t.Any,
-    ) -> MultiServerClient:
+    ) -> MultiServerClient[Client]:
         """One :class:`~mcp_sdk.client.multi.MultiServerClient` for every server of an ``mcpServers``
         configuration (Claude Desktop's format; see :mod:`mcp_sdk.client.server_config`). Nothing
         starts before its ``connect()``.
@@ -133,7 +133,7 @@ class Client(ServerMessages):
         from .multi import MultiServerClient
         from .server_config import load, transport_for
 
-        clients = {
+        clients: dict[str, Client] = {
             name: cls(transport_for(name, entry, timeout=timeout), timeout=timeout, **client_options)
             for name, entry in load(config).items()
         }

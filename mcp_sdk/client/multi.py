@@ -28,7 +28,7 @@ import typing as t
 
 from ..cancellation import Cancellation
 from ..errors import MCPError, RequestTimeoutError, TransportError
-from .errors import ServerError, ServerUnavailableError, UnknownServerError
+from .errors import ConfigError, ServerError, ServerUnavailableError, UnknownServerError
 from .tool import Tool
 
 logger = logging.getLogger("mcp_sdk.client.multi")
@@ -71,7 +71,10 @@ class ServerClient(t.Protocol):
     def close(self) -> None: ...
 
 
-class MultiServerClient:
+_C = t.TypeVar("_C", bound=ServerClient)
+
+
+class MultiServerClient(t.Generic[_C]):
     """One client for several MCP servers, each reached through its own client, named by the configuration.
 
     Thread-safe. A server that cannot be reached (its command does not exist, its process
@@ -84,16 +87,17 @@ class MultiServerClient:
     :param clients: server name -> its client (not yet connected); names must not contain ``/``.
     :param connect_timeout: seconds :meth:`connect` waits for all the servers together.
     :param mode: the ``mode`` each client connects with (``"auto"``, ``"modern"``, ``"legacy"``).
+    :raises ConfigError: no client, or a name that is empty or holds ``/``.
     """
 
-    def __init__(self, clients: t.Mapping[str, ServerClient], *, connect_timeout: float = 30.0, mode: str = "auto") -> None:
+    def __init__(self, clients: t.Mapping[str, _C], *, connect_timeout: float = 30.0, mode: str = "auto") -> None:
         if not clients:
-            raise ValueError("MultiServerClient needs at least one server")
+            raise ConfigError("MultiServerClient needs at least one server")
         for name in clients:
             if not name or "/" in name:
-                raise ValueError(f"server name {name!r} cannot be a prefix")
+                raise ConfigError(f"server name {name!r} cannot be a prefix")
         #: Server name -> its own client (for what this class does not forward: handlers, ``listen``, tasks...).
-        self.clients: dict[str, ServerClient] = dict(clients)
+        self.clients: dict[str, _C] = dict(clients)
         self.connect_timeout = connect_timeout
         self.mode = mode
         self._lock = threading.Lock()
@@ -173,7 +177,7 @@ class MultiServerClient:
         for name in self.clients:
             self._close_quietly(name)
 
-    def __enter__(self) -> MultiServerClient:
+    def __enter__(self) -> MultiServerClient[_C]:
         return self
 
     def __exit__(self, *exc_info: t.Any) -> None:

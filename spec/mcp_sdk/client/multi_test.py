@@ -116,14 +116,14 @@ def test_a_server_that_does_not_answer_in_time_is_left_out() -> None:
         assert isinstance(failures["silent"], RequestTimeoutError)
         assert str(failures["silent"]) == "no connection within 6 s"
         assert [tool.name for tool in servers.tools()] == OURS_TOOLS
-        process = servers.clients["silent"].transport.process  # type: ignore[attr-defined]
+        process = servers.clients["silent"].transport.process
         assert process is not None and process.returncode is not None  # closed, not left running
 
 
 def test_a_server_that_dies_later_is_taken_out(web: dict[str, t.Any]) -> None:
     with Client.from_config(config(web), timeout=20) as servers:
         servers.connect()
-        process = servers.clients["ours"].transport.process  # type: ignore[attr-defined]
+        process = servers.clients["ours"].transport.process
         process.kill()
         process.wait(10)
         with pytest.raises(ServerUnavailableError) as raised:

@@ -107,3 +107,10 @@ def test_the_longest_server_name_wins_a_tool_name() -> None:
         assert [tool.name for tool in servers.tools()] == ["a_x", "a_b_tool"]
         assert servers.call_tool("a_b_tool")["result"]["content"] == [{"type": "text", "text": "a_b/tool"}]
         assert servers.call_tool("a_x")["result"]["content"] == [{"type": "text", "text": "a/x"}]
+
+
+def test_a_multi_server_client_needs_servers_with_usable_names() -> None:
+    with pytest.raises(ConfigError, match="^MultiServerClient needs at least one server$"):
+        MultiServerClient({})
+    with pytest.raises(ConfigError, match="^server name 'a/b' cannot be a prefix$"):
+        MultiServerClient({"a/b": Client(transport=Stdio(command="unused"))})

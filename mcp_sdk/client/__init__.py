@@ -133,10 +133,8 @@ class Client(ServerMessages):
         from .multi import MultiServerClient
         from .server_config import load, transport_for
 
-        clients: dict[str, Client] = {
-            name: cls(transport_for(name, entry, timeout=timeout), timeout=timeout, **client_options)
-            for name, entry in load(config).items()
-        }
+        clients: dict[str, Client] = {name: cls(transport_for(name, entry, timeout=timeout), timeout=timeout, **client_options)
+                                      for name, entry in load(config).items()}
         return MultiServerClient(clients, connect_timeout=connect_timeout, mode=mode)
 
     # -- lifecycle -----------------------------------------------------------

@@ -24,7 +24,8 @@ from ..cancellation import Cancellation
 from ..deprecations import warn_deprecated
 from . import modern, negotiation, tasks
 from .cache import ResultCache
-from .errors import InputRequiredError, ServerBusyError, ServerError, ValidationError
+from .errors import ConfigError, InputRequiredError, ServerBusyError, ServerError, ServerUnavailableError, UnknownServerError
+from .errors import ValidationError
 from .handlers import ServerMessages
 from .in_memory import InMemory
 from .legacy_era import LegacyEra
@@ -39,6 +40,8 @@ from .transport import Transport, check_transport
 
 if t.TYPE_CHECKING:
     from .http import HTTP as HTTP
+    from .multi import MultiServerClient as MultiServerClient
+    from .server_config import Config
 
 class Client(ServerMessages):
     """A connection to one MCP server, through a :class:`~mcp_sdk.client.transport.Transport`.
@@ -107,6 +110,32 @@ class Client(ServerMessages):
         set_handler = getattr(transport, "set_message_handler", None)
         if set_handler is not None:
             set_handler(self._handle_message)
+
+    @classmethod
+    def from_config(
+        cls,
+        config: Config,
+        *,
+        timeout: float | None = None,
+        connect_timeout: float = 30.0,
+        mode: str = "auto",
+        **client_options: t.Any,
+    ) -> MultiServerClient[Client]:
+        """One :class:`~mcp_sdk.client.multi.MultiServerClient` for every server of an ``mcpServers``
+        configuration (Claude Desktop's format; see :mod:`mcp_sdk.client.server_config`). Nothing
+        starts before its ``connect()``.
+
+        :param config: ``{"mcpServers": {...}}``, or the path of a JSON file holding it.
+        :param timeout: seconds to wait for each response; ``connect_timeout``: for all the servers to connect.
+        :param mode: how each server's era is chosen (see :meth:`connect`); ``client_options`` go to each :class:`Client`.
+        :raises ConfigError: the configuration is malformed.
+        """
+        from .multi import MultiServerClient
+        from .server_config import load, transport_for
+
+        clients: dict[str, Client] = {name: cls(transport_for(name, entry, timeout=timeout), timeout=timeout, **client_options)
+                                      for name, entry in load(config).items()}
+        return MultiServerClient(clients, connect_timeout=connect_timeout, mode=mode)
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -537,11 +566,16 @@ def __getattr__(name: str) -> t.Any:
         from .http import HTTP
 
         return HTTP
+    if name == "MultiServerClient":  # the multi-server client loads only when used
+        from . import multi
+
+        return multi.MultiServerClient
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
     "Client",
+    "ConfigError",
     "HTTP",
     "InMemory",
     "InputRequiredError",
@@ -549,13 +583,16 @@ __all__ = [
     "ListResourceTemplatesResult",
     "ListResourcesResult",
     "ListToolsResult",
+    "MultiServerClient",
     "ServerBusyError",
     "ServerError",
+    "ServerUnavailableError",
     "Stdio",
     "Subscription",
     "TaskHandle",
     "Tool",
     "Transport",
+    "UnknownServerError",
     "ValidationError",
 ]
 

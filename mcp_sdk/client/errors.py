@@ -77,3 +77,36 @@ class InputRequiredError(errors.MCPError):
     def __init__(self, message: str, method: str | None = None) -> None:
         super().__init__(message)
         self.method = method
+
+
+class ConfigError(errors.MCPError, ValueError):
+    """An ``mcpServers`` configuration (:meth:`Client.from_config`) is malformed: not a mapping,
+    an entry with neither ``command`` nor ``url``, a transport this SDK does not speak...
+
+    :param message: what is wrong, naming the server entry.
+    """
+
+
+class UnknownServerError(errors.MCPError, LookupError):
+    """A :class:`~mcp_sdk.client.multi.MultiServerClient` was given a tool or prompt name
+    without a configured server's prefix (``<server>_<name>``), or a resource URI without a
+    server segment (``scheme://<server>/path``).
+
+    :param message: the name or URI, and the servers configured.
+    """
+
+
+class ServerUnavailableError(errors.TransportError):
+    """A :class:`~mcp_sdk.client.multi.MultiServerClient` cannot reach one of its servers: it
+    failed to connect (command not found, process crashed, connection refused, no answer in
+    time) or its transport failed later. The other servers are unaffected.
+
+    :param server: the server's name in the configuration.
+    :param cause: the error that took the server out (also ``__cause__`` where raised from it).
+    """
+
+    def __init__(self, server: str, cause: BaseException | None) -> None:
+        detail = f": {cause}" if cause is not None else ""
+        super().__init__(f"MCP server {server!r} is unavailable{detail}")
+        self.server = server
+        self.cause = cause

@@ -21,6 +21,12 @@ CANNED = {
     "tools/list": {"tools": tool_entries()},
     "ping": {},
 }
+#: A 2026-07-28 ``tools/call`` (its ``_meta`` envelope read by nobody): the result stamped as the SDK stamps it.
+MODERN_CALL = {
+    **echo_result(CALL_PARAMS["arguments"]["message"]),
+    "_meta": {"io.modelcontextprotocol/serverInfo": CANNED["initialize"]["serverInfo"]},
+    "resultType": "complete",
+}
 
 
 def main() -> None:
@@ -30,7 +36,9 @@ def main() -> None:
         message = json.loads(line)
         if "id" not in message:
             continue
-        answer = {"jsonrpc": "2.0", "id": message["id"], "result": CANNED[message["method"]]}
+        params = message.get("params")
+        result = MODERN_CALL if params and "_meta" in params else CANNED[message["method"]]
+        answer = {"jsonrpc": "2.0", "id": message["id"], "result": result}
         out.write((dumps(answer) + "\n").encode())
         out.flush()
 

@@ -14,8 +14,19 @@ from mcp_sdk import Server, Tool  # noqa: E402
 from mcp_sdk.server.transports import StdioTransport  # noqa: E402
 
 
-def build_server() -> Server:
+def passthrough(request: t.Any, call_next: t.Callable[[t.Any], t.Any]) -> t.Any:
+    """A middleware that does nothing (bench/middleware_bench.py measures what the chain costs)."""
+    return call_next(request)
+
+
+def build_server(middleware: int = 0, tracing: bool = False) -> Server:
     server = Server(name="bench", version="1.0.0")
+    if tracing:  # OpenTelemetry's API with no SDK configured: what Tracing costs when tracing is off
+        from mcp_sdk.server.middleware import Tracing
+
+        server.add_middleware(Tracing())
+    for _ in range(middleware):
+        server.add_middleware(passthrough)
     for entry in tool_entries():
         if entry["name"] == "echo":
 
@@ -34,4 +45,7 @@ def build_server() -> Server:
 
 
 if __name__ == "__main__":
-    StdioTransport(build_server()).open()
+    # ``_stdio_server.py --middleware N``: N no-op middlewares around every request;
+    # ``--tracing``: the Tracing middleware, no OpenTelemetry SDK configured.
+    count = int(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[1] == "--middleware" else 0
+    StdioTransport(build_server(count, tracing="--tracing" in sys.argv[1:])).open()

@@ -79,8 +79,9 @@ def create_app(mode: str | None = None) -> t.Any:
         return f"Hello {args['message']}"
 
     redis_url = os.environ.get("MCP_BENCH_REDIS_URL") or None
+    threads = int(os.environ.get("MCP_BENCH_THREADS") or THREADS)
     return StreamableHTTPTransport(
-        server, enable_json_response=mode == "json", max_sessions=None, wsgi_threads=THREADS, redis_url=redis_url
+        server, enable_json_response=mode == "json", max_sessions=None, wsgi_threads=threads, redis_url=redis_url
     )
 
 
@@ -93,14 +94,15 @@ def free_port() -> int:
 class ServerProcess:
     """One benchmark server, started as a subprocess on a free port."""
 
-    def __init__(self, server: str, mode: str, workers: int = 1, redis_url: str = "") -> None:
+    def __init__(self, server: str, mode: str, workers: int = 1, redis_url: str = "", threads: int = THREADS) -> None:
         self.port = free_port()
         env = {**os.environ, "MCP_BENCH_MODE": mode, "PYTHONPATH": ROOT, "MCP_BENCH_REDIS_URL": redis_url}
+        env["MCP_BENCH_THREADS"] = str(threads)
         if server == "waitress":
             command = [sys.executable, __file__, "--serve", mode, "--port", str(self.port)]
         else:
             command = [
-                sys.executable, "-m", "gunicorn", "-k", "gthread", "-w", str(workers), "--threads", str(THREADS),
+                sys.executable, "-m", "gunicorn", "-k", "gthread", "-w", str(workers), "--threads", str(threads),
                 "-b", f"127.0.0.1:{self.port}", "--chdir", HERE, "--graceful-timeout", "1", "http_bench:create_app()",
             ]  # fmt: skip
         self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -1,16 +1,31 @@
 """Stream capacity: connected polling clients one process serves while a ping stays quick.
 
-``python bench/stream_bench.py [--levels 50 100 200 400 800] [--seconds 4]``
+``python bench/stream_bench.py [--levels 250 500 1000] [--seconds 6] [--server official]``
+``python bench/stream_bench.py --listen [--levels 8 32 128 512] [--seconds 4]``
 ``python bench/stream_bench.py --gevent [--streams 10000] [--kinds get listen] [--hold none]``
 
 Runs ``StreamableHTTPTransport(server)`` with every default under gunicorn ``-k gthread
---threads 8 -w 1``. At each level it connects that many 2025-11-25 sessions, each keeping its
-GET stream (the transport holds a few and closes the rest after a ``retry``, SEP-1699; each
-client comes back with ``Last-Event-ID`` after the ``retry``, as the official clients do), then
-times ``ping`` from one more client for ``--seconds``. It reports, per level, the ping p50/p99,
-refusals (any 429/503 is a failure) and GETs served per second; the capacity is the largest level
-whose ping p99 stays under 250 ms with no refusal. Client threads live in this process (one per
-session), so the two cores are shared with the load generator: the figure is a floor.
+--threads 8 -w 1``. At each level it connects that many 2025-11-25 sessions, each subscribed to
+``bench://clock`` and keeping its GET stream (the transport holds a few and closes the rest after a
+``retry``, SEP-1699; each client comes back with ``Last-Event-ID`` after the ``retry``, as the
+official clients do), then times ``ping`` from one more client for ``--seconds``. The server tells
+every subscriber ``notifications/resources/updated`` every 2 s, stamped with the time it was sent.
+It reports, per level, the ping p50/p99, refusals (any 429/503 is a failure), GETs served per
+second, and of the updates sent while it timed: how late they arrived (p50, p99, max), how many
+came later than ``retry`` + 1 s, and how many never came or came twice (each client must get each
+one once). The capacity is the largest level whose ping p99 stays under 250 ms with no refusal, no
+update missed, late or repeated. Client threads live in this process (one per session), so the two
+cores are shared with the load generator: the figure is a floor. ``--server official``: the same
+case against the ``mcp`` package's server under uvicorn (``_official_stream_server.py``).
+
+``--listen``: each client is a 2026-07-28 listener instead (``subscriptions/listen``, which cannot
+be resumed and holds a thread while open): the transport keeps a share of the threads for listens
+and ends the oldest with its result when a newcomer comes; each client listens again as our
+``Client`` does (at once spread over 1 s, doubling on quick ends). Reported per level: the ping
+p50/p99 of another client, refusals, listens acknowledged and ended gracefully per second, and the
+time between one listener's acknowledgements (p50/p99: how long its view may lag before it
+listens again and re-lists; gaps longer than the run cannot show) and how many listeners were
+acknowledged while the ping was timed.
 
 ``--gevent`` runs gunicorn ``-k gevent`` with one worker instead and holds ``--streams`` idle streams
 open at once (2025 GET streams, 2026 ``subscriptions/listen``, or both in turn) from a gevent load
@@ -45,9 +60,15 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start(port: int) -> subprocess.Popen[bytes]:
+#: The MCP endpoint's path (``--server official`` serves it at /mcp).
+PATH = "/"
+
+
+def start(port: int, server: str = "ours") -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "gunicorn", "-k", "gthread", "--threads", "8", "-w", "1", "--backlog", "4096",
                "--graceful-timeout", "1", "-b", f"127.0.0.1:{port}", "_stream_server:app"]
+    if server == "official":
+        command = [sys.executable, "_official_stream_server.py", str(port)]
     process = subprocess.Popen(command, cwd=HERE, env={**os.environ, "PYTHONPATH": ROOT}, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
@@ -70,7 +91,7 @@ class Session:
         headers = dict(HEADERS)
         if self.id:
             headers.update({"Mcp-Session-Id": self.id, "MCP-Protocol-Version": VERSION})
-        self.connection.request("POST", "/", json.dumps(message), headers)
+        self.connection.request("POST", PATH, json.dumps(message), headers)
         response = self.connection.getresponse()
         body = response.read()
         self.id = self.id or (response.getheader("Mcp-Session-Id") or "")
@@ -88,6 +109,19 @@ class Stats:
         self.gets = 0
         self.refused = 0
         self.errors = 0
+        self.ended = 0
+        self.gaps: list[float] = []  # seconds between one listener's acknowledgements
+        self.window_start: float | None = None  # when the ping is timed
+        self.acked: set[int] = set()  # listeners acknowledged since window_start
+        self.retry = 1.0
+        #: Per client, the send time and delay of each update received.
+        self.updates: list[list[tuple[float, float]]] = []
+
+    def client(self) -> list[tuple[float, float]]:
+        received: list[tuple[float, float]] = []
+        with self.lock:
+            self.updates.append(received)
+        return received
 
     def add(self, name: str) -> None:
         with self.lock:
@@ -97,8 +131,10 @@ class Stats:
 def poll_forever(port: int, stats: Stats, stop: threading.Event, ready: threading.Barrier) -> None:
     """One session keeping its GET stream, SEP-1699 style: reconnect after ``retry`` with ``Last-Event-ID``."""
     session = Session(port)
+    received = stats.client()
     try:
         session.initialize()
+        session.post({"jsonrpc": "2.0", "id": 1, "method": "resources/subscribe", "params": {"uri": "bench://clock"}})
     finally:
         ready.wait(60)
     last_id, retry = "", 1.0
@@ -108,7 +144,7 @@ def poll_forever(port: int, stats: Stats, stop: threading.Event, ready: threadin
         if last_id:
             headers["Last-Event-ID"] = last_id
         try:
-            connection.request("GET", "/", headers=headers)
+            connection.request("GET", PATH, headers=headers)
             response = connection.getresponse()
             if response.status in (429, 503):
                 stats.add("refused")
@@ -120,7 +156,10 @@ def poll_forever(port: int, stats: Stats, stop: threading.Event, ready: threadin
                     if line.startswith("id: "):
                         last_id = line[4:]
                     elif line.startswith("retry: "):
-                        retry = int(line[7:]) / 1000
+                        retry = stats.retry = int(line[7:]) / 1000
+                    elif line.startswith("data: ") and "notifications/resources/updated" in line:
+                        sent = float(json.loads(line[6:])["params"]["uri"].rpartition("t=")[2])
+                        received.append((sent, time.time() - sent))
                     if stop.is_set():
                         break
                 response.close()
@@ -133,10 +172,62 @@ def poll_forever(port: int, stats: Stats, stop: threading.Event, ready: threadin
     session.connection.close()
 
 
-def level(port: int, clients: int, seconds: float) -> dict[str, t.Any]:
+LISTEN = {"jsonrpc": "2.0", "method": "subscriptions/listen", "params": {"notifications": {"toolsListChanged": True}, "_meta": {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": {"name": "bench", "version": "1"}}}}
+LISTEN_HEADERS = {**HEADERS, "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "subscriptions/listen"}
+
+
+def listen_forever(port: int, stats: Stats, stop: threading.Event, ready: threading.Barrier) -> None:
+    """One 2026-07-28 listener: listen, and after a graceful end listen again (backoff on quick ends)."""
+    import random
+
+    ready.wait(60)
+    quick, request_id = 0, 0
+    last_ack: float | None = None
+    while not stop.is_set():
+        request_id += 1
+        # A new connection each time: gunicorn closes one idle past its keep-alive (2 s) while we back off.
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        opened = time.monotonic()
+        delay = 1.0
+        try:
+            connection.request("POST", PATH, json.dumps({**LISTEN, "id": request_id}), LISTEN_HEADERS)
+            response = connection.getresponse()
+            if response.status in (429, 503):
+                stats.add("refused")
+                response.read()
+                delay = float(response.getheader("Retry-After") or 1)
+            else:
+                for raw in response:  # until the server ends the listen (or the bench stops)
+                    if raw.startswith(b"data: ") and b"acknowledged" in raw:
+                        stats.add("gets")
+                        now = time.monotonic()
+                        with stats.lock:
+                            if last_ack is not None and not stop.is_set():
+                                stats.gaps.append(now - last_ack)
+                            if stats.window_start is not None and now >= stats.window_start:
+                                stats.acked.add(threading.get_ident())
+                        last_ack = now
+                    elif raw.startswith(b"data: ") and b'"result"' in raw:
+                        stats.add("ended")
+                    if stop.is_set():
+                        break
+                response.close()
+                quick = quick + 1 if time.monotonic() - opened < 5.0 else 0
+                delay = random.uniform(0, 1.0) if not quick else random.uniform(0.5, 1) * min(30.0, 2.0 ** (quick - 1))
+        except (OSError, http.client.HTTPException):
+            stats.add("errors")
+        finally:
+            connection.close()
+        stop.wait(delay)
+
+
+def level(port: int, clients: int, seconds: float, listen: bool = False) -> dict[str, t.Any]:
     stats, stop = Stats(), threading.Event()
     ready = threading.Barrier(clients + 1)
-    threads = [threading.Thread(target=poll_forever, args=(port, stats, stop, ready), name=f"bench-poller-{n}", daemon=True)
+    target = listen_forever if listen else poll_forever
+    threads = [threading.Thread(target=target, args=(port, stats, stop, ready), name=f"bench-client-{n}", daemon=True)
                for n in range(clients)]
     for thread in threads:
         thread.start()
@@ -145,8 +236,8 @@ def level(port: int, clients: int, seconds: float) -> dict[str, t.Any]:
     pinger = Session(port)
     pinger.initialize()
     times: list[float] = []
-    before = stats.gets
-    started = time.monotonic()
+    before, ended_before = stats.gets, stats.ended
+    started = stats.window_start = time.monotonic()
     while time.monotonic() - started < seconds:
         t0 = time.monotonic()
         status, _ = pinger.post({"jsonrpc": "2.0", "id": 1, "method": "ping"})
@@ -154,20 +245,48 @@ def level(port: int, clients: int, seconds: float) -> dict[str, t.Any]:
         if status != 200:
             stats.add("refused")
         time.sleep(0.02)
-    gets_per_second = (stats.gets - before) / (time.monotonic() - started)
+    elapsed = time.monotonic() - started
+    gets_per_second = (stats.gets - before) / elapsed
+    ends_per_second = (stats.ended - ended_before) / elapsed
+    window = (time.time() - elapsed, time.time() - stats.retry - 1.0)
+    if not listen:
+        time.sleep(stats.retry + 1.0)  # what was sent near the end has its retry + 1 s to arrive
     stop.set()
     for thread in threads:
         thread.join(35)
     pinger.connection.close()
     times.sort()
+    # The updates sent while timing (each one reached some client), and what each client got of them.
+    sent = sorted({at for received in stats.updates for at, _ in received if window[0] <= at <= window[1]})
+    delays = sorted(delay for received in stats.updates for at, delay in received if at in sent)
+    missed = sum(len(set(sent) - {at for at, _ in received}) for received in stats.updates)
+    repeated = sum(len(received) - len({at for at, _ in received}) for received in stats.updates)
     return {
         "clients": clients,
         "ping_p50_ms": round(1000 * times[len(times) // 2], 1),
         "ping_p99_ms": round(1000 * times[min(len(times) - 1, int(len(times) * 0.99))], 1),
         "refused": stats.refused,
         "errors": stats.errors,
-        "polls_per_s": round(gets_per_second),
+        **({"listens_per_s": round(gets_per_second, 1), "graceful_ends_per_s": round(ends_per_second, 1),
+            "relisten_gap_p50_s": percentile(stats.gaps, 0.5), "relisten_gap_p99_s": percentile(stats.gaps, 0.99),
+            "listened_in_window": f"{len(stats.acked)}/{clients}"}
+           if listen else {
+               "polls_per_s": round(gets_per_second),
+               "updates_sent": len(sent),
+               "updates_received": len(delays),
+               "update_p50_ms": round(1000 * delays[len(delays) // 2]) if delays else None,
+               "update_p99_ms": round(1000 * delays[min(len(delays) - 1, int(len(delays) * 0.99))]) if delays else None,
+               "update_max_ms": round(1000 * delays[-1]) if delays else None,
+               "late": sum(delay > stats.retry + 1.0 for delay in delays),
+               "missed": missed,
+               "repeated": repeated,
+           }),
     }
+
+
+def percentile(values: list[float], share: float) -> float | None:
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(len(ordered) * share))], 2) if ordered else None
 
 
 # -- gevent: thousands of idle streams on one worker ---------------------------------
@@ -298,8 +417,11 @@ def main_gevent(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--levels", nargs="+", type=int, default=[50, 100, 200, 400, 800])
-    parser.add_argument("--seconds", type=float, default=4.0)
+    parser.add_argument("--levels", nargs="+", type=int, default=[250, 500, 1000])
+    parser.add_argument("--seconds", type=float, default=6.0)
+    parser.add_argument("--listen", action="store_true", help="2026-07-28 listeners instead of 2025 polling clients")
+    parser.add_argument("--server", choices=["ours", "official"], default="ours",
+                        help="official: the mcp package's low-level Server and Streamable HTTP app under uvicorn")
     parser.add_argument("--gevent", action="store_true", help="idle streams on gunicorn -k gevent, one worker")
     parser.add_argument("--streams", type=int, default=10_000, help="--gevent: streams held at once")
     parser.add_argument("--kinds", nargs="+", default=["get", "listen"], help="--gevent: get, listen or both")
@@ -308,20 +430,24 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.gevent:
         return main_gevent(args)
+    global PATH
+    PATH = "/mcp" if args.server == "official" else "/"
     port = free_port()
-    process = start(port)
+    process = start(port, args.server)
     capacity = 0
     try:
         for clients in args.levels:
-            row = level(port, clients, args.seconds)
+            row = level(port, clients, args.seconds, args.listen)
             print(json.dumps(row), flush=True)
-            if row["ping_p99_ms"] > 1000 * P99_LIMIT or row["refused"]:
+            if row["ping_p99_ms"] > 1000 * P99_LIMIT or row["refused"] or any(row.get(name) for name in ("missed", "late", "repeated")):
                 break
             capacity = clients
     finally:
         process.terminate()
         process.wait(10)
-    print(f"capacity: {capacity} polling clients with ping p99 < {P99_LIMIT * 1000:.0f} ms (gunicorn gthread, 8 threads)")
+    kind = "2026 listeners" if args.listen else "polling clients, every update within retry + 1 s,"
+    where = "gunicorn gthread, 8 threads" if args.server == "ours" else "the official server under uvicorn"
+    print(f"capacity: {capacity} {kind} with ping p99 < {P99_LIMIT * 1000:.0f} ms ({where})")
     return 0
 
 

@@ -29,6 +29,7 @@ from .errors import MCPDeprecationWarning as MCPDeprecationWarning
 from .errors import MCPError as MCPError
 from .errors import MethodAlreadyDefinedError as MethodAlreadyDefinedError
 from .errors import MissingExtraError as MissingExtraError
+from .errors import NotRegisteredError as NotRegisteredError
 from .errors import PromptNotUnique as PromptNotUnique
 from .errors import RequestHandlerError as RequestHandlerError
 from .errors import RequestTimeoutError as RequestTimeoutError
@@ -85,6 +86,7 @@ __all__ = [
     "MCPError",
     "MethodAlreadyDefinedError",
     "MissingExtraError",
+    "NotRegisteredError",
     "Prompt",
     "PromptNotUnique",
     "RequestHandlerError",

@@ -24,10 +24,12 @@ from . import error_codes, json_rpc, methods
 from . import protocol_version as versions
 from .cancellation import Cancellation
 from .errors import CapabilityError, ValidationError
+from .graceful_end import GracefulEnd
 
 if t.TYPE_CHECKING:
     from .configuration import Configuration
     from .server.auth import Principal
+    from .server.lifespan import Lifespan
 
 
 def safe_repr(value: t.Any, limit: int = 1000) -> str:
@@ -46,6 +48,8 @@ class ChannelHost(t.Protocol):
     configuration: Configuration
     #: The ``server_context`` given to the server, handed to handlers.
     server_context: t.Any
+    #: The server's lifespan (``Server(lifespan=fn)``), whose value handlers read.
+    lifespan: Lifespan
 
     def report_exception(self, error: BaseException, context: dict[str, t.Any]) -> None:
         """Give an error no response can carry to the configured reporter."""
@@ -137,6 +141,9 @@ class Channel:
         #: Set by a transport that can end a request's SSE connection early (Streamable HTTP,
         #: SEP-1699): ``fn(request_id) -> bool``; see :meth:`close_sse_stream`.
         self.stream_closer: t.Callable[[t.Any], bool] | None = None
+        #: Ends this channel's ``subscriptions/listen`` request early with its result, set by a
+        #: transport that bounds listens (one request per channel: 2026-07-28 over HTTP); else None.
+        self.graceful_end: GracefulEnd | None = None
         self._closed = False
 
     # -- state ---------------------------------------------------------------

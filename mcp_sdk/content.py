@@ -10,7 +10,7 @@ import typing as t
 
 import attrs
 
-from ._converter import converter, to_wire
+from ._converter import to_wire, unstructure
 
 
 class _Block:
@@ -19,7 +19,7 @@ class _Block:
     def to_dict(self) -> dict[str, t.Any]:
         """The wire form, with ``type`` first and ``None`` fields left out."""
         data = {"type": self.TYPE}
-        data.update(converter.unstructure(self))
+        data.update(unstructure(self))
         return data
 
 

@@ -45,6 +45,15 @@ class ValidationError(MCPError, ValueError):
     """A message or value does not have the shape the protocol requires."""
 
 
+class ElicitationContentError(ValidationError):
+    """The client accepted an elicitation with content that does not fit the requested form.
+
+    The message names the field and the rule (``Invalid elicitation content: age must be
+    integer``); a tool that lets it escape answers ``isError`` with it, since the fault is the
+    client's answer, not the tool.
+    """
+
+
 class DefinitionError(MCPError, TypeError):
     """A tool, prompt or resource is defined in a way that cannot work; raised where it is defined.
 
@@ -80,6 +89,19 @@ class ToolNotUnique(MCPError, ValueError):
 
 class PromptNotUnique(MCPError, ValueError):
     """Two prompts registered on one server share a name."""
+
+
+class NotRegisteredError(MCPError, KeyError):
+    """No tool, prompt, resource or resource template of that name is registered on the server
+    (``server.remove_tool(name)``, ``disable_tool``, ...)."""
+
+    def __init__(self, kind: str, name: str) -> None:
+        super().__init__(f"No {kind} {name!r} is registered")
+        self.kind = kind
+        self.name = name
+
+    def __str__(self) -> str:  # KeyError's would repr the message
+        return str(self.args[0])
 
 
 class MethodAlreadyDefinedError(MCPError, ValueError):

@@ -6,7 +6,8 @@ import typing as t
 
 import attrs
 
-from ._converter import converter
+from ._converter import unstructure
+from ._tags import tag_set
 
 
 @attrs.define
@@ -21,7 +22,11 @@ class ResourceTemplate:
     annotations: dict[str, t.Any] | None = None
     icons: list[dict[str, t.Any]] | None = None
     meta: dict[str, t.Any] | None = None
+    #: The server's labels for it, for ``Server(include_tags=..., exclude_tags=...)``; never sent on the wire.
+    tags: frozenset[str] = attrs.field(factory=frozenset, converter=tag_set, kw_only=True)
 
     def to_dict(self) -> dict[str, t.Any]:
         """The ``resources/templates/list`` entry."""
-        return t.cast("dict[str, t.Any]", converter.unstructure(self))
+        entry = t.cast("dict[str, t.Any]", unstructure(self))
+        entry.pop("tags", None)
+        return entry

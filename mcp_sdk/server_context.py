@@ -13,10 +13,12 @@ import typing as t
 from . import methods
 from . import protocol_version as versions
 from .cancellation import Cancellation
+from .deprecations import warn_deprecated
 from .errors import CapabilityError
 
 if t.TYPE_CHECKING:
     from .channel import Channel
+    from .elicitation import ElicitationResult
     from .server.auth import Principal
     from .server.input_required import RoundTripInputs
 
@@ -134,6 +136,12 @@ class ServerContext(t.Mapping[str, t.Any]):
         http_request = self.http_request
         return http_request() if callable(http_request) else http_request
 
+    @property
+    def lifespan(self) -> t.Any:
+        """What the server's lifespan yielded (``Server(lifespan=fn)``, see
+        :mod:`mcp_sdk.server.lifespan`) while it runs in this process; None otherwise."""
+        return self.session.server.lifespan.value if self.session is not None else None
+
     # -- cancellation --------------------------------------------------------
 
     def cancelled(self) -> bool:
@@ -158,7 +166,11 @@ class ServerContext(t.Mapping[str, t.Any]):
         self.session.send_notification(methods.NOTIFICATIONS_PROGRESS, params, related_request_id=self.request_id)
 
     def notify_log_message(self, data: t.Any, level: str, logger: str | None = None) -> None:
-        """Send ``notifications/message`` to this client if ``level`` passes its ``logging/setLevel``."""
+        """Send ``notifications/message`` to this client if ``level`` passes its ``logging/setLevel``.
+
+        Logging is deprecated as of MCP 2026-07-28 (SEP-2577): warns with :class:`~mcp_sdk.MCPDeprecationWarning`.
+        """
+        warn_deprecated("logging")
         if self.session is not None:
             self.session.notify_log_message(data=data, level=level, logger=logger, related_request_id=self.request_id)
 
@@ -208,9 +220,12 @@ class ServerContext(t.Mapping[str, t.Any]):
     def list_roots(self, timeout: float | None = None) -> dict[str, t.Any]:
         """Ask the client for its roots (``roots/list``); returns ``{"roots": [...]}``.
 
+        Roots are deprecated as of MCP 2026-07-28 (SEP-2577): warns with :class:`~mcp_sdk.MCPDeprecationWarning`.
+
         :raises CapabilityError: the client did not declare ``roots``.
         :raises JSONRPCError: the client answered with an error.
         """
+        warn_deprecated("roots")
         self._require("roots", methods.ROOTS_LIST)
         return t.cast("dict[str, t.Any]", self._request(methods.ROOTS_LIST, None, timeout))
 
@@ -239,8 +254,11 @@ class ServerContext(t.Mapping[str, t.Any]):
     ) -> dict[str, t.Any]:
         """Ask the client's LLM for a completion (``sampling/createMessage``); returns its result.
 
+        Sampling is deprecated as of MCP 2026-07-28 (SEP-2577): warns with :class:`~mcp_sdk.MCPDeprecationWarning`.
+
         :raises CapabilityError: the client lacks ``sampling`` (or ``sampling.tools`` when ``tools`` is given).
         """
+        warn_deprecated("sampling")
         self._require("sampling", methods.SAMPLING_CREATE_MESSAGE)
         if tools is not None or tool_choice is not None:
             self._require("sampling.tools", methods.SAMPLING_CREATE_MESSAGE)
@@ -270,6 +288,22 @@ class ServerContext(t.Mapping[str, t.Any]):
         if self.session is not None and self.session.supports("url_elicitation"):
             params = {"mode": "form", **params}
         return t.cast("dict[str, t.Any]", self._request(methods.ELICITATION_CREATE, params, timeout))
+
+    def elicit(self, message: str, schema: t.Any, timeout: float | None = None) -> ElicitationResult[t.Any]:
+        """Ask the user to fill a form (``elicitation/create``) and get the answer as a typed value.
+
+        :param schema: a Pydantic model, a dataclass, an attrs class or a ``TypedDict`` (flat,
+            primitive fields: MCP forms allow nothing else), or a JSON Schema dict.
+        :return: an :class:`~mcp_sdk.elicitation.ElicitationResult`: ``action``, and when the user
+            accepted, ``data`` (a model instance, a dataclass or attrs instance, or the dict).
+        :raises TypeError: ``schema`` is not a flat form (naming the field), before anything is sent.
+        :raises ElicitationContentError: the client's answer does not match the schema (naming the field);
+            a tool that lets it escape answers ``isError`` with its message.
+        :raises CapabilityError: the client lacks form elicitation.
+        """
+        from .elicitation import elicit
+
+        return elicit(self, message, schema, timeout)
 
     def create_url_elicitation(
         self, message: str, url: str, elicitation_id: str, timeout: float | None = None

@@ -1,7 +1,8 @@
 """W3C Trace Context keys reserved in ``_meta`` (SEP-414).
 
-The SDK passes these keys through a request's ``_meta`` untouched; bridge them
-to your tracing library yourself.
+The SDK passes these keys through a request's ``_meta`` untouched. With OpenTelemetry
+(``mcp_sdk[otel]``), :class:`~mcp_sdk.server.middleware.Tracing` parents each request's span on
+them, and the :class:`~mcp_sdk.Client` writes them from the caller's current span.
 """
 
 from __future__ import annotations

@@ -1,14 +1,13 @@
-"""The MCP server and its transport: Django users by session, OAuth clients by bearer token."""
+"""The MCP server, served by mcp_sdk.contrib.django (urls.py): Django users by session, OAuth clients
+by bearer token."""
 
 from __future__ import annotations
 
-import atexit
 import os
 import typing as t
 
 from mcp_sdk import Server
 from mcp_sdk.server.auth import BearerAuth, JWTVerifier, Principal
-from mcp_sdk.server.transports import StreamableHTTPTransport
 
 server = Server(name="django_auth_example", version="1.0.0")
 
@@ -26,10 +25,8 @@ def staff_report(args: dict[str, t.Any]) -> str:
     return f"{get_user_model().objects.count()} users"
 
 
-def django_user(environ: dict[str, t.Any]) -> Principal | None:
-    """The bridge: the request's signed-in Django user (``wsgi_view`` puts the request in ``environ``)."""
-    request = environ.get("django.request")
-    user = getattr(request, "user", None)
+def principal(user: t.Any) -> Principal | None:
+    """``MCP_SDK["PRINCIPAL"]``: the session's signed-in Django user as the MCP caller; staff get ``staff``."""
     if user is None or not user.is_authenticated or not user.is_active:
         return None
     scopes = ["mcp", "staff"] if user.is_staff else ["mcp"]
@@ -50,6 +47,5 @@ def bearer_auth() -> BearerAuth | None:
     )
 
 
+#: The transport's ``auth=`` (urls.py): OAuth clients' bearer tokens, when MCP_ISSUER is set.
 auth = bearer_auth()
-transport = StreamableHTTPTransport(server, auth=auth, authenticate=django_user)
-atexit.register(transport.close)

@@ -14,10 +14,11 @@ DEBUG = False
 ALLOWED_HOSTS = ["127.0.0.1", "localhost", "[::1]"]
 ROOT_URLCONF = "django_auth.urls"
 WSGI_APPLICATION = "django_auth.wsgi.application"
-INSTALLED_APPS = ["django.contrib.auth", "django.contrib.contenttypes", "django.contrib.sessions"]
+INSTALLED_APPS = ["django.contrib.auth", "django.contrib.contenttypes", "django.contrib.sessions", "mcp_sdk.contrib.django"]
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",  # session callers of /mcp send the csrftoken cookie's value in X-CSRFToken
     "django.contrib.auth.middleware.AuthenticationMiddleware",
 ]
 DATABASES = {
@@ -29,3 +30,8 @@ DATABASES = {
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 USE_TZ = True
+MCP_SDK = {
+    "SERVER": "django_auth.mcp.server",  # also for python -m django mcp tools|call|stdio
+    "AUTHENTICATION": ["session"],
+    "PRINCIPAL": "django_auth.mcp.principal",
+}

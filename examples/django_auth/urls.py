@@ -6,10 +6,9 @@ from django.urls import path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from django_project.wsgi_view import wsgi_view
-from mcp_sdk.server.auth import protected_resource_metadata
+from mcp_sdk.contrib.django import mcp_view, protected_resource_view
 
-from .mcp import auth, transport
+from .mcp import auth, server
 
 
 @csrf_exempt  # a demo sign-in for scripts; a real site uses django.contrib.auth.views.LoginView
@@ -24,8 +23,9 @@ def sign_in(request: HttpRequest) -> HttpResponse:
 
 urlpatterns = [
     path("login", sign_in),
-    path("mcp", wsgi_view(transport)),
+    # The session's user (MCP_SDK["PRINCIPAL"]), else the bearer token auth= checks.
+    path("mcp", mcp_view(server, auth=auth, wsgi_threads=32)),
 ]
 if auth is not None:
     # RFC 9728: /.well-known/oauth-protected-resource/mcp, at the site's root.
-    urlpatterns.append(path(auth.metadata_path.lstrip("/"), wsgi_view(protected_resource_metadata(auth))))
+    urlpatterns.append(path(auth.metadata_path.lstrip("/"), protected_resource_view(auth)))

@@ -1,10 +1,7 @@
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.urls import path
-
-from .mcp import transport
-from .wsgi_view import wsgi_view
+from django.urls import include, path
 
 
 def index(request: HttpRequest) -> HttpResponse:
@@ -13,5 +10,5 @@ def index(request: HttpRequest) -> HttpResponse:
 
 urlpatterns = [
     path("", index),
-    path("mcp", wsgi_view(transport)),
+    path("mcp", include("mcp_sdk.contrib.django.urls")),  # MCP_SDK["SERVER"], as a Django view
 ]

@@ -21,9 +21,11 @@ import typing as t
 
 from .. import methods
 from ..cancellation import Cancellation
+from ..deprecations import warn_deprecated
 from . import modern, negotiation, tasks
 from .cache import ResultCache
-from .errors import InputRequiredError, ServerError, ValidationError
+from .errors import ConfigError, InputRequiredError, ServerBusyError, ServerError, ServerUnavailableError, UnknownServerError
+from .errors import ValidationError
 from .handlers import ServerMessages
 from .in_memory import InMemory
 from .legacy_era import LegacyEra
@@ -38,13 +40,16 @@ from .transport import Transport, check_transport
 
 if t.TYPE_CHECKING:
     from .http import HTTP as HTTP
+    from .multi import MultiServerClient as MultiServerClient
+    from .server_config import Config
 
 class Client(ServerMessages):
     """A connection to one MCP server, through a :class:`~mcp_sdk.client.transport.Transport`.
 
     Thread-safe: any number of threads may send requests at once. Every
     request method accepts ``meta=`` (extra ``_meta`` entries, e.g. W3C trace
-    context), ``cancellation=`` (a :class:`~mcp_sdk.Cancellation`; cancelling it
+    context; the current OpenTelemetry span's is added when the application uses
+    OpenTelemetry, see :mod:`mcp_sdk.client.trace_propagation`), ``cancellation=`` (a :class:`~mcp_sdk.Cancellation`; cancelling it
     from another thread sends ``notifications/cancelled`` and raises
     :class:`~mcp_sdk.CancelledError` in the caller) and ``timeout=`` (seconds;
     :class:`~mcp_sdk.RequestTimeoutError` when it runs out).
@@ -59,7 +64,8 @@ class Client(ServerMessages):
         expire; ``False`` asks the server every time.
     :param max_input_rounds: most ``input_required`` rounds one call may take (MCP 2026-07-28).
     :raises: see each method; every exception is an :class:`~mcp_sdk.MCPError`:
-        :attr:`ServerError` (a JSON-RPC error from the server),
+        :attr:`ServerError` (a JSON-RPC error from the server; :attr:`ServerBusyError`, a
+        subclass, when HTTP said 429 or 503),
         :attr:`ValidationError` (a malformed response),
         :class:`~mcp_sdk.TransportError` (the server is unreachable or died).
     """
@@ -67,6 +73,7 @@ class Client(ServerMessages):
     # Aliases, so `Client.Tool`, `Client.ServerError`... work as in the gem (and as types).
     Tool: t.TypeAlias = Tool
     ServerError: t.TypeAlias = ServerError
+    ServerBusyError: t.TypeAlias = ServerBusyError
     ValidationError: t.TypeAlias = ValidationError
     InputRequiredError: t.TypeAlias = InputRequiredError
     Subscription: t.TypeAlias = Subscription
@@ -103,6 +110,32 @@ class Client(ServerMessages):
         set_handler = getattr(transport, "set_message_handler", None)
         if set_handler is not None:
             set_handler(self._handle_message)
+
+    @classmethod
+    def from_config(
+        cls,
+        config: Config,
+        *,
+        timeout: float | None = None,
+        connect_timeout: float = 30.0,
+        mode: str = "auto",
+        **client_options: t.Any,
+    ) -> MultiServerClient[Client]:
+        """One :class:`~mcp_sdk.client.multi.MultiServerClient` for every server of an ``mcpServers``
+        configuration (Claude Desktop's format; see :mod:`mcp_sdk.client.server_config`). Nothing
+        starts before its ``connect()``.
+
+        :param config: ``{"mcpServers": {...}}``, or the path of a JSON file holding it.
+        :param timeout: seconds to wait for each response; ``connect_timeout``: for all the servers to connect.
+        :param mode: how each server's era is chosen (see :meth:`connect`); ``client_options`` go to each :class:`Client`.
+        :raises ConfigError: the configuration is malformed.
+        """
+        from .multi import MultiServerClient
+        from .server_config import load, transport_for
+
+        clients: dict[str, Client] = {name: cls(transport_for(name, entry, timeout=timeout), timeout=timeout, **client_options)
+                                      for name, entry in load(config).items()}
+        return MultiServerClient(clients, connect_timeout=connect_timeout, mode=mode)
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -164,7 +197,9 @@ class Client(ServerMessages):
         :meth:`on_log_message`); None (the default) asks for no logging.
 
         On 2026-07-28 it travels in every request's ``_meta``; on an older
-        version setting it sends ``logging/setLevel`` (now, or on :meth:`connect`).
+        version setting it sends ``logging/setLevel`` (now, or on :meth:`connect`), unless the
+        server does not advertise ``logging`` (a stateless server, which cannot keep a level
+        from one request to the next): then it travels in every request's ``_meta`` too.
         """
         return self._sender.log_level
 
@@ -173,7 +208,7 @@ class Client(ServerMessages):
         check_log_level(level)
         self._sender.log_level = level
         if level is not None and self.connected:
-            self._sender.era.set_logging_level(self._sender, level, None)
+            self._sender.era.carry_log_level(self._sender, level, None)
 
     @property
     def connected(self) -> bool:
@@ -408,7 +443,9 @@ class Client(ServerMessages):
         """Ask the server to send log messages at ``level`` and above (they reach :meth:`on_log_message`).
 
         On MCP 2026-07-28 this sets :attr:`log_level`, which every request then carries.
+        Logging is deprecated as of MCP 2026-07-28 (SEP-2577): warns with :class:`~mcp_sdk.MCPDeprecationWarning`.
         """
+        warn_deprecated("logging")
         return self._sender.era.set_logging_level(self._sender, level, timeout)
 
     def subscribe_resource(self, uri: str, *, timeout: float | None = None) -> dict[str, t.Any]:
@@ -441,8 +478,12 @@ class Client(ServerMessages):
         """Open ``subscriptions/listen`` (MCP 2026-07-28) for list changes and resource updates.
 
         The notifications reach :meth:`on_notification` (and ``callback(method, params)``),
-        and drop what the cache holds for them. A dropped stream is opened again;
-        ``subscription.close()`` (or :meth:`close`) ends it.
+        and drop what the cache holds for them. A dropped stream, or one the server ends with
+        its result (a threaded server takes its thread back), is opened again, with backoff
+        and jitter; changes may have gone unannounced meanwhile, so once listening again the
+        client tells of each change the filter covers once (``notifications/tools/list_changed``
+        for ``tools``, ``notifications/resources/updated`` for each URI...), for handlers to list
+        or read again. ``subscription.close()`` (or :meth:`close`) ends it.
 
         :param tools: ``notifications/tools/list_changed``; ``prompts``, ``resources``: likewise.
         :param resource_uris: ``notifications/resources/updated`` for these URIs.
@@ -452,6 +493,7 @@ class Client(ServerMessages):
         """
         wanted = notification_filter(tools=tools, prompts=prompts, resources=resources, resource_uris=resource_uris)
         subscription = self._sender.era.open_subscription(self._sender, wanted, callback, listen_timeout)
+        subscription.deliver = self._handle_notification
         with self._lock:
             self._subscriptions.append(subscription)
         subscription.start()
@@ -467,7 +509,9 @@ class Client(ServerMessages):
         """Tell the server the roots changed (``notifications/roots/list_changed``).
 
         Nothing to send on MCP 2026-07-28: a server asks for the roots with each request that needs them.
+        Roots are deprecated as of MCP 2026-07-28 (SEP-2577): warns with :class:`~mcp_sdk.MCPDeprecationWarning`.
         """
+        warn_deprecated("roots")
         self._sender.era.notify_roots_list_changed(self.notify)
 
     def cancel(self, request_id: str | int, reason: str | None = None) -> None:
@@ -522,11 +566,16 @@ def __getattr__(name: str) -> t.Any:
         from .http import HTTP
 
         return HTTP
+    if name == "MultiServerClient":  # the multi-server client loads only when used
+        from . import multi
+
+        return multi.MultiServerClient
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
     "Client",
+    "ConfigError",
     "HTTP",
     "InMemory",
     "InputRequiredError",
@@ -534,12 +583,16 @@ __all__ = [
     "ListResourceTemplatesResult",
     "ListResourcesResult",
     "ListToolsResult",
+    "MultiServerClient",
+    "ServerBusyError",
     "ServerError",
+    "ServerUnavailableError",
     "Stdio",
     "Subscription",
     "TaskHandle",
     "Tool",
     "Transport",
+    "UnknownServerError",
     "ValidationError",
 ]
 

@@ -130,6 +130,13 @@ class Era:
         """
         raise NotImplementedError
 
+    def carry_log_level(self, sender: Sender, level: str | None, timeout: float | None) -> None:
+        """Deliver :attr:`Client.log_level` as the era does (by default :meth:`set_logging_level`).
+
+        :raises ServerError: the server refused it.
+        """
+        self.set_logging_level(sender, level, timeout)
+
     def notify_roots_list_changed(self, notify: t.Callable[[str], None]) -> None:
         """Tell the server the client's roots changed, through ``notify(method)``, if the era has a way to."""
         raise NotImplementedError

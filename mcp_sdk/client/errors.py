@@ -28,6 +28,32 @@ class ServerError(errors.JSONRPCError):
         return f"{self.message} (code {self.code})"
 
 
+class ServerBusyError(ServerError):
+    """The server refused a request for now: HTTP 429 (this client holds too much) or 503 (the
+    server is full), usually with ``Retry-After``. Not sent again by the client on its own, but
+    a :class:`~mcp_sdk.client.listen.Subscription` waits ``retry_after`` and listens again.
+
+    :param message: the error's ``message`` (from the JSON-RPC body, else the HTTP status line).
+    :param code: the JSON-RPC error code of the body (``-32600`` without one).
+    :param status: the HTTP status (429 or 503).
+    :param retry_after: the seconds ``Retry-After`` asks for (None: no usable header).
+    """
+
+    def __init__(self, message: str, code: int, data: t.Any = None, *, status: int, retry_after: float | None) -> None:
+        super().__init__(message, code, data)
+        self.status = status
+        self.retry_after = retry_after
+
+
+def retry_after_seconds(value: str | None) -> float | None:
+    """The seconds of a ``Retry-After`` header given in seconds (an HTTP date, or garbage: None)."""
+    try:
+        seconds = float(value) if value is not None else None
+    except ValueError:
+        return None
+    return seconds if seconds is not None and 0 <= seconds < 86400 else None
+
+
 class ValidationError(errors.ValidationError):
     """A response does not have the shape the protocol requires.
 
@@ -51,3 +77,36 @@ class InputRequiredError(errors.MCPError):
     def __init__(self, message: str, method: str | None = None) -> None:
         super().__init__(message)
         self.method = method
+
+
+class ConfigError(errors.MCPError, ValueError):
+    """An ``mcpServers`` configuration (:meth:`Client.from_config`) is malformed: not a mapping,
+    an entry with neither ``command`` nor ``url``, a transport this SDK does not speak...
+
+    :param message: what is wrong, naming the server entry.
+    """
+
+
+class UnknownServerError(errors.MCPError, LookupError):
+    """A :class:`~mcp_sdk.client.multi.MultiServerClient` was given a tool or prompt name
+    without a configured server's prefix (``<server>_<name>``), or a resource URI without a
+    server segment (``scheme://<server>/path``).
+
+    :param message: the name or URI, and the servers configured.
+    """
+
+
+class ServerUnavailableError(errors.TransportError):
+    """A :class:`~mcp_sdk.client.multi.MultiServerClient` cannot reach one of its servers: it
+    failed to connect (command not found, process crashed, connection refused, no answer in
+    time) or its transport failed later. The other servers are unaffected.
+
+    :param server: the server's name in the configuration.
+    :param cause: the error that took the server out (also ``__cause__`` where raised from it).
+    """
+
+    def __init__(self, server: str, cause: BaseException | None) -> None:
+        detail = f": {cause}" if cause is not None else ""
+        super().__init__(f"MCP server {server!r} is unavailable{detail}")
+        self.server = server
+        self.cause = cause

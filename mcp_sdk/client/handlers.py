@@ -13,6 +13,7 @@ import threading
 import typing as t
 
 from .. import error_codes, json_rpc, methods
+from ..deprecations import warn_deprecated
 from ..errors import JSONRPCError
 from . import modern
 from .elicitation import apply_defaults
@@ -64,7 +65,9 @@ class ServerMessages:
         ``sampling`` capability on :meth:`connect`. Raise a
         :class:`~mcp_sdk.JSONRPCError` to answer with that error (the
         specification uses code ``-1`` for a user's refusal).
+        Sampling is deprecated as of MCP 2026-07-28 (SEP-2577): warns with :class:`~mcp_sdk.MCPDeprecationWarning`.
         """
+        warn_deprecated("sampling")
         return self._register("_sampling_handler", handler)
 
     def on_elicitation(self, handler: F | None = None, *, url: bool = False) -> t.Any:
@@ -83,7 +86,9 @@ class ServerMessages:
 
         Declares ``roots: {"listChanged": true}``; call
         :meth:`notify_roots_list_changed` when they change.
+        Roots are deprecated as of MCP 2026-07-28 (SEP-2577): warns with :class:`~mcp_sdk.MCPDeprecationWarning`.
         """
+        warn_deprecated("roots")
         return self._register("_roots_handler", handler)
 
     def on_progress(self, handler: F | None = None) -> t.Any:

@@ -14,13 +14,13 @@ import typing as t
 
 import requests
 
-from .. import json_rpc, methods
+from .. import error_codes, json_rpc, methods
 from ..cancellation import Cancellation
 from ..errors import CancelledError, MCPError, RequestTimeoutError, SessionExpiredError, TransportError
 from . import http_origin
-from .errors import ValidationError
+from .errors import ServerBusyError, ValidationError, retry_after_seconds
 from .http_reading import STREAM_ERRORS, ResponseReader
-from .http_streams import CurrentRead, OpenStreams, abort, is_event_stream
+from .http_streams import CurrentRead, OpenStreams, abort, is_event_stream, retry_after
 from .oauth.errors import InsecureURLError
 from .transport import Message, PendingRequests, Transport, Waiter
 
@@ -271,6 +271,7 @@ class HTTP(Transport):
                     f"POST {self.url} answered {request.get('method')} with Content-Type {content_type or 'none'!r}"
                 )
         attempts = 0
+        pause = retry
         while not waiter.done():
             if last_id is None:
                 if self._listening:
@@ -282,17 +283,32 @@ class HTTP(Transport):
             if attempts >= self.max_reconnects:
                 raise TransportError(f"GET {self.url}: gave up resuming the stream after {attempts} attempts")
             attempts += 1
-            if self._stop.wait(min(retry, self._read_timeout(timeout)) if deadline is None else min(retry, _remaining(deadline))):
+            if self._stop.wait(min(pause, self._read_timeout(timeout)) if deadline is None else min(pause, _remaining(deadline))):
                 raise TransportError(f"HTTP transport for {self.url} is closed")
             if deadline is not None and _remaining(deadline) <= 0:
                 raise RequestTimeoutError(f"{request.get('method')} got no response within {timeout:g} seconds")
-            resumed = self._http(
-                "GET",
-                headers={"Accept": "text/event-stream", "Last-Event-ID": last_id},
-                stream=True,
-                timeout=timeout if deadline is None else max(_remaining(deadline), 0.01),
-            )
+            pause = retry
+            try:
+                resumed = self._http(
+                    "GET",
+                    headers={"Accept": "text/event-stream", "Last-Event-ID": last_id},
+                    stream=True,
+                    timeout=timeout if deadline is None else max(_remaining(deadline), 0.01),
+                )
+            except RequestTimeoutError:
+                raise
+            except TransportError as error:
+                # The connection failed (a server process that died with it kept alive, say): the
+                # events are in the server's store, so try again after `retry`, as one attempt.
+                if self._streams.closed:
+                    raise
+                logger.debug("resuming after event %s from %s failed: %s", last_id, self.url, error)
+                continue
             with self._streams.tracking(resumed, current):
+                refused = retry_after(resumed)
+                if refused is not None:  # not now (409, 429, 503): as asked, as one attempt
+                    pause = max(retry, refused)
+                    continue
                 self._check_status(resumed, "GET", None)
                 if not is_event_stream(resumed):
                     raise TransportError(f"GET {self.url} (resuming after event {last_id}) did not return an event stream")
@@ -351,29 +367,30 @@ class HTTP(Transport):
                     return
                 continue
             with self._streams.tracking(response):
-                # 409 to a resumption: the stream's last connection is not seen gone yet (its worker died).
-                busy = response.status_code == 409 and last_id is not None and "Retry-After" in response.headers
-                if not busy and (response.status_code != 200 or not is_event_stream(response)):
+                refused = retry_after(response)
+                if refused is not None:
+                    # Not now (409: the stream is still held by a connection the server has not seen
+                    # close, as when the process holding it died; 429, 503: busy): as asked, as a failure.
+                    ready.set()
+                    failures += 1
+                    if failures > self.max_reconnects:
+                        logger.warning("standalone stream from %s given up: HTTP %s", self.url, response.status_code)
+                        return
+                    if self._stop.wait(max(retry, refused, _MIN_RETRY) * failures):
+                        return
+                    continue
+                if response.status_code != 200 or not is_event_stream(response):
                     # 405: the server offers no stream; anything else: it cannot, here.
                     log = logger.debug if response.status_code == 405 else logger.info
                     log("no standalone stream from %s (HTTP %s)", self.url, response.status_code)
                     return
-                if not busy:
-                    self._listening = True
-                    ready.set()
-                    seen, opened, polled = last_id, time.monotonic(), False
-                    try:
-                        last_id, retry, polled = self._reader.read_stream(response, None, last_id, retry, None)
-                    except MCPError as error:
-                        logger.debug("standalone stream from %s broke: %s", self.url, error)
-            if busy:  # come back, as after a fruitless reconnection
-                failures += 1
-                if failures > self.max_reconnects:
-                    logger.warning("standalone stream from %s given up: still held by another connection", self.url)
-                    return
-                if self._stop.wait(max(retry, _MIN_RETRY) * failures):
-                    return
-                continue
+                self._listening = True
+                ready.set()
+                seen, opened, polled = last_id, time.monotonic(), False
+                try:
+                    last_id, retry, polled = self._reader.read_stream(response, None, last_id, retry, None)
+                except MCPError as error:
+                    logger.debug("standalone stream from %s broke: %s", self.url, error)
             self._listening = False
             # A stream that ends at once with nothing new is fruitless: never reconnect in a tight loop.
             # One the server ended for the client to poll (SEP-1699) is not: it comes back after `retry`.
@@ -472,6 +489,18 @@ class HTTP(Transport):
             body = json.loads(raw)
         except (*STREAM_ERRORS, RecursionError):
             pass
+        if status in _BUSY and request is not None:  # a refused request, to be tried later (not resent at once)
+            error = body.get("error") if type(body) is dict else None
+            error = error if isinstance(error, dict) else {}
+            message = error.get("message")
+            code = error.get("code")
+            raise ServerBusyError(
+                message if isinstance(message, str) else f"{method} {self.url}: HTTP {status} {response.reason}",
+                code if isinstance(code, int) and not isinstance(code, bool) else error_codes.INVALID_REQUEST,
+                error.get("data"),
+                status=status,
+                retry_after=retry_after_seconds(response.headers.get("Retry-After")),
+            )
         if request is not None and type(body) is dict and isinstance(body.get("error"), dict):
             body_id = body.get("id")
             if body_id is None or (json_rpc.is_valid_id(body_id) and body_id == request.get("id")):
@@ -484,6 +513,10 @@ class HTTP(Transport):
 
     def __repr__(self) -> str:
         return f"<HTTP {self.url!r} session={self.session_id!r}>"
+
+
+#: HTTP statuses of a server refusing for now (:class:`ServerBusyError`).
+_BUSY = frozenset({429, 503})
 
 
 def _remaining(deadline: float) -> float:

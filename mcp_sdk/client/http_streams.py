@@ -117,6 +117,25 @@ def is_event_stream(response: requests.Response) -> bool:
     return response.headers.get("Content-Type", "").split(";")[0].strip().lower() == "text/event-stream"
 
 
+#: Statuses a server answers a resumption with to say "not now": the stream is still held by a
+#: connection it has not seen close (409), or it is busy (429, 503).
+_COME_BACK = (409, 429, 503)
+#: The longest ``Retry-After`` honoured, in seconds.
+MAX_RETRY_AFTER = 60.0
+
+
+def retry_after(response: requests.Response) -> float | None:
+    """Seconds a 409, 429 or 503 with a numeric ``Retry-After`` asks the client to wait before
+    trying again (at most :data:`MAX_RETRY_AFTER`); None for any other response."""
+    if response.status_code not in _COME_BACK:
+        return None
+    try:
+        seconds = float(response.headers.get("Retry-After", ""))
+    except ValueError:
+        return None
+    return min(max(seconds, 0.0), MAX_RETRY_AFTER) if seconds == seconds else None
+
+
 def abort(response: requests.Response) -> None:
     """Wake a thread blocked reading ``response`` (closing a socket from another thread does not)."""
     try:
@@ -137,4 +156,4 @@ def shorten_reads(response: requests.Response) -> bool:
     return True
 
 
-__all__ = ["CurrentRead", "OpenStreams", "Tracked", "abort", "is_event_stream", "shorten_reads"]
+__all__ = ["MAX_RETRY_AFTER", "CurrentRead", "OpenStreams", "Tracked", "abort", "is_event_stream", "retry_after", "shorten_reads"]

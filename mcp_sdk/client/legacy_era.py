@@ -10,6 +10,7 @@ import typing as t
 from .. import methods
 from .era import Era, Sender
 from .errors import ServerError, ValidationError
+from .modern import META_LOG_LEVEL
 from .mrtr import Answer, Send
 from .request_sender import result_of
 from .transport import Message
@@ -27,9 +28,19 @@ class LegacyEra(Era):
 
     name = "legacy"
 
+    def __init__(self, protocol_version: str | None = None) -> None:
+        super().__init__(protocol_version)
+        #: The server did not advertise ``logging`` (a stateless server cannot keep a level
+        #: between requests), so :attr:`Client.log_level` travels in each request's ``_meta``
+        #: (``io.modelcontextprotocol/logLevel``, as 2026-07-28 sends it) instead of
+        #: ``logging/setLevel``.
+        self.level_per_request = False
+
     def prepare(
         self, sender: Sender, method: str, params: dict[str, t.Any] | None, meta: dict[str, t.Any] | None
     ) -> tuple[dict[str, t.Any] | None, dict[str, str] | None]:
+        if self.level_per_request and sender.log_level is not None:
+            meta = {META_LOG_LEVEL: sender.log_level, **(meta or {})}
         if meta:
             params = dict(params or {})
             params["_meta"] = {**(params.get("_meta") or {}), **meta}
@@ -55,6 +66,13 @@ class LegacyEra(Era):
         """Send ``logging/setLevel`` (the server judges the level)."""
         sender.log_level = level
         return result_of(sender.request(methods.LOGGING_SET_LEVEL, {"level": level}, era=self, timeout=timeout))
+
+    def carry_log_level(self, sender: Sender, level: str | None, timeout: float | None) -> None:
+        """``logging/setLevel``, or, to a server without ``logging``, the level in each request's ``_meta``."""
+        if self.level_per_request:
+            sender.log_level = level
+        else:
+            self.set_logging_level(sender, level, timeout)
 
     def notify_roots_list_changed(self, notify: t.Callable[[str], None]) -> None:
         notify(methods.NOTIFICATIONS_ROOTS_LIST_CHANGED)

@@ -97,13 +97,14 @@ def initialize(sender: RequestSender, protocol_version: str | None, timeout: flo
     if not isinstance(result.get("capabilities", {}), dict) or not isinstance(result.get("serverInfo", {}), dict):
         raise ValidationError("Response validation failed: malformed initialize result")
     era = LegacyEra(t.cast(str, version))
+    era.level_per_request = "logging" not in result.get("capabilities", {})
     if getattr(sender.transport, "send_notification", None) is None:
         # A transport written to the Ruby gem's interface has only send_request.
         logger.warning("%s has no send_notification; notifications/initialized was not sent", type(sender.transport).__name__)
     else:
         sender.transport.send_notification(json_rpc.notification(methods.NOTIFICATIONS_INITIALIZED))
     if sender.log_level is not None:
-        era.set_logging_level(sender, sender.log_level, timeout)
+        era.carry_log_level(sender, sender.log_level, timeout)
     return Handshake(era, result, result, None)
 
 

@@ -18,6 +18,7 @@ from ..version import VERSION
 from . import modern
 from .errors import ServerError, ValidationError
 from .headers import ToolHeaders
+from .trace_propagation import with_trace_meta
 from .transport import Message, Transport, send_through
 
 if t.TYPE_CHECKING:
@@ -141,6 +142,7 @@ class RequestSender:
         :raises ValidationError: a response that is not one to this request, or that breaks the era's rules.
         :raises TransportError, RequestTimeoutError, CancelledError: as the transport raises them.
         """
+        meta = with_trace_meta(params, meta)  # the caller's OpenTelemetry span, when there is one
         return self._send(era or self.era, method, params, meta, cancellation, timeout, request_id, raise_errors, False)
 
     def _send(

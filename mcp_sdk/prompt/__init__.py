@@ -1,8 +1,9 @@
 """Prompts: reusable message templates a server offers (``prompts/list``, ``prompts/get``).
 
 Subclass :class:`Prompt` with class-level metadata and a ``template`` classmethod
-that takes the arguments dict. Metadata is inherited by subclasses; only
-``prompt_name`` is derived afresh (snake_case class name) for each class.
+that takes the arguments dict (or, when ``arguments`` is a Pydantic model, the validated
+model instance). Metadata is inherited by subclasses; only ``prompt_name`` is derived
+afresh (snake_case class name) for each class.
 """
 
 from __future__ import annotations
@@ -11,11 +12,13 @@ import typing as t
 
 from .._converter import to_wire
 from .._scopes import scope_tuple
+from .._tags import tag_set
 from .._signature import Signature
 from ..string_utils import class_name, underscore
 from .argument import Argument
 from .message import Message
 from .result import Result
+from .typed_arguments import is_model, model_arguments, model_loader
 
 
 class Prompt:
@@ -27,7 +30,8 @@ class Prompt:
     title: t.ClassVar[str | None] = None
     #: What the prompt is for.
     description: t.ClassVar[str | None] = None
-    #: The arguments the template takes.
+    #: The arguments the template takes; a Pydantic model lists its fields, and ``template``
+    #: then receives the validated model instead of the arguments dict.
     arguments: t.ClassVar[list[Argument]] = []
     #: ``_meta`` of the ``prompts/list`` entry.
     meta: t.ClassVar[dict[str, t.Any] | None] = None
@@ -36,6 +40,9 @@ class Prompt:
     #: OAuth scopes a caller needs: without them the prompt is left out of ``prompts/list``
     #: and refused (HTTP 403 ``insufficient_scope``); see :mod:`mcp_sdk.server.auth`.
     required_scopes: t.ClassVar[tuple[str, ...]] = ()
+    #: The server's labels for it (never sent): ``Server(include_tags=..., exclude_tags=...)``
+    #: lists and serves only the prompts they let through.
+    tags: t.ClassVar[frozenset[str]] = frozenset()
 
     # Aliases, so ``Prompt.Argument`` works both as a class and in annotations.
     Argument: t.TypeAlias = Argument
@@ -43,16 +50,24 @@ class Prompt:
     Result: t.TypeAlias = Result
 
     _signature: t.ClassVar[Signature]
+    #: Builds the arguments dict into the ``arguments`` model; None: the dict is passed.
+    _arguments_model: t.ClassVar[t.Callable[[t.Mapping[str, t.Any]], t.Any] | None] = None
 
     def __init_subclass__(cls, **kwargs: t.Any) -> None:
         super().__init_subclass__(**kwargs)
         own = cls.__dict__
         if "prompt_name" not in own:
             cls.prompt_name = underscore(cls.__name__)
-        if "arguments" in own:
+        if "arguments" in own and is_model(own["arguments"]):
+            cls._arguments_model = model_loader(own["arguments"])
+            cls.arguments = model_arguments(own["arguments"])
+        elif "arguments" in own:
+            cls._arguments_model = None
             cls.arguments = [_coerce_argument(a) for a in (own["arguments"] or [])]
         if "required_scopes" in own:
             cls.required_scopes = scope_tuple(own["required_scopes"])
+        if "tags" in own:
+            cls.tags = tag_set(own["tags"])
         cls._signature = Signature(cls.template)
 
     def __init__(self, *args: t.Any, **kwargs: t.Any) -> None:
@@ -70,10 +85,14 @@ class Prompt:
 
     @classmethod
     def invoke(cls, args: t.Mapping[str, t.Any], server_context: t.Any = None) -> t.Any:
-        """Call the template the way its signature asks."""
+        """Call the template the way its signature asks.
+
+        :raises InvalidParamsError: the ``arguments`` model rejected ``args`` (naming the field).
+        """
+        value = cls._arguments_model(args) if cls._arguments_model is not None else dict(args)
         if cls._signature.accepts_server_context:
-            return cls.template(dict(args), server_context=server_context)
-        return cls.template(dict(args))
+            return cls.template(value, server_context=server_context)
+        return cls.template(value)
 
     @classmethod
     def missing_arguments(cls, args: t.Mapping[str, t.Any]) -> list[str]:
@@ -102,10 +121,11 @@ class Prompt:
         *,
         title: str | None = None,
         description: str | None = None,
-        arguments: t.Iterable[Argument | t.Mapping[str, t.Any]] | None = None,
+        arguments: t.Iterable[Argument | t.Mapping[str, t.Any]] | type | None = None,
         meta: dict[str, t.Any] | None = None,
         icons: list[dict[str, t.Any]] | None = None,
         required_scopes: t.Iterable[str] = (),
+        tags: t.Iterable[str] = (),
         handler: t.Callable[..., t.Any] | None = None,
     ) -> t.Any:
         """Make a Prompt subclass from ``handler(args, server_context=None)``.
@@ -119,10 +139,11 @@ class Prompt:
                 "prompt_name": prompt_name,
                 "title": title,
                 "description": description,
-                "arguments": list(arguments or []),
+                "arguments": arguments if is_model(arguments) else list(t.cast(t.Iterable[t.Any], arguments or [])),
                 "meta": meta,
                 "icons": icons,
                 "required_scopes": scope_tuple(required_scopes),
+                "tags": tag_set(tags),
                 "template": staticmethod(function),
                 "__module__": getattr(function, "__module__", __name__),
                 "__doc__": function.__doc__,

@@ -6,8 +6,9 @@ import typing as t
 
 import attrs
 
-from .._converter import converter
+from .._converter import unstructure
 from .._scopes import scope_tuple
+from .._tags import tag_set
 from .contents import BlobContents, TextContents
 
 
@@ -34,17 +35,20 @@ class Resource:
     #: OAuth scopes a caller needs: without them the resource is left out of ``resources/list``
     #: and ``resources/read`` is refused (HTTP 403 ``insufficient_scope``); never sent on the wire.
     required_scopes: tuple[str, ...] = attrs.field(default=(), converter=scope_tuple)
+    #: The server's labels for it, for ``Server(include_tags=..., exclude_tags=...)``; never sent on the wire.
+    tags: frozenset[str] = attrs.field(factory=frozenset, converter=tag_set, kw_only=True)
 
     TextContents: t.ClassVar[type[TextContents]] = TextContents
     BlobContents: t.ClassVar[type[BlobContents]] = BlobContents
 
     def to_dict(self) -> dict[str, t.Any]:
         """The ``resources/list`` entry."""
-        entry = t.cast("dict[str, t.Any]", converter.unstructure(self))
+        entry = t.cast("dict[str, t.Any]", unstructure(self))
         entry.pop("ttlMs", None)
         entry.pop("cacheScope", None)
         entry.pop("requiredScopes", None)
         entry.pop("required_scopes", None)
+        entry.pop("tags", None)
         return entry
 
 

@@ -6,7 +6,7 @@ import typing as t
 
 import attrs
 
-from .._converter import converter
+from .._converter import unstructure
 
 
 @attrs.define
@@ -20,7 +20,7 @@ class TextContents:
 
     def to_dict(self) -> dict[str, t.Any]:
         """The wire form."""
-        return t.cast("dict[str, t.Any]", converter.unstructure(self))
+        return t.cast("dict[str, t.Any]", unstructure(self))
 
 
 @attrs.define
@@ -34,6 +34,6 @@ class BlobContents:
 
     def to_dict(self) -> dict[str, t.Any]:
         """The wire form (``data`` is sent as ``blob``)."""
-        wire = t.cast("dict[str, t.Any]", converter.unstructure(self))
+        wire = t.cast("dict[str, t.Any]", unstructure(self))
         wire["blob"] = wire.pop("data")
         return wire

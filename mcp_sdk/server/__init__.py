@@ -1,9 +1,7 @@
 """The MCP server: registered tools, prompts and resources, answering JSON-RPC.
 
-A :class:`Server` is transport-agnostic and synchronous. Transports
-(:mod:`mcp_sdk.server.transports`) create one :class:`~mcp_sdk.ServerSession`
-per client connection and feed it messages; :meth:`Server.handle` answers a
-single message directly, for tests and custom transports.
+A :class:`Server` is transport-agnostic and synchronous: transports (:mod:`mcp_sdk.server.transports`)
+feed each client connection's :class:`~mcp_sdk.ServerSession`; :meth:`Server.handle` answers one message.
 """
 
 from __future__ import annotations
@@ -13,10 +11,10 @@ import threading
 import typing as t
 
 from .. import methods
-from .. import protocol_version as versions
 from .._converter import to_wire
 from ..cancellation import Cancellation
 from ..configuration import Configuration, configuration as default_configuration
+from ..deprecations import warn_deprecated
 from ..errors import (
     InvalidNameError,
     MethodAlreadyDefinedError,
@@ -31,31 +29,36 @@ from ..resource_template import ResourceTemplate
 from ..server_session import ServerSession
 from ..tool import Tool
 from . import capabilities as capabilities_module
-from .decorators import ResourceReaders, prompt_decorator, tool_decorator
+from .composition import Composition, Mount
+from .decorators import ResourceReaders, prompt_decorator, registrar, tool_decorator
 from .dispatch import Dispatcher
+from .extensions import DeclaredExtensions
 from .handler_contexts import HandlerContext
 from .handlers import ProtocolHandlers
+from .lifespan import Lifespan, LifespanFactory
+from .middleware.chain import MiddlewareChain, MiddlewareFunction
 from .modern_requests import ModernRequests
 from .registry import HandlerEntry, Registry
+from .request import Request
 from .router import Router
 from .subscriptions import InProcessBus, SubscriptionBus
 from .task_store import TaskStore
-from .tasks import TASKS_EXTENSION, TaskManager
+from .tasks import TaskManager
+from .visibility import Visibility
 
 logger = logging.getLogger("mcp_sdk.server")
 
 F = t.TypeVar("F", bound=t.Callable[..., t.Any])
 HC = t.TypeVar("HC", bound="HandlerContext")
+M = t.TypeVar("M", bound=MiddlewareFunction)
 
 
 class Server:
     """An MCP server.
 
-    It holds its collaborators: a :class:`~.registry.Registry` (what it serves), a
-    :class:`~.router.Router` (where messages enter), a :class:`~.dispatch.Dispatcher`
-    (running requests), the :class:`~.handlers.ProtocolHandlers`, the 2026-07-28
-    :class:`~.modern_requests.ModernRequests` and the :class:`~.tasks.TaskManager`;
-    each sees the server only as the :class:`~.core.ServerCore` it declares.
+    It holds its collaborators (:class:`~.registry.Registry`, :class:`~.router.Router`, :class:`~.dispatch.Dispatcher`,
+    :class:`~.handlers.ProtocolHandlers`, :class:`~.modern_requests.ModernRequests`, :class:`~.tasks.TaskManager`,
+    :class:`~.composition.Composition`); each sees the server only as the :class:`~.core.ServerCore` it declares.
 
     :param name: ``serverInfo.name``.
     :param tools: Tool subclasses (names must be unique).
@@ -72,6 +75,10 @@ class Server:
     :param cache_scope: ``"public"`` or ``"private"`` for those results (default: lists and
         discovery public, or private when the caller is authenticated; reads private).
     :param task_store: where the tasks extension keeps tasks (default: in this process's memory).
+    :param lifespan: ``fn(server)`` returning a context manager, run once per process around serving;
+        what it yields is ``server_context.lifespan`` (see :mod:`.lifespan`).
+    :param include_tags: serve only the tools, prompts, resources and templates with one of these ``tags``.
+    :param exclude_tags: hide those with any of these ``tags`` (exclusion wins; see :meth:`filter_tags`).
     :raises ToolNotUnique: two tools share a name.
     :raises InvalidNameError: a tool name is not 1-128 characters of ``A-Za-z0-9_-.``.
     """
@@ -102,6 +109,9 @@ class Server:
         ttl_ms: int | None = None,
         cache_scope: str | None = None,
         task_store: TaskStore | None = None,
+        lifespan: LifespanFactory | None = None,
+        include_tags: t.Iterable[str] | None = None,
+        exclude_tags: t.Iterable[str] | None = None,
     ) -> None:
         self.name = name
         self.title = title
@@ -113,6 +123,8 @@ class Server:
         self.server_context = server_context
         self.configuration = default_configuration().merge(configuration)
         self._capabilities = capabilities
+        #: Extensions declared with :meth:`declare_extension` (``.declared``, ``.withdraw(name)``).
+        self.extensions = DeclaredExtensions()
         if page_size is not None and (isinstance(page_size, bool) or not isinstance(page_size, int) or page_size < 1):
             raise ValueError(f"page_size must be a positive integer or None, not {page_size!r}")
         self.page_size = page_size
@@ -120,19 +132,26 @@ class Server:
             raise ValueError(f"ttl_ms must be a non-negative integer (milliseconds) or None, not {ttl_ms!r}")
         if cache_scope not in (None, "public", "private"):
             raise ValueError(f"cache_scope must be 'public', 'private' or None, not {cache_scope!r}")
-        self.ttl_ms = ttl_ms
-        self.cache_scope = cache_scope
+        self.ttl_ms, self.cache_scope = ttl_ms, cache_scope
         #: Carries list changes and resource updates to ``subscriptions/listen`` requests.
         self.subscriptions: SubscriptionBus = InProcessBus()
         #: What the server serves: tools, prompts, resources, templates, handlers.
-        self.registry = Registry(tools or (), prompts or (), resources or (), resource_templates or ())
+        self.registry = Registry(
+            tools or (), prompts or (), resources or (), resource_templates or (), Visibility(include_tags, exclude_tags)
+        )
         #: The ``requestState`` keys shared by every process of the server when the configuration
         #: sets none: a callable returning them, the first signing. ``StreamableHTTPTransport(redis_url=...)``
         #: sets it; None: each process signs with its own random key.
         self.shared_request_state_keys: t.Callable[[], t.Sequence[bytes]] | None = None
         #: The tasks extension's tasks (``io.modelcontextprotocol/tasks``), kept in ``task_store``.
         self.tasks = TaskManager(self, task_store)
-        self._dispatcher = Dispatcher(self, ProtocolHandlers(self, self.tasks).methods())
+        #: Startup and shutdown around serving (``lifespan=``): transports enter and leave it.
+        self.lifespan = Lifespan(lifespan, self)
+        #: The middleware around every request's handler (see :meth:`add_middleware`).
+        self.middleware = MiddlewareChain(self)
+        #: The servers mounted or included here (see :meth:`mount`).
+        self.composition = Composition(self)
+        self._dispatcher = Dispatcher(self, self.composition.route(ProtocolHandlers(self, self.tasks).methods()), self.middleware)
         self._router = Router(self._dispatcher, ModernRequests(self, self._dispatcher))
         self._resource_readers = ResourceReaders(self.registry)
         self._handler_contexts: tuple[HandlerContext, ...] = ()
@@ -144,12 +163,12 @@ class Server:
 
     @property
     def tools(self) -> dict[str, type[Tool]]:
-        """Tool name -> Tool subclass (a snapshot: register with :meth:`add_tool`)."""
+        """Tool name -> Tool subclass, of the tools served (not disabled or filtered out; a snapshot)."""
         return self.registry.tools
 
     @property
     def prompts(self) -> dict[str, type[Prompt]]:
-        """Prompt name -> Prompt subclass (a snapshot: register with :meth:`add_prompt`)."""
+        """Prompt name -> Prompt subclass, of the prompts served (not disabled or filtered out; a snapshot)."""
         return self.registry.prompts
 
     @property
@@ -171,38 +190,25 @@ class Server:
 
     def server_info(self) -> dict[str, t.Any]:
         """``serverInfo`` in the latest protocol's shape."""
-        info: dict[str, t.Any] = {"name": self.name}
-        if self.title is not None:
-            info["title"] = self.title
-        info["version"] = self.version
-        if self.description is not None:
-            info["description"] = self.description
-        if self.website_url is not None:
-            info["websiteUrl"] = self.website_url
-        if self.icons is not None:
-            info["icons"] = to_wire(self.icons)
-        return info
+        info = {"name": self.name, "title": self.title, "version": self.version, "description": self.description,
+                "websiteUrl": self.website_url, "icons": None if self.icons is None else to_wire(self.icons)}
+        return {key: value for key, value in info.items() if value is not None or key == "version"}
 
     @property
     def capabilities(self) -> dict[str, t.Any]:
-        """The server's capabilities: as given to the constructor, else derived from what is registered."""
-        if self._capabilities is not None:
-            return self._capabilities
-        return capabilities_module.derive(self.registry)
+        """The server's capabilities: as given to the constructor, else derived from what is
+        registered; with the extensions declared by :meth:`declare_extension`."""
+        base = self._capabilities if self._capabilities is not None else capabilities_module.derive(self.registry)
+        return self.extensions.apply(base)
+
+    def declare_extension(self, name: str, settings: t.Mapping[str, t.Any] | None = None) -> None:
+        """Advertise extension ``name`` (``"com.example/search"``, SEP-2133) with ``settings`` (None: ``{}``)
+        in ``capabilities.extensions``, keeping the rest: see :meth:`.extensions.DeclaredExtensions.declare`."""
+        self.extensions.declare(name, settings)
 
     def capabilities_for(self, version: str) -> dict[str, t.Any]:
         """:attr:`capabilities` without what ``version`` does not define."""
-        capabilities = self.capabilities
-        if not versions.supports(version, "completions") and "completions" in capabilities:
-            capabilities = {k: v for k, v in capabilities.items() if k != "completions"}
-        extensions = capabilities.get("extensions") or {}
-        if not versions.supports(version, "tasks") and self._capabilities is None and TASKS_EXTENSION in extensions:
-            # Tasks are 2026-07-28 only; other extensions (MCP Apps) are declared in every version.
-            rest = {key: value for key, value in extensions.items() if key != TASKS_EXTENSION}
-            capabilities = {k: v for k, v in capabilities.items() if k != "extensions"}
-            if rest:
-                capabilities["extensions"] = rest
-        return capabilities
+        return capabilities_module.for_version(self.capabilities, version, derived=self._capabilities is None)
 
     # -- registration --------------------------------------------------------
 
@@ -216,24 +222,19 @@ class Server:
         return self.registry.add_tool(tool)
 
     def define_tool(self, name: str | None = None, **metadata: t.Any) -> t.Callable[[F], F]:
-        """Decorator: register a function as a tool (the forms :meth:`Tool.define` takes); returns it unchanged.
-
-        Takes :meth:`Tool.define`'s keywords; ``handler=fn`` registers without decorating.
-        """
+        """Decorator: register a function as a tool (:meth:`Tool.define`'s forms and keywords); returns it unchanged.
+        ``handler=fn`` registers without decorating."""
         handler = metadata.pop("handler", None)
-        return _registrar(lambda function: self.add_tool(Tool.define(name, handler=function, **metadata)), handler)
+        return registrar(lambda function: self.add_tool(Tool.define(name, handler=function, **metadata)), handler)
 
     def add_prompt(self, prompt: type[Prompt]) -> type[Prompt]:
-        """Register a Prompt subclass after construction.
-
-        :raises PromptNotUnique: a prompt of that name is registered.
-        """
+        """Register a Prompt subclass after construction (:raises PromptNotUnique: a prompt of that name is registered)."""
         return self.registry.add_prompt(prompt)
 
     def define_prompt(self, name: str | None = None, **metadata: t.Any) -> t.Callable[[F], F]:
         """Decorator: register ``fn(args, server_context=None)`` as a prompt template; returns ``fn``."""
         handler = metadata.pop("handler", None)
-        return _registrar(lambda function: self.add_prompt(Prompt.define(name, handler=function, **metadata)), handler)
+        return registrar(lambda function: self.add_prompt(Prompt.define(name, handler=function, **metadata)), handler)
 
     def add_resource(self, resource: Resource) -> Resource:
         """Register a resource after construction."""
@@ -242,6 +243,89 @@ class Server:
     def add_resource_template(self, template: ResourceTemplate) -> ResourceTemplate:
         """Register a resource template after construction."""
         return self.registry.add_resource_template(template)
+
+    # -- changing what is served (:mod:`.visibility`): sends list_changed; unknown names: NotRegisteredError --
+
+    def remove_tool(self, name: str) -> type[Tool]:
+        """Unregister the tool ``name``; returns it."""
+        return t.cast("type[Tool]", self._change("tools", name)[0])
+
+    def disable_tool(self, name: str) -> None:
+        """Stop listing and serving the tool ``name`` (a call answers as for an unknown tool)."""
+        self._change("tools", name, False)
+
+    def enable_tool(self, name: str) -> None:
+        """List and serve the disabled tool ``name`` again."""
+        self._change("tools", name, True)
+
+    def remove_prompt(self, name: str) -> type[Prompt]:
+        """Unregister the prompt ``name``; returns it."""
+        return t.cast("type[Prompt]", self._change("prompts", name)[0])
+
+    def disable_prompt(self, name: str) -> None:
+        """As :meth:`disable_tool`, for the prompt ``name``."""
+        self._change("prompts", name, False)
+
+    def enable_prompt(self, name: str) -> None:
+        """As :meth:`enable_tool`, for the prompt ``name``."""
+        self._change("prompts", name, True)
+
+    def remove_resource(self, uri: str) -> list[Resource]:
+        """Unregister the resources of ``uri`` (reads of it then fail); returns them."""
+        return self._change("resources", uri)
+
+    def disable_resource(self, uri: str) -> None:
+        """As :meth:`disable_tool`, for the resource ``uri`` (``resources/read`` of it: resource not found)."""
+        self._change("resources", uri, False)
+
+    def enable_resource(self, uri: str) -> None:
+        """As :meth:`enable_tool`, for the resource ``uri``."""
+        self._change("resources", uri, True)
+
+    def remove_resource_template(self, uri_template: str) -> ResourceTemplate:
+        """Unregister the template ``uri_template`` (reads of URIs only it matches then fail); returns it."""
+        return t.cast(ResourceTemplate, self._change("resourceTemplates", uri_template)[0])
+
+    def disable_resource_template(self, uri_template: str) -> None:
+        """As :meth:`disable_tool`, for the resource template ``uri_template``."""
+        self._change("resourceTemplates", uri_template, False)
+
+    def enable_resource_template(self, uri_template: str) -> None:
+        """As :meth:`enable_tool`, for the resource template ``uri_template``."""
+        self._change("resourceTemplates", uri_template, True)
+
+    def filter_tags(self, include_tags: t.Iterable[str] | None = None, exclude_tags: t.Iterable[str] | None = None) -> None:
+        """Serve only what carries one of ``include_tags`` (None: all) and none of ``exclude_tags`` (TypeError: bad tag)."""
+        self.registry.filter_tags(include_tags, exclude_tags)
+        for notify in (self.notify_tools_list_changed, self.notify_prompts_list_changed, self.notify_resources_list_changed):
+            notify()
+
+    def _change(self, kind: str, name: str, enabled: bool | None = None) -> list[t.Any]:
+        """Remove (``enabled`` None), enable or disable an item, then notify outside the registry's lock."""
+        removed = self.registry.remove(kind, name) if enabled is None else []
+        if enabled is not None and not self.registry.set_enabled(kind, name, enabled):
+            return []
+        notify = {"tools": self.notify_tools_list_changed, "prompts": self.notify_prompts_list_changed}
+        notify.get(kind, self.notify_resources_list_changed)()
+        return removed
+
+    def mount(self, server: Server, prefix: str | None = None) -> Mount:
+        """Serve ``server``'s tools, prompts, resources and templates here under ``prefix`` (``weather_get_alerts``,
+        ``weather://weather/alerts``), live, its requests run by it with its hooks (:mod:`.composition`)."""
+        return self.composition.mount(server, prefix)
+
+    def include(self, server: Server, prefix: str | None = None) -> Mount:
+        """As :meth:`mount`, but serve what ``server`` serves now, once (later changes to it do not show)."""
+        return self.composition.mount(server, prefix, live=False)
+
+    def handle_forwarded(self, request: Request) -> dict[str, t.Any] | None:
+        """Answer a request that a server which mounted this one forwards to it (:mod:`.composition`)."""
+        return self._dispatcher.handle_forwarded(request)
+
+    def add_middleware(self, middleware: M, methods: t.Iterable[str] | str | None = None) -> M:
+        """Run ``middleware(request, call_next)`` around the handler of every request (or of ``methods``),
+        after those added before it (see :mod:`mcp_sdk.server.middleware`); returns it."""
+        return self.middleware.add(middleware, methods)
 
     def _register_handler(self, name: str, function: t.Callable[..., t.Any]) -> t.Callable[..., t.Any]:
         self.registry.add_handler(name, function)
@@ -272,7 +356,8 @@ class Server:
         return t.cast(F, self._register_handler("completion", function))
 
     def roots_list_changed_handler(self, function: F) -> F:
-        """Register ``fn()`` called on ``notifications/roots/list_changed``."""
+        """Register ``fn()`` called on ``notifications/roots/list_changed`` (Roots are deprecated: SEP-2577, it warns)."""
+        warn_deprecated("roots")
         return t.cast(F, self._register_handler("roots_list_changed", function))
 
     def define_custom_method(self, method_name: str, handler: t.Callable[..., t.Any] | None = None) -> t.Callable[[F], F]:
@@ -289,21 +374,13 @@ class Server:
         def add(function: t.Callable[..., t.Any]) -> None:
             self.registry.add_custom_method(method_name, function, self._dispatcher.reserved)
 
-        return _registrar(add, handler)
+        return registrar(add, handler)
 
     def handler_accepts_server_context(self, method: str, params: t.Any = None) -> bool:
-        """Whether the handler that would answer a ``method`` request declares ``server_context``.
-
-        Only such a handler can send messages before its response (progress, log
-        messages, requests to the client), so a transport can use this to choose,
-        before running the request, between a plain answer and a stream.
-
-        :param method: the request's method.
-        :param params: the request's params; for ``tools/call`` and ``prompts/get``
-            the handler is the tool or prompt that ``params["name"]`` names.
-        :return: False for protocol methods the server answers itself, unknown
-            methods, and unknown tool or prompt names.
-        """
+        """Whether the handler that would answer a ``method`` request declares ``server_context`` (so may send
+        progress, logs or requests before its response: a transport chooses a stream). ``params["name"]`` picks the
+        tool or prompt of ``tools/call`` and ``prompts/get``; False for protocol methods the server answers itself,
+        unknown methods, and unknown tool or prompt names."""
         return self._dispatcher.handler_accepts_server_context(method, params)
 
     # -- the host application ------------------------------------------------
@@ -368,15 +445,16 @@ class Server:
         title: str | None = None,
         description: str | None = None,
         mime_type: str | None = None,
+        tags: t.Iterable[str] = (),
     ) -> t.Callable[[F], F]:
         """Register a function that reads a resource: ``@server.resource("config://app")``.
 
-        A URI with ``{variables}`` is a resource template: they arrive as keyword arguments. The
-        function returns a string (text), bytes (a blob), a dict or list (JSON text), or
+        A URI with RFC 6570 expressions (:mod:`mcp_sdk.resource.uri_template`) is a resource template:
+        the variables arrive as keyword arguments, percent-decoded. The function returns a string (text), bytes (a blob), a dict or list (JSON text), or
         ``Resource.TextContents``/``BlobContents``. Reads of other URIs go to a
         ``resources_read_handler`` registered before the first ``@server.resource``.
         """
-        return self._resource_readers.decorator(uri, name, title, description, mime_type)
+        return self._resource_readers.decorator(uri, name, title, description, mime_type, tags)
 
     # -- sessions ------------------------------------------------------------
 
@@ -449,14 +527,16 @@ class Server:
 
     # -- notifications to clients -------------------------------------------
 
-    def _broadcast(self, method: str, params: t.Any = None, name: str | None = None) -> None:
+    def _list_changed(self, kind: str, method: str) -> None:
+        self.registry.forget_listings()
         for session in self.sessions:
             if session.protocol_version is None and session.serves_modern:
                 continue  # 2026-07-28 has list_changed only on subscriptions/listen streams
             try:
-                session.send_notification(method, params)
+                session.send_notification(method)
             except Exception as error:
-                self.report_exception(error, {"notification": name or method})
+                self.report_exception(error, {"notification": f"{kind}_list_changed"})
+        self._publish(kind)
 
     def _publish(self, kind: str, uri: str | None = None) -> None:
         try:
@@ -466,21 +546,15 @@ class Server:
 
     def notify_tools_list_changed(self) -> None:
         """Tell every connected client (2025 sessions, 2026 listeners) the tool list changed."""
-        self.registry.forget_listings()
-        self._broadcast(methods.NOTIFICATIONS_TOOLS_LIST_CHANGED, name="tools_list_changed")
-        self._publish("tools")
+        self._list_changed("tools", methods.NOTIFICATIONS_TOOLS_LIST_CHANGED)
 
     def notify_prompts_list_changed(self) -> None:
         """Tell every connected client (2025 sessions, 2026 listeners) the prompt list changed."""
-        self.registry.forget_listings()
-        self._broadcast(methods.NOTIFICATIONS_PROMPTS_LIST_CHANGED, name="prompts_list_changed")
-        self._publish("prompts")
+        self._list_changed("prompts", methods.NOTIFICATIONS_PROMPTS_LIST_CHANGED)
 
     def notify_resources_list_changed(self) -> None:
         """Tell every connected client (2025 sessions, 2026 listeners) the resource list changed."""
-        self.registry.forget_listings()
-        self._broadcast(methods.NOTIFICATIONS_RESOURCES_LIST_CHANGED, name="resources_list_changed")
-        self._publish("resources")
+        self._list_changed("resources", methods.NOTIFICATIONS_RESOURCES_LIST_CHANGED)
 
     def notify_resources_updated(self, uri: str) -> None:
         """Tell the 2026-07-28 listeners subscribed to ``uri`` that it changed.
@@ -496,10 +570,12 @@ class Server:
         self.subscriptions.close()
 
     def notify_log_message(self, data: t.Any, level: str, logger: str | None = None) -> None:
-        """Send ``notifications/message`` to every client whose log level lets ``level`` through.
+        """Send ``notifications/message`` to every client whose log level lets ``level`` through
+        (Logging is deprecated: SEP-2577, it warns with :class:`~mcp_sdk.MCPDeprecationWarning`).
 
         :raises ValueError: for a level that is not one of the eight.
         """
+        warn_deprecated("logging")
         if level not in methods.LOG_SEVERITY:
             raise ValueError(f"log level must be one of {', '.join(methods.LOG_LEVELS)}, not {level!r}")
         for session in self.sessions:
@@ -518,23 +594,6 @@ class Server:
             reporter(error, context)
         except Exception:
             logger.exception("exception_reporter failed")
-
-
-def _registrar(
-    add: t.Callable[[t.Callable[..., t.Any]], object], handler: t.Callable[..., t.Any] | None
-) -> t.Callable[[F], F]:
-    """A decorator that gives a function to ``add`` and returns it unchanged (flask ``route``).
-
-    With ``handler``, it is applied to it at once: the form without decorator syntax.
-    """
-
-    def register(function: F) -> F:
-        add(function)
-        return function
-
-    if handler is not None:
-        register(handler)
-    return register
 
 
 __all__ = ["Server", "ServerSession"]

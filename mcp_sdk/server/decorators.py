@@ -9,7 +9,6 @@ so it can still be called (and tested) directly.
 from __future__ import annotations
 
 import base64
-import re
 import threading
 import typing as t
 
@@ -18,8 +17,9 @@ from .._signature import Signature
 from ..content import Text
 from ..errors import InvalidParamsError, ResourceNotFoundError
 from ..json_rpc import encode
-from ..prompt import Argument, Message, Prompt, Result
+from ..prompt import Argument, Message, Prompt, Result, typed_arguments
 from ..resource import Resource
+from ..resource.uri_template import URITemplate
 from ..resource_template import ResourceTemplate
 from ..tool import Tool
 from ..tool import type_schema
@@ -28,8 +28,6 @@ if t.TYPE_CHECKING:
     from .registry import Registry
 
 F = t.TypeVar("F", bound=t.Callable[..., t.Any])
-
-_TEMPLATE_VARIABLE = re.compile(r"\{([A-Za-z0-9_]+)\}")
 
 
 def tool_decorator(
@@ -64,6 +62,23 @@ def prompt_decorator(
     return register
 
 
+def registrar(
+    add: t.Callable[[t.Callable[..., t.Any]], object], handler: t.Callable[..., t.Any] | None
+) -> t.Callable[[F], F]:
+    """A decorator that gives a function to ``add`` and returns it unchanged (flask ``route``).
+
+    With ``handler``, it is applied to it at once: the form without decorator syntax.
+    """
+
+    def register(function: F) -> F:
+        add(function)
+        return function
+
+    if handler is not None:
+        register(handler)
+    return register
+
+
 class ResourceReaders:
     """The functions registered with ``@server.resource``, which answer ``resources/read`` in turn.
 
@@ -78,7 +93,13 @@ class ResourceReaders:
         self._readers: list[_Reader] = []
 
     def decorator(
-        self, uri: str, name: str | None, title: str | None, description: str | None, mime_type: str | None
+        self,
+        uri: str,
+        name: str | None,
+        title: str | None,
+        description: str | None,
+        mime_type: str | None,
+        tags: t.Iterable[str] = (),
     ) -> t.Callable[[F], F]:
         """What ``@server.resource(uri, ...)`` gives: see :meth:`mcp_sdk.Server.resource`."""
 
@@ -86,13 +107,15 @@ class ResourceReaders:
             reader = _Reader(uri, function, mime_type)
             listed_name = name or function.__name__
             doc = description if description is not None else type_schema.summary(function.__doc__)
-            if reader.pattern is None:
+            if not reader.template.is_template():
                 self.registry.add_resource(
-                    Resource(uri=uri, name=listed_name, title=title, description=doc, mime_type=mime_type)
+                    Resource(uri=uri, name=listed_name, title=title, description=doc, mime_type=mime_type, tags=tags)
                 )
             else:
                 self.registry.add_resource_template(
-                    ResourceTemplate(uri_template=uri, name=listed_name, title=title, description=doc, mime_type=mime_type)
+                    ResourceTemplate(
+                        uri_template=uri, name=listed_name, title=title, description=doc, mime_type=mime_type, tags=tags
+                    )
                 )
             with self._lock:
                 first = not self._readers
@@ -110,7 +133,17 @@ def prompt_from_function(function: t.Callable[..., t.Any], name: str | None = No
     signature = Signature(function)
     descriptions = type_schema.parameter_descriptions(function.__doc__)
     parameters = type_schema.parameters(function, f"Prompt {name or function.__name__}")
-    arguments = [Argument(name=p.name, description=descriptions.get(p.name), required=p.default is p.empty) for p in parameters]
+    loaders = typed_arguments.parameter_loaders(parameters)  # Pydantic models, Annotated[..., Field(...)]
+    arguments = [
+        Argument(
+            name=p.name,
+            description=typed_arguments.argument_description(descriptions.get(p.name), type_schema.schema_for(p.annotation))
+            if p.name in loaders
+            else descriptions.get(p.name),
+            required=p.default is p.empty,
+        )
+        for p in parameters
+    ]
     # Prompt arguments are strings on the wire: give int, float and bool parameters what they declare.
     converters = {p.name: _STRING_CONVERTERS[p.annotation] for p in parameters if p.annotation in _STRING_CONVERTERS}
 
@@ -123,6 +156,7 @@ def prompt_from_function(function: t.Callable[..., t.Any], name: str | None = No
                     kwargs[key] = convert(value)
                 except ValueError:
                     raise InvalidParamsError(f"Invalid params: argument {key!r} must be {convert.__name__.lstrip('_')}, not {value!r}") from None
+        typed_arguments.load_parameters(loaders, kwargs)
         if signature.accepts_server_context:
             kwargs["server_context"] = server_context
         return _prompt_result(function(**kwargs))
@@ -166,27 +200,21 @@ def _prompt_result(returned: t.Any) -> Result:
 
 
 class _Reader:
-    """One ``@server.resource`` function and the URIs it answers."""
+    """One ``@server.resource`` function and the URIs it answers (an RFC 6570 template, see
+    :mod:`mcp_sdk.resource.uri_template`)."""
 
     def __init__(self, uri: str, function: t.Callable[..., t.Any], mime_type: str | None) -> None:
         self.uri = uri
+        self.template = URITemplate(uri)
+        self.template.check_matchable()  # a template no URI can be read back from fails here, not per read
         self.function = function
         self.mime_type = mime_type
         self.signature = Signature(function)
-        variables = _TEMPLATE_VARIABLE.findall(uri)
-        self.pattern: re.Pattern[str] | None = None
-        if variables:
-            parts = _TEMPLATE_VARIABLE.split(uri)
-            regex = "".join(re.escape(part) if i % 2 == 0 else f"(?P<{part}>[^/]+)" for i, part in enumerate(parts))
-            self.pattern = re.compile(regex)
 
-    def match(self, uri: str) -> dict[str, str] | None:
-        if self.pattern is None:
-            return {} if uri == self.uri else None
-        found = self.pattern.fullmatch(uri)
-        return found.groupdict() if found else None
+    def match(self, uri: str) -> dict[str, t.Any] | None:
+        return self.template.match(uri)
 
-    def read(self, uri: str, variables: dict[str, str], server_context: t.Any) -> list[dict[str, t.Any]]:
+    def read(self, uri: str, variables: dict[str, t.Any], server_context: t.Any) -> list[dict[str, t.Any]]:
         kwargs = self.signature.keyword_arguments(variables)
         if self.signature.accepts_server_context:
             kwargs["server_context"] = server_context
@@ -224,4 +252,4 @@ def _dispatcher(readers: list[_Reader], fallback: tuple[t.Callable[..., t.Any], 
     return read
 
 
-__all__ = ["ResourceReaders", "prompt_decorator", "prompt_from_function", "tool_decorator"]
+__all__ = ["ResourceReaders", "prompt_decorator", "prompt_from_function", "registrar", "tool_decorator"]

@@ -26,6 +26,7 @@ from .request import Request
 
 if t.TYPE_CHECKING:
     from .core import ServerCore
+    from .middleware.chain import MiddlewareChain
 
 #: A protocol method's handler: takes the request, returns the ``result``.
 Handler = t.Callable[[Request], t.Any]
@@ -59,11 +60,15 @@ class Dispatcher:
     :param core: the server.
     :param protocol_methods: the protocol's requests: method -> handler. Other methods
         go to the custom methods of the server's registry.
+    :param middleware: run around each request's handler, inside ``around_request``.
     """
 
-    def __init__(self, core: ServerCore, protocol_methods: t.Mapping[str, Handler]) -> None:
+    def __init__(
+        self, core: ServerCore, protocol_methods: t.Mapping[str, Handler], middleware: MiddlewareChain | None = None
+    ) -> None:
         self.core = core
         self._methods = dict(protocol_methods)
+        self._middleware = middleware
 
     def answers(self, method: str) -> bool:
         """Whether ``method`` is a protocol request this dispatcher answers itself."""
@@ -114,11 +119,14 @@ class Dispatcher:
         :param http_request: the HTTP request that carried it (see :attr:`ServerContext.request`).
         """
         handler = self._methods.get(method)
+        reused = handler is not None
         if handler is None:
             custom = self.core.registry.custom_methods.get(method)
             if custom is None:
                 return self._method_not_found(session, request_id, method)
             handler = self._custom_handler(custom)
+        if self._middleware is not None:
+            handler = self._middleware.wrap(method, handler, reused)
         if method == methods.INITIALIZE:
             cancellation = None  # the specification: initialize is never cancelled
         elif cancellation is None:
@@ -143,6 +151,15 @@ class Dispatcher:
         if cancellation is not None and cancellation.cancelled():
             return None  # the specification: no response to a cancelled request
         return response
+
+    def handle_forwarded(self, request: Request) -> dict[str, t.Any] | None:
+        """The response to ``request``, a protocol request that a server which mounted this one
+        forwards (:mod:`.composition`): begun on its session by that server, which owns its id and
+        cancellation. It runs in this server's handler contexts, ``around_request`` and middleware."""
+        handler = self._methods[request.method]
+        if self._middleware is not None:
+            handler = self._middleware.wrap(request.method, handler, True)
+        return self._run(handler, request)
 
     def _fulfil_input_requests(
         self, handler: Handler, request: Request, response: dict[str, t.Any] | None

@@ -17,16 +17,20 @@ from ..errors import (
     CancelledError,
     CapabilityError,
     ClientRequestsUnavailableError,
+    ElicitationContentError,
     InvalidParamsError,
     MethodNotFoundError,
     RequestHandlerError,
     ResourceNotFoundError,
     ToolResultError,
 )
+from ..resource.uri_template import URITemplate, URITemplateError
 from ..tool import Tool
+from ..tool.arguments import InvalidArgumentsError
 from ..tool.result import tool_result
 from .auth.scopes import completion_scopes, listen_scopes, require_scopes, resource_scopes, visible
 from .input_required import InputRequiredResult
+from .outside_host import recognize
 from .pagination import paginate
 from .request import Request
 from .subscriptions import listen
@@ -221,6 +225,13 @@ class ProtocolHandlers:
             result = tool_result(tool.tool_name, returned)
         except (RequestHandlerError, CancelledError):
             raise
+        except InvalidArgumentsError as error:  # a parameter's model refused its argument: as a schema failure
+            data["error"] = "invalid_arguments"
+            return _tool_error(str(error))
+        except ElicitationContentError as error:  # the client's answer did not fit the form: its words name the field
+            data["error"] = "invalid_elicitation_content"
+            self.core.report_exception(error, {"request": request.message})
+            return _tool_error(str(error))
         except ClientRequestsUnavailableError as error:  # the transport's lack: its words say why (no secrets in them)
             data["error"] = "client_requests_unavailable"
             self.core.report_exception(error, {"request": request.message})
@@ -234,6 +245,12 @@ class ProtocolHandlers:
             self.core.report_exception(error, {"request": request.message})
             return _tool_error(error.client_message)
         except Exception as error:  # the tool's own failure: report it, tell the client nothing internal
+            outside = recognize(error)
+            if outside is not None:  # a mounting mistake the SDK can name: its words, to both
+                outside.__cause__ = error
+                data["error"] = "outside_host_context"
+                self.core.report_exception(outside, {"request": request.message})
+                return _tool_error(str(outside))
             data["error"] = "internal_error"
             self.core.report_exception(error, {"request": request.message})
             return _tool_error(TOOL_INTERNAL_ERROR_TEXT)
@@ -309,6 +326,9 @@ class ProtocolHandlers:
         params = _params(request)
         uri = _string_param(params, "uri")
         request.data["resource_uri"] = uri
+        if self.core.registry.hides(uri):  # disabled, removed from view by the tag filters: as if unknown
+            request.data["error"] = "resource_not_found"
+            raise ResourceNotFoundError(uri, params)
         require_scopes(request.session.auth, resource_scopes(self.core.registry, uri))
         listed = next((r for r in self.core.registry.resources if r.uri == uri), None)
         if isinstance(listed, UIResource):  # an MCP Apps view carries its own contents
@@ -349,6 +369,9 @@ class ProtocolHandlers:
         params = _params(request)
         request.data["resource_uri"] = uri = _string_param(params, "uri")
         if handler_name == "resources_subscribe":
+            if self.core.registry.hides(uri):  # as resources/read answers it: as if unknown
+                request.data["error"] = "resource_not_found"
+                raise ResourceNotFoundError(uri, params)
             require_scopes(request.session.auth, resource_scopes(self.core.registry, uri))
         if self.core.registry.handlers.get(handler_name) is not None:
             self._call_handler(handler_name, request, params)
@@ -375,6 +398,12 @@ class ProtocolHandlers:
                 uri not in self.core.registry.resource_uris() and uri not in {tpl.uri_template for tpl in self.core.registry.resource_templates}
             ):
                 raise InvalidParamsError(f"Resource not found: {uri}", data={"uri": uri})
+            variables = _template_variables(uri)
+            if variables is not None and argument["name"] not in variables:
+                raise InvalidParamsError(
+                    f"Invalid params: resource template {uri} has no variable {argument['name']!r}",
+                    data={"uri": uri, "argument": argument["name"]},
+                )
         else:
             raise InvalidParamsError(f"Invalid params: unknown ref type {kind!r}")
         require_scopes(request.session.auth, completion_scopes(self.core.registry, ref))
@@ -422,6 +451,15 @@ class ProtocolHandlers:
         if signature.accepts_server_context:
             return handler(params, server_context=request.server_context())
         return handler(params)
+
+
+def _template_variables(uri: str) -> list[str] | None:
+    """The variables of ``uri`` as an RFC 6570 template; None for a plain URI or a malformed template."""
+    try:
+        template = URITemplate(uri)
+    except URITemplateError:
+        return None
+    return template.variable_names if template.is_template() else None
 
 
 def _tool_error(text: str) -> dict[str, t.Any]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import typing as t
 
 from .. import methods
+from ..deprecations import warn_deprecated
 
 
 class RoundTripInputs(t.NamedTuple):
@@ -78,12 +79,20 @@ def url_elicitation(message: str, url: str) -> dict[str, t.Any]:
 
 
 def sampling(messages: list[dict[str, t.Any]], max_tokens: int, **params: t.Any) -> dict[str, t.Any]:
-    """A ``sampling/createMessage`` input request; ``params`` are further wire fields (``systemPrompt=...``)."""
+    """A ``sampling/createMessage`` input request; ``params`` are further wire fields (``systemPrompt=...``).
+
+    Sampling is deprecated as of MCP 2026-07-28 (SEP-2577): warns with :class:`~mcp_sdk.MCPDeprecationWarning`.
+    """
+    warn_deprecated("sampling")
     return {"method": methods.SAMPLING_CREATE_MESSAGE, "params": {"messages": messages, "maxTokens": max_tokens, **params}}
 
 
 def roots() -> dict[str, t.Any]:
-    """A ``roots/list`` input request."""
+    """A ``roots/list`` input request.
+
+    Roots are deprecated as of MCP 2026-07-28 (SEP-2577): warns with :class:`~mcp_sdk.MCPDeprecationWarning`.
+    """
+    warn_deprecated("roots")
     return {"method": methods.ROOTS_LIST}
 
 

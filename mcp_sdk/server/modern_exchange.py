@@ -18,7 +18,6 @@ from ..channel import Channel, ChannelHost, ClientRequest
 from ..errors import InvalidParamsError, MissingClientCapabilityError, TransportError
 from .envelope import Envelope
 from .input_required import InputRequired
-from .request_state import arguments_digest
 
 #: Key prefixes of era-portable input requests, by method.
 INPUT_KEY_PREFIXES = {
@@ -72,6 +71,7 @@ class ModernExchange(Channel):
             serves_modern=True,
         )
         self.carrier = carrier
+        self.graceful_end = carrier.graceful_end  # the carrier is this request's alone where it has one
         self.envelope = envelope
         #: Answers to era-portable asks, from the retry's state and ``inputResponses``.
         self.answers: dict[str, t.Any] = dict(answers or {})
@@ -134,6 +134,8 @@ class ModernExchange(Channel):
         asking: dict[str, t.Any] = {"method": method}
         if params is not None:
             asking["params"] = params
+        from .request_state import arguments_digest  # on first use: see ModernRequests.codec
+
         digest = arguments_digest(asking)
         if key in self.answers and self.asked.get(key) == digest:
             answer = self.answers[key]

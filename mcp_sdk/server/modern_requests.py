@@ -29,11 +29,11 @@ from .envelope import (
 )
 from .input_required import InputRequired, InputRequiredResult, RoundTripInputs, required_capability, url_elicitation
 from .modern_exchange import ModernExchange, capability_object
-from .request_state import RequestStateCodec, arguments_digest
 
 if t.TYPE_CHECKING:
     from .core import ServerCore
     from .dispatch import Dispatcher
+    from .request_state import RequestStateCodec
 
 #: Default ``ttlMs`` of ``server/discover`` and the list results (a minute).
 DEFAULT_TTL_MS = 60_000
@@ -69,6 +69,10 @@ class ModernRequests:
         settings = (keys, config.request_state_ttl)
         codec = self._codec
         if codec is None or settings != self._codec_settings:
+            # Loaded on first use, as is hashing in _binding: a server that never seals a state
+            # (every 2025 one) does not import hmac and hashlib on its way to its first answer.
+            from .request_state import RequestStateCodec
+
             codec = self._codec = RequestStateCodec(settings[0], settings[1])
             self._codec_settings = settings
         return codec
@@ -193,6 +197,8 @@ def _binding(method: str, params: dict[str, t.Any], channel: Channel) -> dict[st
         target, arguments = params.get("uri"), None
     else:
         target, arguments = params.get("name"), params.get("arguments")
+    from .request_state import arguments_digest
+
     try:
         digest = arguments_digest(arguments)
     except (TypeError, ValueError):

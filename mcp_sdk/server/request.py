@@ -10,6 +10,7 @@ from .input_required import RoundTripInputs
 
 if t.TYPE_CHECKING:
     from ..channel import Channel
+    from .auth import Principal
 
 
 class Request:
@@ -42,6 +43,11 @@ class Request:
         #: What ``around_request`` and ``instrumentation_callback`` see.
         self.data: dict[str, t.Any] = {"method": method}
         self._context: ServerContext | None = None
+
+    @property
+    def principal(self) -> Principal | None:
+        """The authenticated caller (None without authentication)."""
+        return self.session.auth
 
     @property
     def meta(self) -> dict[str, t.Any] | None:

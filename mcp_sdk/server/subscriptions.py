@@ -25,6 +25,7 @@ from .envelope import SUBSCRIPTION_ID_KEY
 from .tasks import required_extension
 
 if t.TYPE_CHECKING:
+    from ..graceful_end import GracefulEnd
     from .request import Request
     from .tasks import TaskManager
 
@@ -146,6 +147,10 @@ def listen(
     :param may_see: ``may_see(uri)``: whether the caller may still be told of a change to the
         resource ``uri``, asked for each update (a resource needing scopes may be added after
         the request started); None delivers every subscribed update.
+    The request's connection may carry a :class:`~mcp_sdk.graceful_end.GracefulEnd`
+    (``session.graceful_end``): a transport bounding listens ends it early, or at its deadline,
+    with the graceful-close result.
+
     :return: the graceful-close result (the caller stamps it).
     :raises CancelledError: the client cancelled it (no response is sent).
     :raises MissingClientCapabilityError: ``taskIds`` without the tasks extension declared (-32021).
@@ -192,7 +197,7 @@ def listen(
         session.write(message, subscription_id)
 
     unsubscribe = bus.subscribe(deliver)
-    forget = None
+    forget = forget_end = None
     try:
         session.write(
             json_rpc.notification(methods.NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED, {"_meta": tag, "notifications": agreed}),
@@ -206,15 +211,25 @@ def listen(
             for message in batch:
                 session.write(message, subscription_id)
         forget = cancellation.add_callback(lambda _: wake.set()) if cancellation is not None else None
-        while not wake.wait(WAIT_SLICE):
-            pass
+        graceful = session.graceful_end  # the transport may end it early, or at a deadline
+        forget_end = graceful.add_callback(wake.set) if graceful is not None else None
+        while not wake.wait(_slice(graceful)):
+            if graceful is not None and graceful.ended:
+                break
         if cancellation is not None and cancellation.cancelled():
             raise CancelledError(reason=cancellation.reason)
     finally:
         unsubscribe()
         if forget is not None:
             forget()
+        if forget_end is not None:
+            forget_end()
     return {"_meta": dict(tag)}
+
+
+def _slice(graceful: GracefulEnd | None) -> float:
+    left = graceful.left() if graceful is not None else None
+    return WAIT_SLICE if left is None else min(WAIT_SLICE, left)
 
 
 __all__ = ["InProcessBus", "MAX_RESOURCE_SUBSCRIPTIONS", "MAX_TASK_SUBSCRIPTIONS", "SubscriptionBus", "agreed_filter", "listen"]

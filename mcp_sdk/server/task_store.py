@@ -16,7 +16,6 @@ another caller's task to make room. Sizes are those of the record as JSON.
 from __future__ import annotations
 
 import copy
-import datetime
 import json
 import threading
 import time
@@ -117,6 +116,8 @@ class TaskLimitError(InternalError):
 
 
 def _iso(moment: float) -> str:
+    import datetime  # on first use: most servers never store a task
+
     return datetime.datetime.fromtimestamp(moment, datetime.timezone.utc).isoformat(timespec="milliseconds").replace(
         "+00:00", "Z"
     )

@@ -34,7 +34,6 @@ the server runs at once, and the store bounds what each principal keeps
 from __future__ import annotations
 
 import json
-import secrets
 import threading
 import time
 import typing as t
@@ -211,6 +210,8 @@ class TaskManager:
         origin = request.session
         assert isinstance(origin, ModernExchange)
         cancellation = Cancellation()
+        import secrets  # on first use: most servers never start a task
+
         task_id = secrets.token_urlsafe(24)
         owner = owner_of(origin)
         with self._lock:

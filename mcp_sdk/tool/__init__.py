@@ -24,11 +24,13 @@ import typing as t
 
 from .._converter import to_wire
 from .._scopes import scope_tuple
+from .._tags import tag_set
 from .._signature import Signature
 from ..errors import DefinitionError, InvalidNameError
 from ..string_utils import class_name, underscore
 from . import definition, type_schema
 from .annotations import Annotations
+from .arguments import ArgumentBinding
 from .input_schema import InputSchema
 from .output_schema import OutputSchema
 from .response import Response
@@ -55,9 +57,10 @@ class Tool:
     title: t.ClassVar[str | None] = None
     #: What the tool does, for the model.
     description: t.ClassVar[str | None] = None
-    #: JSON Schema of the arguments; a dict becomes an :class:`InputSchema`.
+    #: JSON Schema of the arguments; a dict becomes an :class:`InputSchema`, and so does a
+    #: Pydantic model's schema (``call`` then gets the validated model, or its fields as keywords).
     input_schema: t.ClassVar[InputSchema] = InputSchema()
-    #: JSON Schema of ``structuredContent``; a dict becomes an :class:`OutputSchema`.
+    #: JSON Schema of ``structuredContent``; a dict (or a Pydantic model) becomes an :class:`OutputSchema`.
     output_schema: t.ClassVar[OutputSchema | None] = None
     #: Behaviour hints; a dict (snake_case or camelCase keys) becomes :class:`Annotations`.
     annotations: t.ClassVar[Annotations | None] = None
@@ -72,6 +75,9 @@ class Tool:
     #: runs a call as a task when the client declared the extension; ``"required"`` also refuses
     #: clients that did not (-32021); None (or False): never.
     task: t.ClassVar[str | None] = None
+    #: The server's labels for it (never sent): ``Server(include_tags=..., exclude_tags=...)``
+    #: lists and serves only the tools they let through.
+    tags: t.ClassVar[frozenset[str]] = frozenset()
 
     # Aliases, so ``Tool.Response`` works both as a class and in annotations.
     Response: t.TypeAlias = Response
@@ -82,6 +88,10 @@ class Tool:
     _signature: t.ClassVar[Signature]
     _pass_arguments_dict: t.ClassVar[bool] = False
     _input_schema_derived: t.ClassVar[bool] = False
+    #: The ``input_schema`` when it was given as a model class (a schema source's type).
+    _input_model: t.ClassVar[t.Any] = None
+    #: How JSON arguments become model values for ``call``; None: passed as they are.
+    _arguments: t.ClassVar[ArgumentBinding | None] = None
 
     def __init_subclass__(cls, **kwargs: t.Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -93,15 +103,21 @@ class Tool:
             definition.check_call(owner, own["call"])
         own_call = defines_call(cls) and not cls._pass_arguments_dict
         if "input_schema" in own and own["input_schema"] is not None:
-            cls.input_schema = definition.compiled(owner, "input_schema", own["input_schema"], InputSchema)
+            given = own["input_schema"]
+            cls._input_model = given if definition.is_model(given) else None
+            cls.input_schema = definition.compiled(owner, "input_schema", given, InputSchema)
             cls._input_schema_derived = False
-            if own_call:
+        if "call" in own or "input_schema" in own:
+            model, takes_object = cls._input_model, cls._pass_arguments_dict
+            cls._arguments = ArgumentBinding.build(cls.call, owner, model=model, takes_object=takes_object) if defines_call(cls) else None
+        if "input_schema" in own and own["input_schema"] is not None:
+            if own_call and not (cls._arguments is not None and cls._arguments.takes_model_whole()):
                 type_schema.check_against_signature(cls.input_schema.schema, cls.call, owner)
         elif "call" in own and own_call and (cls._input_schema_derived or cls.input_schema is Tool.input_schema):
             derived = type_schema.input_schema_for(cls.call, owner)
             cls.input_schema = InputSchema(derived if derived["properties"] else None)
             cls._input_schema_derived = True
-        elif "call" in own and own_call:
+        elif "call" in own and own_call and not (cls._arguments is not None and cls._arguments.takes_model_whole()):
             type_schema.check_against_signature(cls.input_schema.schema, cls.call, owner)
         if "output_schema" in own and own["output_schema"] is not None:
             cls.output_schema = definition.compiled(owner, "output_schema", own["output_schema"], OutputSchema)
@@ -115,6 +131,8 @@ class Tool:
             cls.required_scopes = scope_tuple(own["required_scopes"])
         if "task" in own:
             cls.task = task_support(owner, own["task"])
+        if "tags" in own:
+            cls.tags = tag_set(own["tags"])
         cls._signature = Signature(cls.call)
 
     def __init__(self, *args: t.Any, **kwargs: t.Any) -> None:
@@ -135,15 +153,20 @@ class Tool:
 
     @classmethod
     def invoke(cls, arguments: t.Mapping[str, t.Any], server_context: t.Any = None) -> t.Any:
-        """Call the tool the way its signature asks: the SDK's single entry point."""
+        """Call the tool the way its signature asks: the SDK's single entry point.
+
+        :raises InvalidArgumentsError: a parameter's model rejected its argument (naming the field).
+        """
         signature = cls._signature
         # Typed loosely: a tool made by define() has call(args, server_context=None) instead.
         call: t.Callable[..., t.Any] = cls.call
+        binding = cls._arguments
         if cls._pass_arguments_dict:
+            args = binding.arguments_object(arguments) if binding is not None else dict(arguments)
             if signature.accepts_server_context:
-                return call(dict(arguments), server_context=server_context)
-            return call(dict(arguments))
-        kwargs = signature.keyword_arguments(arguments)
+                return call(args, server_context=server_context)
+            return call(args)
+        kwargs = signature.keyword_arguments(binding.keyword_arguments(arguments) if binding is not None else arguments)
         if signature.accepts_server_context:
             kwargs["server_context"] = server_context
         return call(**kwargs)
@@ -181,6 +204,7 @@ class Tool:
         icons: list[dict[str, t.Any]] | None = None,
         required_scopes: t.Iterable[str] = (),
         task: bool | str | None = None,
+        tags: t.Iterable[str] = (),
         handler: t.Callable[..., t.Any] | None = None,
         arguments_dict: bool | None = None,
     ) -> t.Any:
@@ -207,6 +231,7 @@ class Tool:
                 "icons": icons,
                 "required_scopes": scope_tuple(required_scopes),
                 "task": task,
+                "tags": tag_set(tags),
                 "call": staticmethod(function),
                 "_pass_arguments_dict": takes_dict,
                 "__module__": getattr(function, "__module__", __name__),
@@ -262,6 +287,8 @@ def takes_arguments_dict(function: t.Callable[..., t.Any], input_schema: t.Any =
         return False
     (parameter,) = parameters
     schema = input_schema.schema if isinstance(input_schema, InputSchema) else input_schema
+    if definition.is_model(schema):  # its fields are the properties
+        schema = type_schema.schema_for(schema)
     if isinstance(schema, t.Mapping) and parameter.name in (schema.get("properties") or {}):
         return False
     if parameter.kind is parameter.VAR_POSITIONAL or parameter.name in ("args", "arguments", "params"):

@@ -6,7 +6,7 @@ import typing as t
 
 import attrs
 
-from .._converter import converter
+from .._converter import unstructure
 from ..string_utils import camelize
 
 
@@ -43,4 +43,4 @@ class Annotations:
 
     def to_dict(self) -> dict[str, t.Any]:
         """The wire form."""
-        return t.cast("dict[str, t.Any]", converter.unstructure(self))
+        return t.cast("dict[str, t.Any]", unstructure(self))

@@ -12,7 +12,7 @@ import inspect
 import typing as t
 
 from ..errors import DefinitionError, SchemaError, ValidationError
-from . import type_schema
+from . import schema_sources, type_schema
 from .schema import Schema
 
 SchemaT = t.TypeVar("SchemaT", bound=Schema)
@@ -32,12 +32,26 @@ def check_call(owner: str, call: t.Any) -> None:
         )
 
 
+def is_model(value: t.Any) -> bool:
+    """Whether ``value`` (a tool's ``input_schema`` or ``output_schema``) is a model class a schema source describes."""
+    return isinstance(value, type) and not issubclass(value, Schema) and schema_sources.describing(value) is not None
+
+
 def compiled(owner: str, kind: str, schema: t.Any, schema_class: type[SchemaT]) -> SchemaT:
-    """``schema`` as a compiled ``schema_class``, or :class:`SchemaError` naming the tool and the field."""
+    """``schema`` (a dict, or a model class a schema source describes) as a compiled ``schema_class``,
+    or :class:`SchemaError` naming the tool and the field."""
     if isinstance(schema, schema_class):
         return schema
+    if is_model(schema):
+        mode: schema_sources.Mode = "validation" if kind == "input_schema" else "serialization"
+        try:
+            schema = type_schema.schema_for(schema, mode)
+        except TypeError as error:
+            raise SchemaError(f"{owner}: {kind}: {error}") from None
+        if schema.get("type") != "object":
+            raise SchemaError(f"{owner}: {kind} must describe an object, and {kind} gives {schema!r:.200}")
     if schema is not None and not isinstance(schema, t.Mapping):
-        raise SchemaError(f"{owner}: {kind} must be a dict (a JSON Schema object), not {type(schema).__name__}")
+        raise SchemaError(f"{owner}: {kind} must be a dict (a JSON Schema object) or a Pydantic model, not {type(schema).__name__}")
     try:
         result = schema_class(schema)
     except ValidationError as error:

@@ -5,8 +5,8 @@ A tool (or :class:`~mcp_sdk.Tool.Response`) may give:
 - a string: one text block;
 - a content block: a ``Content.*`` object or a wire dict with a known ``type``;
 - a list (or tuple) of strings and content blocks: those blocks;
-- a dict, a dataclass, an attrs instance or a ``TypedDict``: ``structuredContent``, with its JSON as
-  a text block for clients that read only ``content``;
+- a dict, a dataclass, an attrs instance, a ``TypedDict`` or a Pydantic model: ``structuredContent``,
+  with its JSON as a text block for clients that read only ``content``;
 - an ``int``, ``float`` or ``bool``, or a list (or tuple) of anything else JSON can carry: the
   structured content ``{"result": value}`` and the value's JSON as a text block (as FastMCP and
   the official SDK wrap a value that is not an object);
@@ -30,6 +30,7 @@ from .._converter import to_wire
 from ..content import _Block
 from ..errors import ToolResultError
 from ..json_rpc import encode
+from . import schema_sources
 from .response import Response
 
 #: The key a value that is not an object is wrapped in as structured content.
@@ -65,11 +66,17 @@ def tool_result(tool_name: str, returned: t.Any) -> dict[str, t.Any]:
         isinstance(returned, (list, tuple)) and all(isinstance(item, str) or _is_block(item) for item in returned)
     ):
         return {"content": content_blocks(tool_name, returned), "isError": False}
-    if isinstance(returned, dict) or (dataclasses.is_dataclass(returned) and not isinstance(returned, type)) or attrs.has(
-        type(returned)
+    if (
+        isinstance(returned, dict)
+        or (dataclasses.is_dataclass(returned) and not isinstance(returned, type))
+        or attrs.has(type(returned))
+        or any(source.dumps(returned) for source in schema_sources.SOURCES)
     ):
         data = structured_content(tool_name, returned)
-        return {"content": [{"type": "text", "text": encode(data)}], "structuredContent": data, "isError": False}
+        text = [{"type": "text", "text": encode(data)}]
+        if not isinstance(data, dict):  # a model whose JSON is no object (RootModel[list[int]]): wrapped, as its schema
+            return {"content": text, "structuredContent": {RESULT_KEY: data}, "isError": False}
+        return {"content": text, "structuredContent": data, "isError": False}
     if isinstance(returned, (int, float, list, tuple)):  # bool is an int
         value = structured_content(tool_name, list(returned) if isinstance(returned, tuple) else returned)
         return {"content": [{"type": "text", "text": encode(value)}], "structuredContent": {RESULT_KEY: value}, "isError": False}
@@ -88,10 +95,12 @@ def content_blocks(tool_name: str, content: t.Any) -> list[dict[str, t.Any]]:
 
 
 def structured_content(tool_name: str, value: t.Any) -> t.Any:
-    """The JSON form of a dict, dataclass or attrs instance (lists and scalars as given), checked encodable.
+    """The JSON form of a dict, dataclass, attrs instance or Pydantic model (lists and scalars as
+    given, models in them dumped), checked encodable.
 
     :raises ToolResultError: JSON cannot carry it.
     """
+    value = schema_sources.dumped(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         value = dataclasses.asdict(value)
     elif attrs.has(type(value)):
@@ -179,7 +188,7 @@ def _error(tool_name: str, value: t.Any, what: str, where: str = "") -> ToolResu
 
 _ACCEPTED = (
     "return a string, content blocks (Content.Text(...) or wire dicts), a list of them, "
-    "a dict, dataclass or attrs instance (structured content), a number, a boolean or a list of "
+    "a dict, dataclass, attrs instance or Pydantic model (structured content), a number, a boolean or a list of "
     "JSON values (structured content as {\"result\": value}), a Tool.Response, or None"
 )
 

@@ -4,7 +4,8 @@
 parameter (``server_context`` and ``*args``/``**kwargs`` left out), typed from its hint, with its
 default as ``default`` and its description from the docstring (Google ``Args:`` sections or reST
 ``:param name:`` lines) or from ``Annotated[T, "description"]``. ``check_against_signature``
-checks an explicit schema against the function instead.
+checks an explicit schema against the function instead. Hints a schema source describes
+(Pydantic models, ``Annotated[T, Field(...)]``: :mod:`.schema_sources`) get that source's schema.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import typing as t
 import attrs
 
 from ..errors import DefinitionError, SchemaError
+from . import schema_sources
 
 #: Parameters that are never tool arguments.
 SKIPPED_PARAMETERS = frozenset({"server_context"})
@@ -80,7 +82,10 @@ def input_schema_for(function: t.Callable[..., t.Any], owner: str) -> dict[str, 
     result: dict[str, t.Any] = {"type": "object", "properties": properties}
     if required:
         result["required"] = required
-    return result
+    try:
+        return schema_sources.hoist_definitions(result)
+    except TypeError as error:
+        raise DefinitionError(f"{owner}: {error}") from None
 
 
 def output_schema_for(function: t.Callable[..., t.Any]) -> dict[str, t.Any] | None:
@@ -93,10 +98,14 @@ def output_schema_for(function: t.Callable[..., t.Any]) -> dict[str, t.Any] | No
     if hint is inspect.Signature.empty:
         return None
     try:
-        if is_structured_type(hint):
-            return schema_for(hint)
-        if is_wrapped_type(hint):
-            return {"type": "object", "properties": {"result": schema_for(hint)}, "required": ["result"]}
+        structured = is_structured_type(hint)
+        if structured or is_wrapped_type(hint):
+            schema = schema_for(hint, "serialization")
+            if structured and schema.get("type") == "object":
+                return schema
+            # Not an object (a number, a list, a model of one such as RootModel[list[int]]): {"result": ...}.
+            wrapped = {"type": "object", "properties": {"result": schema}, "required": ["result"]}
+            return schema_sources.hoist_definitions(wrapped)
     except TypeError:
         return None
     return None
@@ -122,17 +131,21 @@ def is_structured_type(hint: t.Any) -> bool:
     if origin is t.Annotated:
         return is_structured_type(t.get_args(hint)[0])
     return isinstance(hint, type) and (
-        dataclasses.is_dataclass(hint) or attrs.has(hint) or t.is_typeddict(hint)
+        dataclasses.is_dataclass(hint) or attrs.has(hint) or t.is_typeddict(hint) or schema_sources.describing(hint) is not None
     ) or hint is dict or origin is dict
 
 
-def schema_for(hint: t.Any) -> dict[str, t.Any]:
-    """The JSON Schema of a type hint.
+def schema_for(hint: t.Any, mode: schema_sources.Mode = "validation") -> dict[str, t.Any]:
+    """The JSON Schema of a type hint; ``mode`` says whether values of it come in (arguments)
+    or go out (results), which a schema source's types may describe differently.
 
     :raises TypeError: for a type with no JSON form.
     """
     if hint in _SCALARS:
         return dict(_SCALARS[hint])
+    source = schema_sources.describing(hint)
+    if source is not None:
+        return source.schema(hint, mode)
     origin = t.get_origin(hint)
     args = t.get_args(hint)
     if origin is t.Annotated:
@@ -186,7 +199,7 @@ def schema_for(hint: t.Any) -> dict[str, t.Any]:
                 for a in attrs.fields(hint)
             }
             return _object_schema(fields)
-    raise TypeError(f"{_type_name(hint)} has no JSON Schema (use str, int, float, bool, list, dict, Literal, an Enum, a TypedDict or a dataclass)")
+    raise TypeError(f"{_type_name(hint)} has no JSON Schema (use str, int, float, bool, list, dict, Literal, an Enum, a TypedDict, a dataclass or a Pydantic model)")
 
 
 def check_against_signature(schema: t.Mapping[str, t.Any], function: t.Callable[..., t.Any], owner: str) -> None:

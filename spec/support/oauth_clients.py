@@ -21,10 +21,13 @@ def oauth_client(url: str) -> tuple[Client, list[str]]:
 
 
 def signed_in(base: str, url: str, user: str) -> http_client.Client:
-    """A wire-level client carrying the session cookie of ``user`` (password ``<user>-password``), from ``base/login``."""
+    """A wire-level client carrying the session cookie of ``user`` (password ``<user>-password``), from
+    ``base/login``, and the value of Django's ``csrftoken`` cookie in ``X-CSRFToken`` where the site set one."""
     http = requests.Session()
     with http.post(base + "/login", data={"username": user, "password": f"{user}-password"}, timeout=30) as response:
         assert response.status_code == 200, response.text
+    if "csrftoken" in http.cookies:
+        http.headers["X-CSRFToken"] = http.cookies["csrftoken"]
     return http_client.Client(url, http)
 
 

@@ -29,11 +29,12 @@ if t.TYPE_CHECKING:
     from .conf import configured_server as configured_server
     from .conf import configured_transport as configured_transport
     from .views import mcp_view as mcp_view
+    from .views import protected_resource_view as protected_resource_view
 
     #: The server ``MCP_SDK["SERVER"]`` names (imported on first use).
     server: Server
 
-_LAZY = {"mcp_view": "views", "configured_server": "conf", "configured_transport": "conf"}
+_LAZY = {"mcp_view": "views", "protected_resource_view": "views", "configured_server": "conf", "configured_transport": "conf"}
 
 
 def __getattr__(name: str) -> t.Any:
@@ -49,4 +50,4 @@ def __getattr__(name: str) -> t.Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["configured_server", "configured_transport", "mcp_view", "server"]
+__all__ = ["configured_server", "configured_transport", "mcp_view", "protected_resource_view", "server"]

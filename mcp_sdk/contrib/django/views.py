@@ -14,7 +14,10 @@ from .conf import Endpoint, configured
 
 if t.TYPE_CHECKING:
     from ...server import Server
-    from ...server.transports.streamable_http_transport import StreamableHTTPTransport
+    from ...server.auth import BearerAuth
+
+#: A WSGI application: the transport, or another the SDK gives (RFC 9728 metadata).
+WSGIApp = t.Callable[[t.Dict[str, t.Any], t.Callable[..., t.Any]], t.Iterable[bytes]]
 
 #: Methods Django's CSRF protection leaves alone.
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
@@ -54,6 +57,24 @@ def mcp_view(server: Server | None = None, **transport_options: t.Any) -> t.Call
     return exempt
 
 
+def protected_resource_view(auth: BearerAuth) -> t.Callable[[t.Any], t.Any]:
+    """A Django view answering ``auth``'s RFC 9728 protected resource metadata (``GET``, ``HEAD``,
+    CORS ``OPTIONS``), to route at the site's root where ``auth.metadata_path`` says:
+    ``path(auth.metadata_path.lstrip("/"), protected_resource_view(auth))``.
+
+    :param auth: the ``BearerAuth`` the endpoint's transport was given (``mcp_view(server, auth=auth)``).
+    """
+    from ...server.auth import protected_resource_metadata
+
+    app = protected_resource_metadata(auth)
+
+    def view(request: t.Any) -> t.Any:
+        return serve(app, request)
+
+    exempt: t.Callable[[t.Any], t.Any] = csrf_exempt(view)  # a public document
+    return exempt
+
+
 class _CSRFCheck(CsrfViewMiddleware):  # type: ignore[misc]
     def _reject(self, request: t.Any, reason: str) -> str:
         return reason
@@ -84,8 +105,8 @@ def csrf_refusal(request: t.Any) -> HttpResponse | None:
     return HttpResponse(body, status=403, content_type="application/json")
 
 
-def serve(transport: StreamableHTTPTransport, request: t.Any) -> t.Any:
-    """``request`` answered by ``transport``, as a Django response."""
+def serve(transport: WSGIApp, request: t.Any) -> t.Any:
+    """``request`` answered by ``transport`` (or another WSGI application), as a Django response."""
     # Django's request is itself the body stream, length-bounded, and replays a body middleware read.
     environ = {**request.META, "wsgi.input": request, FRAMEWORK_REQUEST_KEY: request}
     started: list[t.Any] = []
@@ -121,4 +142,4 @@ def _no_write(data: bytes) -> None:
     raise NotImplementedError("the WSGI write() callable is not supported")
 
 
-__all__ = ["SAFE_METHODS", "csrf_refusal", "mcp_view", "serve"]
+__all__ = ["SAFE_METHODS", "WSGIApp", "csrf_refusal", "mcp_view", "protected_resource_view", "serve"]

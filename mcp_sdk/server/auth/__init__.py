@@ -14,13 +14,45 @@ JWT verification needs the ``mcp_sdk[auth]`` extra (PyJWT and cryptography).
 
 from __future__ import annotations
 
-from .bearer import BearerAuth, canonical_uri, metadata_url_for
-from .dpop import DPoPNonceRequiredError, DPoPVerifier, InvalidDPoPProofError
-from .errors import AuthorizationServerUnavailable, AuthRefusal, InsufficientScopeError
-from .introspection import IntrospectionVerifier
-from .jwt_verifier import JWTVerifier
-from .metadata import protected_resource_metadata
-from .principal import AccessToken, Principal
+import importlib
+import typing as t
+
+if t.TYPE_CHECKING:
+    from .bearer import BearerAuth, canonical_uri, metadata_url_for
+    from .dpop import DPoPNonceRequiredError, DPoPVerifier, InvalidDPoPProofError
+    from .errors import AuthorizationServerUnavailable, AuthRefusal, InsufficientScopeError
+    from .introspection import IntrospectionVerifier
+    from .jwt_verifier import JWTVerifier
+    from .metadata import protected_resource_metadata
+    from .principal import AccessToken, Principal
+
+#: Where each public name lives. They load when first asked for: the server imports
+#: ``auth.scopes`` (a stdio server too), which must not pull in the verifiers.
+_HOMES = {
+    "AccessToken": "principal",
+    "AuthRefusal": "errors",
+    "AuthorizationServerUnavailable": "errors",
+    "BearerAuth": "bearer",
+    "DPoPNonceRequiredError": "dpop",
+    "DPoPVerifier": "dpop",
+    "InsufficientScopeError": "errors",
+    "InvalidDPoPProofError": "dpop",
+    "IntrospectionVerifier": "introspection",
+    "JWTVerifier": "jwt_verifier",
+    "Principal": "principal",
+    "canonical_uri": "bearer",
+    "metadata_url_for": "bearer",
+    "protected_resource_metadata": "metadata",
+}
+
+
+def __getattr__(name: str) -> t.Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
 
 __all__ = [
     "AccessToken",

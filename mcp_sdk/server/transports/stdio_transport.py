@@ -170,6 +170,7 @@ class StdioTransport:
         a first ``open()`` returned, ``open()`` returns at once.
 
         :raises RuntimeError: if this transport is already open.
+        :raises LifespanError: the server's lifespan (``Server(lifespan=...)``) failed to start.
         """
         with self._lock:
             if self._running:
@@ -177,6 +178,12 @@ class StdioTransport:
             if self._closed:
                 return
             self._running = True
+        try:
+            self.server.lifespan.enter(self)  # the server's startup, before the first message is read
+        except BaseException:
+            with self._lock:
+                self._running = False
+            raise
         stdin = _binary(self._stdin if self._stdin is not None else sys.stdin)
         self._process_stdout = sys.stdout if self._stdout is None else None
         self._writer.stream = _binary(self._stdout if self._stdout is not None else sys.stdout)
@@ -533,6 +540,7 @@ class StdioTransport:
             self._backlog.clear()
             self._running = False
             self._closed = True
+        self.server.lifespan.leave(self)
 
     def __repr__(self) -> str:
         state = "open" if self._running else "closed" if self._closed else "idle"

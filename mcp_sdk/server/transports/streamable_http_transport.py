@@ -55,7 +55,7 @@ from ..envelope import INPUT_REQUIRED_METHODS
 from ..auth.request_auth import Authenticate
 from .streamable_http.carrying_request import CarryingRequest
 from .streamable_http.connection import BodyDeadlines, read_wsgi_body
-from .streamable_http.deployment import ENDED, DeploymentCheck
+from .streamable_http.deployment import ENDED, NOT_A_VIEW, DeploymentCheck
 from .streamable_http.dispatch import answer_inline, answer_json, is_initialize, may_send_first, request_ids
 from .streamable_http.event_store import EventStore, InMemoryEventStore
 from .streamable_http.http_io import (
@@ -319,8 +319,17 @@ class StreamableHTTPTransport:
 
     # -- WSGI ----------------------------------------------------------------
 
-    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> t.Iterable[bytes]:
-        """The WSGI application."""
+    #: Django's CSRF middleware skips views with this attribute: a transport routed as a Django view
+    #: (a mistake) then reaches :meth:`__call__`, which names the fix, and serves nothing.
+    csrf_exempt: t.ClassVar[bool] = True
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse | None = None) -> t.Iterable[bytes]:
+        """The WSGI application.
+
+        :raises TypeError: called as a view, with a request and no ``start_response``.
+        """
+        if start_response is None:
+            raise TypeError(NOT_A_VIEW)
         self._answers.enter(environ)
         answer = self._answers.watch(environ, self._answer(environ, None))
         start_response(answer.status_line, answer.headers)
@@ -345,6 +354,7 @@ class StreamableHTTPTransport:
         try:
             if self._closed:
                 raise HTTPRequestError(503, "Service Unavailable: the MCP transport is closed")
+            self.server.lifespan.enter(self)  # once per process: the first request (after a fork)
             if self._guard is not None:
                 refusal = self._guard.check(environ.get("HTTP_HOST"), environ.get("HTTP_ORIGIN"))
                 if refusal is not None:
@@ -567,6 +577,7 @@ class StreamableHTTPTransport:
             self._body_deadlines.close()
         if self._shared is not None:
             self._shared.backplane.close()
+        self.server.lifespan.leave(self)
 
     def __enter__(self) -> StreamableHTTPTransport:
         return self

@@ -74,8 +74,8 @@ class TestTalkingToAServerFile:
         assert failed.returncode == 1
         assert failed.stdout == (
             "Tool numbers returned a set, which has no MCP form: return a string, content blocks "
-            "(Content.Text(...) or wire dicts), a list of them, a dict, dataclass or attrs instance "
-            "(structured content), a number, a boolean or a list of JSON values (structured content "
+            "(Content.Text(...) or wire dicts), a list of them, a dict, dataclass, attrs instance or "
+            "Pydantic model (structured content), a number, a boolean or a list of JSON values (structured content "
             'as {"result": value}), a Tool.Response, or None\n'
         )
 

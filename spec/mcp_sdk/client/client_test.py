@@ -621,8 +621,8 @@ class TestStructuredContentValidation:
         import fastjsonschema
 
         compiled: list[t.Any] = []
-        original = fastjsonschema.compile
-        monkeypatch.setattr(fastjsonschema, "compile", lambda *a, **k: compiled.append(a) or original(*a, **k))
+        original = fastjsonschema.compile_to_code
+        monkeypatch.setattr(fastjsonschema, "compile_to_code", lambda *a, **k: compiled.append(a) or original(*a, **k))
         tool = Client.Tool.from_dict(self.TOOL)
         for _ in range(3):
             tool.validate_structured_content({"structuredContent": {"count": 1}})

@@ -246,6 +246,29 @@ class TestResumption:
         assert response == {"jsonrpc": "2.0", "id": 2, "result": {"content": []}}
         assert progress == [{"progressToken": 1, "progress": 1}]
 
+    def test_a_resumption_refused_with_retry_after_is_tried_again(self) -> None:
+        # A worker that died holding the stream leaves it claimed until it is seen dead (409), or
+        # the server is busy (503): either says when to come back, and the call goes on.
+        refusals = [Reply(409, {"Retry-After": "0"}), Reply(503, {"Retry-After": "0"})]
+
+        def route(request: Request) -> Reply:
+            if request.method == "GET" and "last-event-id" in request.headers:
+                if refusals:
+                    return refusals.pop(0)
+                call = next(r for r in server.requests if is_call(r, "tools/call"))
+                return sse_reply([sse_event(response_to(call, {"content": []}), id="e-2")])
+            if is_call(request, "tools/call"):
+                return sse_reply([sse_event("", id="e-1", retry=50)])
+            return basic_handler()(request)
+
+        with ScriptedServer(route) as server:
+            client = connected(server, standalone_stream=False)
+            response = client.call_tool(name="long")
+            client.close()
+        resumptions = [r.headers["last-event-id"] for r in server.requests if r.method == "GET"]
+        assert resumptions == ["e-1", "e-1", "e-1"]
+        assert response == {"jsonrpc": "2.0", "id": 2, "result": {"content": []}}
+
     def test_waits_the_retry_interval(self) -> None:
         times: dict[str, float] = {}
 
@@ -377,6 +400,30 @@ class TestStandaloneStream:
             client = connected(server)
             assert client.call_tool(name="later")["result"] == {"content": []}
             client.close()
+
+    def test_a_standalone_stream_refused_with_retry_after_is_opened_again(self) -> None:
+        # As after a worker holding the session's GET stream died: 409 until it is seen dead.
+        refusals = [Reply(409, {"Retry-After": "0"}), Reply(409, {"Retry-After": "0"})]
+        changed = threading.Event()
+
+        def route(request: Request) -> Reply:
+            if request.method == "GET":
+                if refusals:
+                    return refusals.pop(0)
+
+                def stream() -> t.Iterator[bytes]:
+                    yield sse_event({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}, id="g-1")
+                    server.stopping.wait(TIMEOUT)
+
+                return sse_reply(stream())
+            return basic_handler()(request)
+
+        with ScriptedServer(route) as server:
+            client = connected(server)
+            client.on_notification(lambda method, params: changed.set())
+            assert changed.wait(TIMEOUT)
+            client.close()
+        assert [r.method for r in server.requests if r.method == "GET"] == ["GET"] * 3
 
     def test_can_be_turned_off(self) -> None:
         with ScriptedServer(basic_handler(get_status=200)) as server:

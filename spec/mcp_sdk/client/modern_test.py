@@ -372,6 +372,53 @@ class TestMoreOfTheModernPath:
         assert transport.notifications()[-1]["params"]["requestId"] == subscription.request_id
 
 
+    def test_a_listen_the_server_ends_gracefully_is_opened_again_and_tells_what_may_have_been_missed(self) -> None:
+        import threading
+
+        from spec.support.client_fake_transport import hang_until_cancelled
+
+        attempts: list[Message] = []
+        TAG = "io.modelcontextprotocol/subscriptionId"
+
+        class EndingTransport(KeyedTransport):
+            def send_request(self, request: Message, *, timeout: float | None = None,
+                             cancellation: t.Any = None) -> Message:
+                if request["method"] != "subscriptions/listen":
+                    return super().send_request(request, timeout=timeout, cancellation=cancellation)
+                attempts.append(request)
+                self.deliver({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged", "params": {
+                    "_meta": {TAG: request["id"]}, "notifications": {"toolsListChanged": True, "resourceSubscriptions": ["a://1"]}}})
+                if len(attempts) == 1:  # the server ends the first listen with its result (graceful closure)
+                    return {"jsonrpc": "2.0", "id": request["id"], "result": {"_meta": {TAG: request["id"]}, "resultType": "complete"}}
+                return hang_until_cancelled(request, None, cancellation)
+
+        listed = {"tools": [], "ttlMs": 60000, "cacheScope": "public"}
+        transport = EndingTransport({"server/discover": DISCOVER, "tools/list": listed})
+        client = Client(transport=transport)
+        seen: list[tuple[str, t.Any]] = []
+        relistened = threading.Event()
+
+        def handler(method: str, params: dict[str, t.Any]) -> None:
+            seen.append((method, params))
+            if len(seen) == 2:
+                relistened.set()
+
+        client.on_notification(handler)
+        client.connect()
+        client.list_tools()
+        client.list_tools()  # from the cache
+        subscription = client.listen(tools=True, resource_uris=["a://1"], wait=30)
+        assert relistened.wait(30)
+        second = attempts[1]["id"]
+        assert seen == [("notifications/tools/list_changed", {"_meta": {TAG: second}}),
+                        ("notifications/resources/updated", {"_meta": {TAG: second}, "uri": "a://1"})]
+        assert subscription.attempts == 2 and subscription.request_id == second and subscription.active
+        client.list_tools()  # the cache was dropped: listed again
+        assert [m["method"] for m in transport.sent].count("tools/list") == 2
+        client.close()
+        assert not subscription.active
+
+
 def test_a_result_that_took_input_rounds_is_never_cached() -> None:
     rounds = [
         {"resultType": "input_required", "requestState": "s"},

@@ -252,6 +252,35 @@ def test_manage_py_mcp_stdio_serves_the_server_with_the_project_loaded(database:
         assert ours.call_tool("setting", {"key": "GREETING"})["result"]["content"] == texts("Hello from Django")
 
 
+def test_manage_py_mcp_stdio_as_a_desktop_host_runs_it_under_the_official_client(database: Path, tmp_path: Path) -> None:
+    """As Claude Desktop's ``mcpServers`` entry runs it: absolute command and script, an
+    environment of the host's own plus the entry's ``env`` (the official client passes on only
+    HOME, PATH and the like), the working directory elsewhere; the era the official client picks."""
+    from mcp import Client as OfficialClient
+    from mcp.client.stdio import StdioServerParameters
+
+    entry = StdioServerParameters(command=sys.executable, args=[MANAGE, "mcp", "stdio"], env={"MCP_SPEC_DB": str(database)}, cwd=tmp_path)
+
+    async def main() -> dict[str, t.Any]:
+        async with OfficialClient(entry, read_timeout_seconds=TIMEOUT) as official:
+            listed = await official.list_tools()
+            books = await official.call_tool("books", {"author": "Austen"})
+            greeting = await official.call_tool("setting", {"key": "GREETING"})
+            return {
+                "version": official.protocol_version,
+                "tools": [tool.name for tool in listed.tools],
+                "books": (books.is_error, [block.text for block in books.content], books.structured_content),  # type: ignore[union-attr]
+                "setting": (greeting.is_error, [block.text for block in greeting.content]),  # type: ignore[union-attr]
+            }
+
+    assert anyio.run(main) == {
+        "version": "2026-07-28",
+        "tools": ["books", "setting", "whoami", "shelf_count", "count"],
+        "books": (False, ["Emma", "Persuasion"], None),
+        "setting": (False, ["Hello from Django"]),
+    }
+
+
 E001 = (
     "?: (mcp_sdk.E001) URL pattern '{route}' serves a StreamableHTTPTransport as a Django view; a transport is a WSGI "
     "application (environ, start_response), not a view (request).\n"
@@ -271,6 +300,31 @@ def test_the_system_check_names_the_fix_for_a_transport_mounted_as_a_view(databa
         + E001.format(route="mcp")
         + "\nSystem check identified 2 issues (0 silenced).\n"
     )
+
+
+NOT_A_VIEW = (
+    "StreamableHTTPTransport is a WSGI application, called with (environ, start_response), not a view called "
+    'with a request. In Django, route it through mcp_sdk.contrib.django: path("mcp/", include("mcp_sdk.contrib.django.urls")), '
+    'or path("mcp/", mcp_view(server)) for a server of your own; in Flask, serve it with mcp_sdk.contrib.flask: MCP(app, server=server)'
+)
+MOUNTED_AS_A_VIEW = """
+import django; django.setup()
+from django.test import Client
+browser = Client(enforce_csrf_checks=True)  # as a browser-less MCP client: no CSRF cookie, no token
+for path in ("/mcp", "/api/"):
+    try:
+        browser.post(path, data=b"{}", content_type="application/json")
+    except TypeError as error:
+        print(path, error)
+"""
+
+
+def test_a_transport_mounted_as_a_view_names_the_fix_when_called(database: Path) -> None:
+    """Without the system check (gunicorn runs none): ``path("mcp", transport)`` no longer stops at
+    Django's "CSRF cookie not set", and neither mount at a ``TypeError`` about ``start_response``."""
+    env = environment(database, DJANGO_SETTINGS_MODULE="spec.mcp_sdk.contrib.django_project.settings", MCP_SPEC_URLCONF="spec.mcp_sdk.contrib.django_project.wrong_urls")
+    called = subprocess.run([sys.executable, "-c", MOUNTED_AS_A_VIEW], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert (called.returncode, called.stdout) == (0, f"/mcp {NOT_A_VIEW}\n/api/ {NOT_A_VIEW}\n"), called.stderr[-3000:]
 
 
 EXAMPLE = ROOT / "examples" / "django_library"

@@ -193,7 +193,14 @@ def greeting_server(reported: list[BaseException]) -> Server:
     return server
 
 
-def test_dispatcher_middleware_leaves_tools_outside_the_app_and_mcp_is_the_fix() -> None:
+OUTSIDE_THE_APP = (
+    "The tool used Flask's application context (current_app, flask.request, db.session, current_user ...), which "
+    "tools of this server do not run in: a StreamableHTTPTransport mounted beside the app (DispatcherMiddleware) "
+    "runs them on its own threads. Serve the server from the app with mcp_sdk.contrib.flask: MCP(app, server=server)"
+)
+
+
+def test_dispatcher_middleware_leaves_tools_outside_the_app_and_the_error_names_mcp_as_the_fix() -> None:
     app = Flask(__name__)
     app.config["GREETING"] = "Hi"
     reported: list[BaseException] = []
@@ -206,8 +213,10 @@ def test_dispatcher_middleware_leaves_tools_outside_the_app_and_mcp_is_the_fix()
             outside = ours.call_tool("greeting", {})["result"]
     finally:
         transport.close()
-    assert (outside["isError"], outside["content"]) == (True, texts("Internal error occurred"))
-    assert [str(error).splitlines()[0] for error in reported] == ["Working outside of application context."]
+    assert (outside["isError"], outside["content"]) == (True, texts(OUTSIDE_THE_APP))
+    assert [(type(error).__name__, str(error), str(error.__cause__).splitlines()[0]) for error in reported] == [
+        ("OutsideHostContextError", OUTSIDE_THE_APP, "Working outside of application context.")
+    ]
 
     fixed = Flask(__name__)
     fixed.config["GREETING"] = "Hi"
@@ -250,6 +259,39 @@ def test_flask_mcp_stdio_serves_the_server_with_the_app_loaded(mode: str) -> Non
         # An app context, and no request context: stdio carries no request.
         context = ours.call_tool("context", {})["result"]["structuredContent"]
     assert context == {"app": "spec.mcp_sdk.contrib.flask_app", "request": False}
+
+
+def test_flask_mcp_stdio_as_a_desktop_host_runs_it_under_the_official_client() -> None:
+    """As Claude Desktop's ``mcpServers`` entry runs it: ``python -m flask mcp stdio`` with the
+    app in ``FLASK_APP`` and the project as working directory, an environment of the host's own
+    plus the entry's ``env`` (the official client passes on only HOME, PATH and the like); the
+    era the official client picks."""
+    from mcp import Client as OfficialClient
+    from mcp.client.stdio import StdioServerParameters
+
+    entry = StdioServerParameters(command=sys.executable, args=["-m", "flask", "mcp", "stdio"], env={"FLASK_APP": APP}, cwd=ROOT)
+
+    async def main() -> dict[str, t.Any]:
+        async with OfficialClient(entry, read_timeout_seconds=TIMEOUT) as official:
+            listed = await official.list_tools()
+            books = await official.call_tool("books", {"author": "Austen"})
+            greeting = await official.call_tool("setting", {"key": "GREETING"})
+            context = await official.call_tool("context", {})
+            return {
+                "version": official.protocol_version,
+                "tools": [tool.name for tool in listed.tools],
+                "books": (books.is_error, [block.text for block in books.content], books.structured_content),  # type: ignore[union-attr]
+                "setting": (greeting.is_error, [block.text for block in greeting.content]),  # type: ignore[union-attr]
+                "context": context.structured_content,
+            }
+
+    assert anyio.run(main) == {
+        "version": "2026-07-28",
+        "tools": ["books", "setting", "whoami", "context", "count"],
+        "books": (False, ["Emma", "Persuasion"], None),
+        "setting": (False, ["Hello"]),
+        "context": {"app": "spec.mcp_sdk.contrib.flask_app", "request": False},
+    }
 
 
 def test_the_readmes_flask_app_is_examples_flask_library_py() -> None:

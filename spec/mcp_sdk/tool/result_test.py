@@ -128,7 +128,7 @@ def test_numbers_booleans_and_lists_of_json_values_become_result_wrapped_structu
 
 ACCEPTED = (
     "return a string, content blocks (Content.Text(...) or wire dicts), a list of them, "
-    "a dict, dataclass or attrs instance (structured content), a number, a boolean or a list of "
+    "a dict, dataclass, attrs instance or Pydantic model (structured content), a number, a boolean or a list of "
     'JSON values (structured content as {"result": value}), a Tool.Response, or None'
 )
 

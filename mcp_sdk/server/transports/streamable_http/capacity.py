@@ -17,11 +17,14 @@ import threading
 import typing as t
 
 from .sse import PROBE_INTERVAL
+from .listen_bound import ListenBound, ThreadListens
 
 WSGIEnvironment = t.Dict[str, t.Any]
 
-#: Frames looked at, from the transport up, for the gunicorn worker that called it.
-_CALLER_FRAMES = 12
+#: Frames looked at, from the transport up, for the gunicorn worker that called it (looked for once,
+#: on the first request). A bare app finds it 5 frames up, Flask 9, a Django project with four
+#: middleware 19: each middleware adds two, and sites run a dozen.
+_CALLER_FRAMES = 64
 
 
 def wsgi_threads_of(environ: WSGIEnvironment) -> int | None:
@@ -30,7 +33,8 @@ def wsgi_threads_of(environ: WSGIEnvironment) -> int | None:
     - waitress: its channel (behind ``waitress.client_disconnected``) knows the server's ``adj.threads``;
     - gunicorn: the worker that calls the application has ``cfg.threads`` (``gthread``) or
       ``cfg.worker_connections`` (``gevent``, ``eventlet``); it is found among the calling frames,
-      since gunicorn puts nothing of it in the environ;
+      since gunicorn puts nothing of it in the environ. Its default ``sync`` worker serves one
+      request at a time: 1 (it has a ``worker_connections`` too, which it does not use);
     - anything else (werkzeug, mod_wsgi, uWSGI): None, and ``Limits.wsgi_threads`` applies.
     """
     check = environ.get("waitress.client_disconnected")
@@ -51,6 +55,8 @@ def _gunicorn_threads() -> int | None:
         worker = frame.f_locals.get("self")
         module = type(worker).__module__
         if module.startswith("gunicorn.workers."):
+            if module == "gunicorn.workers.sync":
+                return 1  # one request at a time, whatever worker_connections says
             cfg = getattr(worker, "cfg", None)
             name = "threads" if module.endswith("gthread") else "worker_connections"
             count = getattr(cfg, name, None)
@@ -68,20 +74,29 @@ class ThreadCapacity:
 
     One lock guards the count; nothing is called under it.
 
+    It also drives the bound on 2026-07-28 listen streams (:attr:`listens`): a listen may take
+    the threads beyond the :attr:`reserve`, and a request that leaves no thread free ends the
+    oldest listen gracefully. Where streams cost greenlets rather than threads, set
+    :attr:`listens` to an :class:`~.listen_bound.UnboundedListens`.
+
     :param threads: the thread count to assume until (or unless) the server tells its own.
     :param detect: read the server's thread count from the first request's environ.
     :param max_hold: seconds a resumable stream is held at most (None: as long as it lasts).
+    :param listen_hold: seconds a ``subscriptions/listen`` stream is held at most (None: as long
+        as the client keeps it).
     """
 
     #: Seconds between checks that an idle stream's client is still there: a vanished client frees its thread this soon.
     probe_interval: float = PROBE_INTERVAL
 
-    def __init__(self, threads: int, *, detect: bool, max_hold: float | None) -> None:
+    def __init__(self, threads: int, *, detect: bool, max_hold: float | None, listen_hold: float | None = None) -> None:
         self.threads = threads
         self.max_hold = max_hold
         self._detect = detect
         self._lock = threading.Lock()
         self._busy = 0
+        #: Bounds the open ``subscriptions/listen`` streams (see the class docstring).
+        self.listens: ListenBound = ThreadListens(lambda: self.threads - self.reserve, listen_hold)
 
     @property
     def busy(self) -> int:
@@ -101,6 +116,9 @@ class ThreadCapacity:
                 self.threads = found
         with self._lock:
             self._busy += 1
+            free = self.threads - self._busy
+        if free <= 0:  # the next request would find no thread: a listen gives its own back
+            self.listens.reclaim()
         left: list[bool] = []
 
         def leave() -> None:

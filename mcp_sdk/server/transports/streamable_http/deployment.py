@@ -12,6 +12,8 @@
   with ``-w`` over 1, mod_wsgi and uWSGI with several processes; waitress and threaded werkzeug
   never) while ``requestState`` keys are per process: a 2026-07-28 multi round-trip request
   retried on another process would be refused. Logged once, at the first such request.
+- The transport routed as a view (Django's ``path("mcp", transport)``): called with a request and
+  no ``start_response``, it raises a ``TypeError`` naming ``mcp_sdk.contrib.django``.
 """
 
 from __future__ import annotations
@@ -48,6 +50,11 @@ SEVERAL_PROCESSES = (
     "Configuration(request_state_keys=[...]) the same in every process, or share them on Redis (redis_url=)"
 )
 ENDED = "Not Found: the session expired or was ended; send initialize to start a new one"
+NOT_A_VIEW = (
+    "StreamableHTTPTransport is a WSGI application, called with (environ, start_response), not a view called "
+    'with a request. In Django, route it through mcp_sdk.contrib.django: path("mcp/", include("mcp_sdk.contrib.django.urls")), '
+    'or path("mcp/", mcp_view(server)) for a server of your own; in Flask, serve it with mcp_sdk.contrib.flask: MCP(app, server=server)'
+)
 
 
 class DeploymentCheck:
@@ -105,4 +112,4 @@ class DeploymentCheck:
         return HTTPRequestError(404, ENDED if ours else ISSUED_ELSEWHERE)
 
 
-__all__ = ["DeploymentCheck", "ENDED", "FIX_THREADS", "ISSUED_ELSEWHERE", "SEVERAL_PROCESSES", "SINGLE_THREADED"]
+__all__ = ["DeploymentCheck", "ENDED", "FIX_THREADS", "ISSUED_ELSEWHERE", "NOT_A_VIEW", "SEVERAL_PROCESSES", "SINGLE_THREADED"]

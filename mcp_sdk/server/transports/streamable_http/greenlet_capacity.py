@@ -12,6 +12,8 @@ default: past it gunicorn stops accepting until one ends). So, under gevent:
   least two) to everything else: pings, JSON calls, answers to server-to-client requests;
 - an idle stream checks that its client is still there every 15 seconds, not twice a second: a
   vanished client holds a greenlet a little longer, and 10,000 idle streams cost no CPU to speak of;
+- ``subscriptions/listen`` streams are not bounded by count or time (:class:`~.listen_bound.UnboundedListens`):
+  none is ended to give a thread back;
 - one session holds at most its GET stream and one stream per request it may run, each once
   resumed (``2 * (max_requests_per_session + 1)``), so one client still costs only itself (issue 13):
   past it a 2025-11-25 client polls, an older one gets 429.
@@ -22,6 +24,7 @@ from __future__ import annotations
 import typing as t
 
 from .capacity import ThreadCapacity
+from .listen_bound import UnboundedListens
 
 if t.TYPE_CHECKING:
     from .options import Limits
@@ -64,6 +67,7 @@ class GreenletCapacity(ThreadCapacity):
 
     def __init__(self, connections: int, *, detect: bool, max_hold: float | None) -> None:
         super().__init__(connections, detect=detect, max_hold=max_hold)
+        self.listens = UnboundedListens()  # a listen costs a greenlet: none is ended to free a thread
 
     def hold(self) -> float | None:
         """``max_hold``: an open stream costs a greenlet, so it is never cut short for lack of threads."""

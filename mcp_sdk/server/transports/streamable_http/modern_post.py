@@ -89,7 +89,10 @@ class ModernPost:
             self.enable_json_response or not may_send_first(self.server, message)
         ):
             return self._answer_json(server_session, message, carrier)
-        self._answers.hold(environ, None, request_id)
+        if message.get("method") == methods.SUBSCRIPTIONS_LISTEN:
+            self._answers.admit_listen(environ, server_session, principal.key if principal is not None else None, request_id)
+        else:
+            self._answers.hold(environ, None, request_id)
         return self._answer_sse(server_session, message, carrier)
 
     def _answer_json(self, server_session: RequestChannel, message: dict[str, t.Any], carrier: CarryingRequest) -> Answer:

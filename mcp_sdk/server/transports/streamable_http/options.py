@@ -26,6 +26,9 @@ DEFAULT_WSGI_THREADS = 4
 #: Seconds a 2025-11-25 client's SSE connection is held at most by default before it is closed
 #: with a ``retry`` and the client polls (SEP-1699).
 DEFAULT_STREAM_HOLD = 10.0
+#: Seconds a 2026-07-28 ``subscriptions/listen`` stream holds its WSGI thread at most by default,
+#: before it is ended with its result and the client listens again.
+DEFAULT_LISTEN_HOLD = 300.0
 #: Seconds a client gets to send a request body by default.
 DEFAULT_BODY_TIMEOUT = 10.0
 #: Requests of one session answered over SSE at once by default (queued or running).
@@ -88,6 +91,12 @@ class Limits:
         and the client resumes with ``GET`` + ``Last-Event-ID`` (SEP-1699 polling), while the
         request runs on. Shorter as free threads run low, 0 when the stream would take one of the
         last quarter. None: held as long as the stream lasts.
+    :param listen_hold: seconds a 2026-07-28 ``subscriptions/listen`` stream (which cannot be
+        resumed, so holds its WSGI thread while open) stays open at most; then it is ended with
+        its ``subscriptions/listen`` result and the client listens again. On a threaded server
+        listens also share the threads beyond a quarter kept for JSON requests: a newcomer past
+        that share, or a request leaving no thread free, ends the oldest listen the same way.
+        None: no time bound. Not applied where streams cost greenlets (gevent).
     :param max_requests_per_session: requests of one session answered over SSE and not yet
         finished (queued or running); past it, 429 with ``Retry-After``.
     :raises ValueError: for a value out of range.
@@ -104,6 +113,7 @@ class Limits:
     max_streams_per_session: int | None = None
     max_requests_per_session: int = DEFAULT_MAX_REQUESTS_PER_SESSION
     stream_hold: float | None = DEFAULT_STREAM_HOLD
+    listen_hold: float | None = DEFAULT_LISTEN_HOLD
 
     def __attrs_post_init__(self) -> None:
         for name, value in (
@@ -116,6 +126,8 @@ class Limits:
             _positive("wsgi_threads", self.wsgi_threads)
         if self.stream_hold is not None and self.stream_hold < 0:
             raise ValueError("stream_hold must be a number of seconds (0 or more) or None")
+        if self.listen_hold is not None and self.listen_hold <= 0:
+            raise ValueError("listen_hold must be a positive number of seconds or None")
         if self.max_streams is not None:
             _positive("max_streams", self.max_streams)
         if self.max_streams_per_session is not None:
@@ -238,6 +250,7 @@ def gather(kind: type[_Group], group: _Group | None, keyword: str, **given: t.An
 
 __all__ = [
     "DEFAULT_BODY_TIMEOUT",
+    "DEFAULT_LISTEN_HOLD",
     "DEFAULT_MAX_BODY_BYTES",
     "DEFAULT_MAX_REQUESTS_PER_SESSION",
     "DEFAULT_STREAM_HOLD",

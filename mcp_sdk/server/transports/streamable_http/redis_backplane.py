@@ -94,7 +94,6 @@ class RedisBackplane:
         with self._lock:
             if self._pid == pid or self._stop.is_set():
                 return
-            self._pid = pid
             self._worker_id = secrets.token_hex(6)
             self._thread = threading.Thread(
                 target=self._listen_loop, args=(self._worker_id,), name="mcp-redis-listener", daemon=True
@@ -103,6 +102,9 @@ class RedisBackplane:
             self._writes = []
             self._writer = threading.Thread(target=self._write_loop, args=(self._worker_id,), name="mcp-redis-writer", daemon=True)
             self._writer.start()
+            # Last: a thread that sees this pid (unlocked, above) returns at once and reads the worker
+            # id, which must already be this process's (it read "" when the pid came first).
+            self._pid = pid
 
     def key(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)

@@ -70,7 +70,9 @@ def stream_capacity(limits: Limits, green: bool | None = None) -> StreamCapacity
         return StreamCapacity(
             capacity, lambda count: greenlet_stream_caps(limits, count), lambda count: max(limits.max_workers, count), True
         )
-    capacity = ThreadCapacity(limits.threads, detect=limits.wsgi_threads is None, max_hold=limits.stream_hold)
+    capacity = ThreadCapacity(
+        limits.threads, detect=limits.wsgi_threads is None, max_hold=limits.stream_hold, listen_hold=limits.listen_hold
+    )
     return StreamCapacity(
         capacity,
         lambda count: (limits.total_streams_for(count), limits.streams_per_session_for(count)),

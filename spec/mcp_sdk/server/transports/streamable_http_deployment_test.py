@@ -86,3 +86,22 @@ def test_a_tool_needing_a_capability_the_client_lacks_gets_a_readable_error() ->
         "isError": True,
     }
     assert len(reporter.errors) == 1
+
+
+def test_the_several_processes_messages_name_redis_url_word_for_word() -> None:
+    """Issue 18 item 4: what ``gunicorn -w N`` without shared state gets, as text (the specs above
+    compare with the constants; this pins their words)."""
+    from mcp_sdk.server.request_state import SEALED_ELSEWHERE
+    from mcp_sdk.server.transports.streamable_http.deployment import SEVERAL_PROCESSES
+
+    assert (ISSUED_ELSEWHERE, SEVERAL_PROCESSES, SEALED_ELSEWHERE) == (
+        "Not Found: unknown session. Sessions live in the memory of the process that created them: several server "
+        "processes (gunicorn -w N) are the likely cause. Run one process with threads (gunicorn -w 1 -k gthread), "
+        "share sessions on Redis (redis_url=), or pass stateless=True",
+        "the WSGI server runs several processes (wsgi.multiprocess) but each signs 2026-07-28 requestState with its "
+        "own random key, so a multi round-trip request retried on another process is refused: set "
+        "Configuration(request_state_keys=[...]) the same in every process, or share them on Redis (redis_url=)",
+        "Invalid params: requestState was sealed by another server process, whose key this process does not have: "
+        "give every process the same keys (Configuration(request_state_keys=[...])) or share them on Redis "
+        "(StreamableHTTPTransport(redis_url=...))",
+    )

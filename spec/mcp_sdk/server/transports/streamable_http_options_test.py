@@ -26,6 +26,7 @@ DEFAULT_LIMITS = {
     "max_streams_per_session": None,
     "max_requests_per_session": 8,
     "stream_hold": 10.0,
+    "listen_hold": 300.0,
 }
 
 
@@ -151,6 +152,7 @@ def test_groups_are_validated_when_built() -> None:
         {"max_body_bytes": 0},
         {"max_sessions": 0},
         {"body_timeout": -1},
+        {"listen_hold": 0},
     ]:
         with pytest.raises(ValueError):
             Limits(**options)

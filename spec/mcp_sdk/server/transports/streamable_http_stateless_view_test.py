@@ -6,9 +6,13 @@ driven by our :class:`mcp_sdk.Client` and by the official Python client (``mcp``
 from __future__ import annotations
 
 import dataclasses
+import json
+import os
+import subprocess
 import threading
 import typing as t
 import warnings
+from pathlib import Path
 
 import anyio
 import flask
@@ -24,6 +28,7 @@ from mcp_sdk.client.http import HTTP
 from mcp_sdk.server.handlers import STATELESS_SET_LEVEL_TEXT
 from mcp_sdk.server.transports import StreamableHTTPTransport
 from mcp_sdk.server.transports.streamable_http.request_channel import STATELESS_REFUSAL
+from spec.support.client_interop import CACHE, NODE
 from spec.support.http_server import LiveServer
 
 TIMEOUT = 30.0
@@ -160,6 +165,31 @@ def test_a_level_in_the_requests_meta_brings_its_logs(view: View) -> None:
     assert logs == [{"level": "info", "data": "at info"}, {"level": "warning", "data": "at warning"}]
 
 
+@pytest.mark.parametrize("when", ["before connect", "after connect"])
+def test_our_clients_log_level_travels_in_each_request_to_a_server_without_logging(view: View, when: str) -> None:
+    """The server advertises no ``logging``, so the client never sends ``logging/setLevel``
+    (which would be refused) and carries :attr:`Client.log_level` in every request's ``_meta``."""
+    client = Client(HTTP(view.url, timeout=TIMEOUT))
+    logs: list[t.Any] = []
+    client.on_log_message(logs.append)
+    try:
+        if when == "before connect":
+            client.log_level = "info"
+        client.connect(mode="legacy")
+        if when == "after connect":
+            client.log_level = "info"
+        assert client.call_tool("noisy")["result"]["content"] == [{"type": "text", "text": "done"}]
+        client.log_level = "warning"
+        assert client.call_tool("noisy")["result"]["content"] == [{"type": "text", "text": "done"}]
+    finally:
+        client.close()
+    assert logs == [
+        {"level": "info", "data": "at info"},
+        {"level": "warning", "data": "at warning"},
+        {"level": "warning", "data": "at warning"},
+    ]
+
+
 def test_the_wire_of_a_logged_call(view: View) -> None:
     message = {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "noisy", "_meta": {LOG_LEVEL_KEY: "warning"}}}
     response = post(view, message)
@@ -221,6 +251,73 @@ def test_the_official_client(view: View) -> None:
         "sampling": (True, ASKS["ask_llm"]),
     }
     assert logs == [("info", "at info"), ("warning", "at warning")]
+
+
+# -- the TypeScript client ---------------------------------------------------------
+
+TS_CLIENT = Path(__file__).resolve().parents[3] / "support" / "ts_view_client.cjs"
+#: The refusals as text, word for word (the constants above are the same strings).
+SET_LEVEL_REFUSED = (
+    "Method not available: logging/setLevel: this transport is stateless (StreamableHTTPTransport(stateless=True)): "
+    "a level set in one request cannot reach the next; send it in each request's params._meta "
+    "'io.modelcontextprotocol/logLevel'"
+)
+REFUSED = (
+    "this transport is stateless (StreamableHTTPTransport(stateless=True)): the client's answer would "
+    "arrive in another request; use sessions or MCP 2026-07-28 input requests"
+)
+
+
+def test_the_typescript_client(view: View) -> None:
+    """@modelcontextprotocol/sdk 1.32.2's Client, which declares sampling, roots and elicitation:
+    setLevel refused saying why, logs at the level each request carries, each server-to-client
+    request refused naming the transport, and cancellation: its ``notifications/cancelled``
+    (the POST left open) changes nothing, closing the client ends the tool."""
+    environment = {**os.environ, "NODE_PATH": str(CACHE / "node_modules")}
+    process = subprocess.Popen(
+        [str(NODE), str(TS_CLIENT), view.url], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=environment
+    )
+    assert process.stdin is not None and process.stdout is not None
+
+    def phase() -> dict[str, t.Any]:
+        return t.cast("dict[str, t.Any]", json.loads(process.stdout.readline()))  # type: ignore[union-attr]
+
+    try:
+        called = phase()
+        assert called == {
+            "phase": "called",
+            "seen": {
+                "version": "view_server",
+                "capabilities": CAPABILITIES,
+                "setLevel": [-32601, f"MCP error -32601: {SET_LEVEL_REFUSED}"],
+                "plain": [False, ["done"]],
+                "logsWithoutLevel": [],
+                "leveled": [False, ["done"]],
+                "logsAtInfo": [{"level": "info", "data": "at info"}, {"level": "warning", "data": "at warning"}],
+                "ask_llm": [True, [f"Cannot send sampling/createMessage: {REFUSED}"]],
+                "show_roots": [True, [f"Cannot send roots/list: {REFUSED}"]],
+                "ask_user": [True, [f"Cannot send elicitation/create: {REFUSED}"]],
+            },
+        }
+        assert phase() == {"phase": "calling"}
+        assert view.started.wait(TIMEOUT)
+        process.stdin.write("abort\n")
+        process.stdin.flush()
+        assert phase() == {"phase": "aborted", "slow": "rejected: McpError: MCP error -32001: changed my mind"}
+        assert not view.finished.wait(0.5) and view.outcomes == []  # notifications/cancelled names no client
+        process.stdin.write("close\n")
+        process.stdin.flush()
+        assert phase() == {"phase": "closed"}
+        assert process.wait(TIMEOUT) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(TIMEOUT)
+        process.stdin.close()
+        process.stdout.close()
+    assert view.finished.wait(5.0)
+    assert view.outcomes == ["cancelled: The client disconnected"]  # closing the client closed the POST's stream
+    assert (SET_LEVEL_REFUSED, REFUSED) == (STATELESS_SET_LEVEL_TEXT, STATELESS_REFUSAL)
 
 
 # -- cancellation ----------------------------------------------------------------

@@ -3,6 +3,9 @@
 A client that sends ``resources/subscribe`` for ``bench://clock`` is told
 ``notifications/resources/updated`` every :data:`PERIOD` seconds, with the time it was sent in the
 URI (``bench://clock?t=<time.time()>``), on its GET stream: the bench measures how late it arrives.
+
+``MCP_STREAM_HOLD`` (seconds, or ``none``) sets ``stream_hold`` instead of its default, for the
+gevent case's held streams.
 """
 
 from __future__ import annotations
@@ -43,4 +46,6 @@ def _tell_subscribers(stop: threading.Event) -> None:
 
 _stop = threading.Event()
 threading.Thread(target=_tell_subscribers, args=(_stop,), name="bench-clock", daemon=True).start()
-app = StreamableHTTPTransport(server)
+_hold = os.environ.get("MCP_STREAM_HOLD")
+_limits = None if _hold is None else StreamableHTTPTransport.Limits(stream_hold=None if _hold == "none" else float(_hold))
+app = StreamableHTTPTransport(server, limits=_limits)

@@ -2,6 +2,7 @@
 
 ``python bench/stream_bench.py [--levels 250 500 1000] [--seconds 6] [--server official]``
 ``python bench/stream_bench.py --listen [--levels 8 32 128 512] [--seconds 4]``
+``python bench/stream_bench.py --gevent [--streams 10000] [--kinds get listen] [--hold none]``
 
 Runs ``StreamableHTTPTransport(server)`` with every default under gunicorn ``-k gthread
 --threads 8 -w 1``. At each level it connects that many 2025-11-25 sessions, each subscribed to
@@ -25,6 +26,11 @@ p50/p99 of another client, refusals, listens acknowledged and ended gracefully p
 time between one listener's acknowledgements (p50/p99: how long its view may lag before it
 listens again and re-lists; gaps longer than the run cannot show) and how many listeners were
 acknowledged while the ping was timed.
+
+``--gevent`` runs gunicorn ``-k gevent`` with one worker instead and holds ``--streams`` idle streams
+open at once (2025 GET streams, 2026 ``subscriptions/listen``, or both in turn) from a gevent load
+generator in another process (``_stream_clients.py``). It reports ping p50/p99 and the worker's RSS
+per open stream, read from ``/proc``.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ import argparse
 import http.client
 import json
 import os
+import resource
 import socket
 import subprocess
 import sys
@@ -282,6 +289,132 @@ def percentile(values: list[float], share: float) -> float | None:
     return round(ordered[min(len(ordered) - 1, int(len(ordered) * share))], 2) if ordered else None
 
 
+# -- gevent: thousands of idle streams on one worker ---------------------------------
+
+
+def raise_open_files() -> int:
+    """Raise this process's (and its children's) open-file limit to the hard limit; returns it."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return hard
+
+
+def start_gevent(port: int, connections: int, hold: str | None) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "gunicorn", "-k", "gevent", "-w", "1", "--worker-connections", str(connections),
+               "--backlog", "4096", "--timeout", "300", "--graceful-timeout", "1", "-b", f"127.0.0.1:{port}",
+               "_stream_server:app"]
+    env = {**os.environ, "PYTHONPATH": ROOT, **({} if hold is None else {"MCP_STREAM_HOLD": hold})}
+    process = subprocess.Popen(command, cwd=HERE, env=env, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return process
+        except OSError:
+            time.sleep(0.05)
+    process.kill()
+    raise RuntimeError("the server did not start")
+
+
+def worker_of(master: int) -> int:
+    """The pid of gunicorn's only worker (the master's child)."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        with open(f"/proc/{master}/task/{master}/children") as children:
+            found = children.read().split()
+        if found:
+            return int(found[0])
+        time.sleep(0.1)
+    raise RuntimeError("no gunicorn worker")
+
+
+def rss_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise RuntimeError("no VmRSS")
+
+
+def time_pings(port: int, seconds: float) -> list[float]:
+    pinger = Session(port)
+    pinger.initialize()
+    times: list[float] = []
+    started = time.monotonic()
+    while time.monotonic() - started < seconds:
+        t0 = time.monotonic()
+        status, _ = pinger.post({"jsonrpc": "2.0", "id": 1, "method": "ping"})
+        times.append(time.monotonic() - t0)
+        if status != 200:
+            raise RuntimeError(f"ping answered {status}")
+        time.sleep(0.02)
+    pinger.connection.close()
+    return sorted(times)
+
+
+def gevent_case(port: int, kind: str, streams: int, seconds: float, settle: float) -> dict[str, t.Any]:
+    """``streams`` clients each holding one ``kind`` stream (``get`` or ``listen``), a ping timed meanwhile."""
+    worker = worker_of(PROCESS_PID[0])
+    warm = Session(port)
+    warm.initialize()
+    warm.connection.close()
+    time.sleep(1.0)
+    before = rss_kib(worker)
+    clients = subprocess.Popen(
+        [sys.executable, os.path.join(HERE, "_stream_clients.py"), str(port), str(streams), kind, "--settle", str(settle)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, env={**os.environ, "PYTHONPATH": ROOT},
+    )
+    assert clients.stdin is not None and clients.stdout is not None
+    started = time.monotonic()
+    opened = json.loads(clients.stdout.readline())
+    open_seconds = time.monotonic() - started
+    time.sleep(2.0)
+    after = rss_kib(worker)
+    times = time_pings(port, seconds)
+    held = rss_kib(worker)
+    clients.stdin.close()
+    final = json.loads(clients.stdout.readline())
+    clients.wait(30)
+    return {
+        "kind": kind,
+        "streams_open": opened["open"],
+        "opened_in_s": round(open_seconds, 1),
+        "ping_p50_ms": round(1000 * times[len(times) // 2], 1),
+        "ping_p99_ms": round(1000 * times[min(len(times) - 1, int(len(times) * 0.99))], 1),
+        "pings": len(times),
+        "rss_before_mib": round(before / 1024, 1),
+        "rss_after_mib": round(max(after, held) / 1024, 1),
+        "rss_per_stream_kib": round((max(after, held) - before) / max(1, opened["open"]), 1),
+        "refused": final["refused"],
+        "errors": final["errors"],
+        "polls": final["polls"],
+    }
+
+
+#: The gunicorn master of the gevent case (its worker's RSS is read from /proc).
+PROCESS_PID: list[int] = [0]
+
+
+def main_gevent(args: argparse.Namespace) -> int:
+    hard = raise_open_files()
+    connections = args.streams + 2000  # the cap on streams leaves a tenth of them to other requests
+    if connections + 100 > hard:
+        print(f"the open-file hard limit ({hard}) allows about {hard - 2100} streams; asking for {args.streams}")
+    for kind in args.kinds:
+        port = free_port()
+        process = start_gevent(port, connections, args.hold)
+        PROCESS_PID[0] = process.pid
+        try:
+            row = gevent_case(port, kind, args.streams, args.seconds, args.settle)
+        finally:
+            process.terminate()
+            process.wait(30)
+        row["stream_hold"] = args.hold or "default (10 s)"
+        print(json.dumps(row), flush=True)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--levels", nargs="+", type=int, default=[250, 500, 1000])
@@ -289,7 +422,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--listen", action="store_true", help="2026-07-28 listeners instead of 2025 polling clients")
     parser.add_argument("--server", choices=["ours", "official"], default="ours",
                         help="official: the mcp package's low-level Server and Streamable HTTP app under uvicorn")
+    parser.add_argument("--gevent", action="store_true", help="idle streams on gunicorn -k gevent, one worker")
+    parser.add_argument("--streams", type=int, default=10_000, help="--gevent: streams held at once")
+    parser.add_argument("--kinds", nargs="+", default=["get", "listen"], help="--gevent: get, listen or both")
+    parser.add_argument("--hold", default=None, help="--gevent: stream_hold for the server (seconds, or none)")
+    parser.add_argument("--settle", type=float, default=30.0, help="--gevent: seconds without a new stream before giving up")
     args = parser.parse_args(argv)
+    if args.gevent:
+        return main_gevent(args)
     global PATH
     PATH = "/mcp" if args.server == "official" else "/"
     port = free_port()

@@ -53,7 +53,6 @@ from ..._redis import is_full
 from ..auth import AuthRefusal, BearerAuth, Principal
 from ..envelope import INPUT_REQUIRED_METHODS
 from ..auth.request_auth import Authenticate
-from .streamable_http.capacity import ThreadCapacity
 from .streamable_http.carrying_request import CarryingRequest
 from .streamable_http.connection import BodyDeadlines, read_wsgi_body
 from .streamable_http.deployment import ENDED, NOT_A_VIEW, DeploymentCheck
@@ -84,6 +83,7 @@ from .streamable_http.resumption import resumable, resume, sse_answer
 from .streamable_http.sessions import HTTPSession, SessionRegistry, new_session_id
 from .streamable_http.sse import SSE_HEADERS, SSEBody
 from .streamable_http.sse_answers import SSEAnswers
+from .streamable_http.stream_capacity import stream_capacity
 from .streamable_http.workers import WorkerPool
 
 # Constants that lived here before the transport's parts had modules of their own.
@@ -241,7 +241,8 @@ class StreamableHTTPTransport:
         self._sessions = (
             None if stateless else SessionRegistry(limits.session_idle_timeout, limits.max_sessions, limits.unused_session_timeout)
         )
-        self._pool = WorkerPool(limits.max_workers)
+        capacity = stream_capacity(limits)  # threads, or gevent's greenlets: what an open stream costs
+        self._pool = WorkerPool(capacity.pool_size)
         #: What an outage of the shared store raises (requests needing it get 503); none in-process.
         self._outage_errors: tuple[type[BaseException], ...] = ()
         self._shared: SharedState | None = None
@@ -262,10 +263,7 @@ class StreamableHTTPTransport:
             self._sessions = self._shared.registry
             self._outage_errors = self._shared.backplane.errors
             self._deployment.shared = True
-        self._stream_limits = StreamLimits(limits.total_streams, limits.streams_per_session)
-        capacity = ThreadCapacity(
-            limits.threads, detect=limits.wsgi_threads is None, max_hold=limits.stream_hold, listen_hold=limits.listen_hold
-        )
+        self._stream_limits = StreamLimits(*capacity.caps)
         self._body_deadlines = BodyDeadlines(limits.body_timeout) if limits.body_timeout is not None else None
         self._allow = "POST" if stateless else "GET, POST, DELETE"
         self._closed = False
@@ -278,8 +276,8 @@ class StreamableHTTPTransport:
             keepalive_interval=keepalive_interval,
             retry_ms=None if retry_interval is None else max(0, int(retry_interval * 1000)),
             max_requests_per_session=limits.max_requests_per_session,
-            capacity=capacity,
-            sizes=lambda threads: (limits.total_streams_for(threads), limits.streams_per_session_for(threads)),
+            capacity=capacity.capacity,
+            sizes=capacity.sizing(self._pool),
         )
         self._modern = ModernPost(server, self._answers, stateless=stateless, enable_json_response=enable_json_response)
 

@@ -16,6 +16,7 @@ import sys
 import threading
 import typing as t
 
+from .sse import PROBE_INTERVAL
 from .listen_bound import ListenBound, ThreadListens
 
 WSGIEnvironment = t.Dict[str, t.Any]
@@ -84,6 +85,9 @@ class ThreadCapacity:
     :param listen_hold: seconds a ``subscriptions/listen`` stream is held at most (None: as long
         as the client keeps it).
     """
+
+    #: Seconds between checks that an idle stream's client is still there: a vanished client frees its thread this soon.
+    probe_interval: float = PROBE_INTERVAL
 
     def __init__(self, threads: int, *, detect: bool, max_hold: float | None, listen_hold: float | None = None) -> None:
         self.threads = threads

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import select
 import socket
 import threading
 import time
@@ -40,14 +41,26 @@ def peer_closed(sock: socket.socket) -> bool:
     """Whether the peer closed (or reset) the connection; False when unknown.
 
     Peeks without consuming or blocking: EOF means the client is gone. A TLS
-    socket cannot be peeked at and reports False.
+    socket cannot be peeked at and reports False. The peek comes only once the socket is
+    readable: gevent's sockets (``gunicorn -k gevent``) wait for data on a read that would
+    block, ``MSG_DONTWAIT`` or not.
     """
     try:
+        if not _readable(sock):
+            return False  # nothing to read: alive
         return sock.recv(1, _PEEK_FLAGS) == b""
     except (BlockingIOError, InterruptedError, ValueError, NotImplementedError):
         return False  # nothing to read (alive), or a socket that cannot peek
     except OSError:
         return True  # reset, or closed under us
+
+
+def _readable(sock: socket.socket) -> bool:
+    """Whether a read would not block now (data, EOF or an error waiting), asked with ``poll``,
+    which has no limit on descriptor numbers and which gevent patches."""
+    poller = select.poll()
+    poller.register(sock, select.POLLIN)
+    return bool(poller.poll(0))
 
 
 def disconnect_probe(environ: WSGIEnvironment) -> t.Callable[[], bool] | None:

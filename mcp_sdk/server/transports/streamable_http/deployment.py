@@ -1,7 +1,7 @@
 """Deployment mistakes the HTTP transport can see, answered with what to do instead of a hang.
 
 - A single-threaded WSGI server (``wsgi.multithread`` false: gunicorn's default ``sync``
-  worker) cannot hold an SSE stream and take the next POST. Plain requests still work (test
+  worker; gevent's ``pywsgi`` says false too, but runs each request on a greenlet) cannot hold an SSE stream and take the next POST. Plain requests still work (test
   clients are single-threaded too), but the standalone GET stream, which would hold the only
   thread for the whole session, is refused with 405 and the fix, and a server-to-client request
   (sampling, elicitation, roots), whose answer would need a second thread, fails at once with the
@@ -23,6 +23,7 @@ import logging
 import threading
 import typing as t
 
+from ...._gevent import green_threads
 from .http_io import HTTPRequestError
 
 if t.TYPE_CHECKING:
@@ -79,8 +80,8 @@ class DeploymentCheck:
             session.no_requests_reason = FIX_THREADS
 
     def _single_threaded(self, environ: t.Mapping[str, t.Any]) -> bool:
-        if environ.get("wsgi.multithread", True) is not False:
-            return False
+        if environ.get("wsgi.multithread", True) is not False or green_threads():
+            return False  # gevent's pywsgi says multithread false, but serves each request on a greenlet
         with self._lock:
             first, self._warned = not self._warned, True
         if first:

@@ -70,10 +70,14 @@ class Limits:
     :param unused_session_timeout: seconds a session that sent nothing after ``initialize``
         lives (default 30); None: as long as any other.
     :param max_workers: threads running requests answered with SSE, shared in turn between sessions.
+        Under gevent, at least one per connection the server accepts (they are greenlets, and a
+        ``subscriptions/listen`` keeps one while it is open).
     :param wsgi_threads: the WSGI server's thread count. Default None: what the server tells
         (waitress ``threads``, gunicorn ``--threads`` of ``gthread`` or ``--worker-connections``
         of ``gevent``), else 4 (waitress's default). Sizes the default ``max_streams`` and how
-        long streams are held (``stream_hold``).
+        long streams are held (``stream_hold``). Under gevent's monkey-patching it counts
+        connections, not threads (else 1000), and sizes the caps as
+        :mod:`.greenlet_capacity` says.
     :param max_streams: SSE connections held open at once in all. Past it a client of protocol
         2025-11-25 gets its pending events and a ``retry`` at once (it polls); an older client,
         which cannot resume, gets 503 with ``Retry-After``. Default: ``wsgi_threads`` less a

@@ -133,11 +133,11 @@ class RedisBackplane:
             self._ticks.append(tick)
 
     def send(self, worker_id: str, message: dict[str, t.Any]) -> bool:
-        """Publish ``message`` to one worker; False (nothing published) for an id of another form."""
+        """Publish ``message`` to one worker; False when nobody received it (an id of another form, or
+        a worker whose connection to Redis is gone: a killed worker's closes with it)."""
         if not is_worker_id(worker_id):
             return False
-        self.redis.publish(self.worker_channel(worker_id), json.dumps(message, separators=(",", ":")))
-        return True
+        return bool(self.redis.publish(self.worker_channel(worker_id), json.dumps(message, separators=(",", ":"))))
 
     def broadcast(self, message: dict[str, t.Any]) -> None:
         """Publish ``message`` to every worker, this one included (tagged with its origin as ``"o"``)."""

@@ -228,9 +228,11 @@ class SharedHTTPSession(HTTPSession):
             return
         holder = self.backplane.redis.get(f"{self.key}:get")
         if holder is not None and text(holder) != self.backplane.worker_id:
-            self.backplane.send(text(holder), {"k": "note", "s": self.id, "m": message})
-            return
-        self.store.store_event(STANDALONE, message)  # nobody holds the GET stream: kept for a resuming client
+            if self.backplane.send(text(holder), {"k": "note", "s": self.id, "m": message}):
+                return
+        # Nobody holds the GET stream, or its worker died (its claim outlives it by a heartbeat):
+        # kept for the client, which resumes from the store.
+        self.store.store_event(STANDALONE, message)
 
     def put_standalone(self, message: dict[str, t.Any]) -> None:
         """Write a session-scoped message another worker routed here to the GET stream."""

@@ -233,13 +233,17 @@ class SSEBody:
         self._delivered = False
         self._ended = False
         self._gone: t.Callable[[], bool] | None = None
+        self._probe_interval = PROBE_INTERVAL
         self._also_on_end: list[t.Callable[[], None]] = []
         self._events: t.Generator[bytes, None, None] = self._generate()
 
-    def watch(self, gone: t.Callable[[], bool] | None, on_end: t.Callable[[], None]) -> None:
-        """Before iteration: end the connection within :data:`PROBE_INTERVAL` once ``gone()``
+    def watch(
+        self, gone: t.Callable[[], bool] | None, on_end: t.Callable[[], None], probe_interval: float = PROBE_INTERVAL
+    ) -> None:
+        """Before iteration: end the connection within ``probe_interval`` seconds once ``gone()``
         says the client left (None: only a failed write tells), and call ``on_end()`` when it ends."""
         self._gone = gone
+        self._probe_interval = probe_interval
         self._also_on_end.append(on_end)
         if self._ended:
             on_end()
@@ -287,7 +291,7 @@ class SSEBody:
             keepalive_at = time.monotonic() + self._keepalive
             close_at = None if self._hold is None else time.monotonic() + self._hold
             while True:
-                wait = self._keepalive if gone is None else min(PROBE_INTERVAL, max(0.0, keepalive_at - time.monotonic()))
+                wait = self._keepalive if gone is None else min(self._probe_interval, max(0.0, keepalive_at - time.monotonic()))
                 if close_at is not None:
                     wait = min(wait, max(0.0, close_at - time.monotonic()))
                 try:

@@ -161,7 +161,7 @@ class SSEAnswers:
         release = environ.pop(_RELEASE_KEY, None)
         leave = environ.pop(_LEAVE_KEY, None)
         if isinstance(answer.body, SSEBody):
-            answer.body.watch(disconnect_probe(environ), _both(release, leave))
+            answer.body.watch(disconnect_probe(environ), _both(release, leave), self._capacity.probe_interval)
         else:
             if release is not None:
                 release()

@@ -61,6 +61,11 @@ class WorkerPool:
                 self._threads.add(thread)
                 thread.start()
 
+    def grow(self, max_workers: int) -> None:
+        """Allow up to ``max_workers`` threads from now on (a smaller number changes nothing)."""
+        with self._cond:
+            self.max_workers = max(self.max_workers, max_workers)
+
     @property
     def thread_count(self) -> int:
         """Threads alive now."""

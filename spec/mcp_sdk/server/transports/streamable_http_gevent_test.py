@@ -1,0 +1,263 @@
+"""The transport under gevent (issue 17, item 3): ``gunicorn -k gevent`` as a first-class deployment.
+
+Under gevent's monkey-patching the SDK's threads, locks, queues and sockets are gevent's, and an
+open stream costs a greenlet: the transport sees it and stops deriving stream caps and holds from a
+thread count (:mod:`mcp_sdk.server.transports.streamable_http.greenlet_capacity`). Each test drives a
+real ``gunicorn -k gevent`` on 127.0.0.1 with ``StreamableHTTPTransport(server)`` and its defaults:
+
+- 50 sessions of our :class:`~mcp_sdk.Client` and 50 of the official client at once, each with its GET
+  stream and a streamed tool call with progress and logs (the machinery of
+  ``streamable_http_polling_test``): every notification reaches its own session exactly once, in order;
+- hundreds of 2026-07-28 ``subscriptions/listen`` streams on one worker, each hearing a broadcast;
+- one abusive client holding every stream it may still gets 429/503, and another client's ping answers;
+- with Redis and ``-w 4``, the worker holding the most GET streams killed: its clients resume on
+  another worker with ``Last-Event-ID`` and lose nothing sent after Redis saw the worker go.
+
+The large numbers (10,000 streams on one worker) are in ``bench/stream_bench.py --gevent``.
+"""
+
+from __future__ import annotations
+
+import collections
+import concurrent.futures
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import time
+import typing as t
+
+import requests
+
+from mcp_sdk.server.transports.streamable_http.greenlet_capacity import GREEN_PROBE_INTERVAL
+
+from mcp_sdk import Client as SDKClient
+from mcp_sdk.client.http import HTTP
+from spec.mcp_sdk.server.transports.streamable_http_polling_test import expected, official, ours
+from spec.support.hostile_servers import session
+from spec.support.http_client import TIMEOUT, Client, read_events, request, tool_call
+from spec.support.http_server import PYTHON, ROOT, ServerProcess
+from spec.support.redis_server import RedisServer
+
+
+def gevent_server(app: str, *options: str, workers: int = 1, env: dict[str, str] | None = None) -> ServerProcess:
+    """``app`` under ``gunicorn -k gevent`` with ``workers`` workers."""
+    command = [PYTHON, "-m", "gunicorn", "-k", "gevent", "-w", str(workers), "--graceful-timeout", "1", *options]
+    return ServerProcess([*command, "-b", "127.0.0.1:{port}", app], env=env)
+
+
+# -- detection ---------------------------------------------------------------------
+
+PROBE = """
+import json, sys
+{prelude}
+from mcp_sdk import Server
+from mcp_sdk._gevent import green_threads
+from mcp_sdk.server.transports import StreamableHTTPTransport
+from mcp_sdk.server.transports.streamable_http.stream_capacity import stream_capacity
+
+transport = StreamableHTTPTransport(Server(name="probe", version="1"))
+chosen = stream_capacity(transport.limits)
+idle_hold = chosen.capacity.hold()
+leaves = [chosen.capacity.enter({{}}) for _ in range(999)]  # requests in flight: threads would run out
+print(json.dumps({{
+    "green": green_threads(), "gevent_imported": "gevent" in sys.modules,
+    "capacity": type(chosen.capacity).__name__, "caps": chosen.caps, "pool": chosen.pool_size, "holds": [idle_hold, chosen.capacity.hold()],
+}}))
+transport.close()
+"""
+
+
+def probe(prelude: str) -> dict[str, t.Any]:
+    done = subprocess.run([PYTHON, "-c", PROBE.format(prelude=prelude)], cwd=ROOT, capture_output=True, timeout=60, check=True)
+    return t.cast(t.Dict[str, t.Any], json.loads(done.stdout))
+
+
+def test_threads_keep_their_capacity_and_gevent_is_never_imported_by_the_sdk() -> None:
+    assert probe("") == {
+        "green": False, "gevent_imported": False, "capacity": "ThreadCapacity", "caps": [2, 2], "pool": 64, "holds": [10.0, 0.0],
+    }
+
+
+def test_gevent_imported_but_not_patched_is_threads() -> None:
+    assert probe("import gevent") == {
+        "green": False, "gevent_imported": True, "capacity": "ThreadCapacity", "caps": [2, 2], "pool": 64, "holds": [10.0, 0.0],
+    }
+
+
+def test_monkey_patched_streams_cost_a_greenlet_and_are_held_whatever_is_in_flight() -> None:
+    # 1000 connections assumed (gunicorn's default --worker-connections): 900 streams, 18 a session,
+    # and a worker greenlet per connection (a listen keeps one as long as it is open).
+    assert probe("from gevent import monkey; monkey.patch_all()") == {
+        "green": True, "gevent_imported": True, "capacity": "GreenletCapacity", "caps": [900, 18], "pool": 1000, "holds": [10.0, 10.0],
+    }
+
+
+# -- many sessions -----------------------------------------------------------------
+
+#: Sessions of each client kind at once.
+SESSIONS = 50
+
+
+def test_fifty_sessions_of_each_client_are_served_exactly_once_under_gevent() -> None:
+    with gevent_server("spec.support.polling_app:app") as served:
+        tags = [f"ours{n}" for n in range(SESSIONS)]
+        official_tags = [f"official{n}" for n in range(SESSIONS)]
+        with concurrent.futures.ThreadPoolExecutor(SESSIONS + 1, thread_name_prefix="gevent-spec") as pool:
+            theirs = pool.submit(official, served.url, official_tags)
+            mine = {tag: pool.submit(ours, served.url, tag) for tag in tags}
+            seen = {tag: future.result(timeout=180) for tag, future in mine.items()}
+            seen.update(theirs.result(timeout=180))
+        assert seen == {tag: expected(tag) for tag in tags + official_tags}
+
+
+# -- 2026-07-28 listens ------------------------------------------------------------
+
+MODERN = "2026-07-28"
+#: Listen streams held at once on one worker: far past any thread count.
+LISTENS = 300
+
+
+def listen(url: str, id: int) -> requests.Response:
+    meta = {"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}}
+    message = request("subscriptions/listen", {"_meta": meta, "notifications": {"toolsListChanged": True}}, id=id)
+    headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json",
+               "MCP-Protocol-Version": MODERN, "Mcp-Method": "subscriptions/listen"}
+    return requests.post(url, json=message, headers=headers, stream=True, timeout=TIMEOUT * 4)
+
+
+def test_hundreds_of_listen_streams_on_one_worker_each_hear_a_broadcast() -> None:
+    with gevent_server("spec.support.gevent_app:app") as served:
+        streams = [listen(served.url, n) for n in range(LISTENS)]
+        try:
+            assert {response.status_code for response in streams} == {200}
+            events = [read_events(response) for response in streams]
+            acknowledged = [next(stream).message["method"] for stream in events]
+            assert acknowledged == ["notifications/subscriptions/acknowledged"] * LISTENS
+            with session(served.url) as caller:
+                assert caller.call(request("ping", id=2)) == [{"jsonrpc": "2.0", "id": 2, "result": {}}]
+                time.sleep(GREEN_PROBE_INTERVAL + 1)  # idle streams: each probed its client once (it must not block)
+                caller.call(tool_call("reload", id=3))
+            heard = [next(stream).message for stream in events]
+            assert heard == [
+                {
+                    "jsonrpc": "2.0",
+                    "method": "notifications/tools/list_changed",
+                    "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": n}},
+                }
+                for n in range(LISTENS)
+            ]
+        finally:
+            for response in streams:
+                response.close()
+
+
+# -- one abusive client ------------------------------------------------------------
+
+#: Clients of this version cannot resume a stream the server closes: their streams are held, and capped.
+HOLDING = "2025-06-18"
+
+
+def hold(client: Client, id: int, seconds: float = 30) -> requests.Response:
+    return client.post(tool_call("hold", {"seconds": seconds}, id=id))
+
+
+def test_an_abusive_client_is_refused_at_the_caps_and_another_clients_ping_answers() -> None:
+    # 40 connections (gunicorn tells the transport): 36 streams in all, at most 8 requests a session.
+    with gevent_server("spec.support.hostile_app:app", "--worker-connections", "40") as served:
+        attackers = [session(served.url, HOLDING) for _ in range(5)]
+        victim, poller = session(served.url, HOLDING), session(served.url)
+        opened: list[requests.Response] = []
+        try:
+            started = time.monotonic()
+            for attacker in attackers[:4]:
+                opened.append(attacker.get())
+                opened += [hold(attacker, id=n) for n in range(1, 9)]
+            assert [response.status_code for response in opened] == [200] * 36
+            with hold(attackers[0], id=9) as refused:  # past the session's share of requests
+                assert (refused.status_code, refused.headers["Retry-After"], refused.json()["id"]) == (429, "1", 9)
+            with attackers[4].get() as refused:  # past the total
+                assert (refused.status_code, refused.headers["Retry-After"]) == (503, "1")
+            with hold(victim, id=2) as refused:
+                assert refused.status_code == 503
+            # A 2025-11-25 client is not refused: it gets what is pending and a retry, and polls.
+            with poller.get() as polled:
+                assert [(event.data, event.retry) for event in read_events(polled)] == [("", 1000), (None, 1000)]
+            assert victim.call(request("ping", id=7)) == [{"jsonrpc": "2.0", "id": 7, "result": {}}]
+            assert time.monotonic() - started < 30  # refusals come at once, not when a stream ends
+        finally:
+            for response in opened:
+                response.close()
+
+
+# -- Redis, four workers, one killed -----------------------------------------------
+
+#: Sessions spread over the workers, each with its GET stream.
+SHARED_SESSIONS = 12
+#: Seconds the sessions get to receive their resources/updated notifications.
+UPDATES_WAIT = 60.0
+
+
+def sockets_of(pid: int) -> int:
+    """Sockets the process holds open (Linux /proc)."""
+    count = 0
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        with contextlib.suppress(OSError):
+            count += os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")
+    return count
+
+
+def workers_of(master: int) -> list[int]:
+    with open(f"/proc/{master}/task/{master}/children") as children:
+        return [int(pid) for pid in children.read().split()]
+
+
+def all_updates(updates: dict[int, list[str]], wanted: int) -> dict[int, list[str]]:
+    deadline = time.monotonic() + UPDATES_WAIT
+    while any(len(seen) < wanted for seen in updates.values()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return {n: list(seen) for n, seen in updates.items()}
+
+
+def test_sessions_on_redis_lose_nothing_when_a_gevent_worker_is_killed_under_their_streams() -> None:
+    with RedisServer() as redis_server:
+        env = {"MCP_REDIS_URL": redis_server.url, "MCP_WSGI_THREADS": "1000"}  # gunicorn's --worker-connections
+        with gevent_server("examples.scale_out.app:app", workers=4, env=env) as served:
+            clients: list[SDKClient] = []
+            updates: dict[int, list[str]] = {n: [] for n in range(SHARED_SESSIONS)}
+            redis = redis_server.client()
+            try:
+                for n in range(SHARED_SESSIONS):
+                    client = SDKClient(HTTP(served.url, timeout=TIMEOUT * 4))
+                    client.on_notification(
+                        lambda method, params, n=n: updates[n].append(params["uri"])
+                        if method == "notifications/resources/updated" else None
+                    )
+                    client.connect(mode="legacy")
+                    clients.append(client)
+
+                def touch(n: int, steps: range) -> set[str]:
+                    return {clients[n].call_tool("touch", {"uri": f"s{n}/{step}"})["result"]["content"][0]["text"] for step in steps}
+
+                with concurrent.futures.ThreadPoolExecutor(SHARED_SESSIONS, thread_name_prefix="gevent-redis-spec") as pool:
+                    ran_on = set().union(*pool.map(lambda n: touch(n, range(1, 4)), range(SHARED_SESSIONS)))
+                    assert len(ran_on) >= 2  # the sessions' requests were served by several workers
+                    assert all_updates(updates, 3) == {n: [f"s{n}/{step}" for step in range(1, 4)] for n in range(SHARED_SESSIONS)}
+                    holders = collections.Counter(redis.mget(list(redis.scan_iter("mcp:s:*:get"))))
+                    channels = set(redis.pubsub_channels("mcp:w:*"))
+                    time.sleep(3.0)  # idle keep-alive connections close (gunicorn --keep-alive 2): GET streams stay
+                    doomed = max(workers_of(served.process.pid), key=sockets_of)
+                    os.kill(doomed, signal.SIGKILL)  # the worker holding the most GET streams, mid-poll
+                    deadline = time.monotonic() + 20  # Redis sees its connections close
+                    while channels <= set(redis.pubsub_channels("mcp:w:*")) and time.monotonic() < deadline:
+                        time.sleep(0.01)
+                    [dead] = channels - set(redis.pubsub_channels("mcp:w:*"))
+                    assert holders[dead.split(b":")[-1]] >= 1  # it held GET streams
+                    later = set().union(*pool.map(lambda n: touch(n, range(4, 7)), range(SHARED_SESSIONS)))
+                    assert str(doomed) not in later
+                    assert all_updates(updates, 6) == {n: [f"s{n}/{step}" for step in range(1, 7)] for n in range(SHARED_SESSIONS)}
+            finally:
+                redis.close()
+                for client in clients:
+                    client.close()

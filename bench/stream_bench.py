@@ -425,7 +425,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--gevent", action="store_true", help="idle streams on gunicorn -k gevent, one worker")
     parser.add_argument("--streams", type=int, default=10_000, help="--gevent: streams held at once")
     parser.add_argument("--kinds", nargs="+", default=["get", "listen"], help="--gevent: get, listen or both")
-    parser.add_argument("--hold", default=None, help="--gevent: stream_hold for the server (seconds, or none)")
+    parser.add_argument("--hold", default=None, help="--gevent: stream_hold for the server (seconds, or none; ignored under gevent, which holds streams while they last)")
     parser.add_argument("--settle", type=float, default=30.0, help="--gevent: seconds without a new stream before giving up")
     args = parser.parse_args(argv)
     if args.gevent:

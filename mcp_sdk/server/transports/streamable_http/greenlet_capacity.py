@@ -6,8 +6,9 @@ own, and a held stream costs some memory and a socket. What the server runs out 
 longer threads but the connections it accepts at once (gunicorn's ``--worker-connections``, 1000 by
 default: past it gunicorn stops accepting until one ends). So, under gevent:
 
-- a resumable stream is held for the whole ``stream_hold``, however many are open (a hold costs a
-  greenlet; closing it early only makes the client poll, which costs requests);
+- a resumable stream is held for as long as it lasts, however many are open: ``stream_hold`` bounds
+  how long a stream keeps a thread, and here it keeps none (closing it early would only make the
+  client poll: 10,000 clients polling every 10 s are about 900 requests a second);
 - the cap on open streams comes from the connection count, leaving a tenth of the connections (at
   least two) to everything else: pings, JSON calls, answers to server-to-client requests;
 - an idle stream checks that its client is still there every 15 seconds, not twice a second: a
@@ -54,24 +55,23 @@ def greenlet_stream_caps(limits: Limits, connections: int) -> tuple[int, int]:
 
 class GreenletCapacity(ThreadCapacity):
     """:class:`ThreadCapacity` under gevent: ``threads`` counts the connections the server accepts at
-    once (gunicorn ``--worker-connections``), and a resumable stream is always held for ``max_hold``.
+    once (gunicorn ``--worker-connections``), and a resumable stream is held as long as it lasts.
 
     :param connections: the connection count to assume until (or unless) the server tells its own.
     :param detect: read the server's count from the first request's environ.
-    :param max_hold: seconds a resumable stream is held (None: as long as it lasts).
     """
 
     #: Seconds between checks that an idle stream's client is still there. A vanished client costs a
     #: greenlet until then, not a thread; probing 10,000 idle streams twice a second took a core.
     probe_interval = GREEN_PROBE_INTERVAL
 
-    def __init__(self, connections: int, *, detect: bool, max_hold: float | None) -> None:
-        super().__init__(connections, detect=detect, max_hold=max_hold)
+    def __init__(self, connections: int, *, detect: bool) -> None:
+        super().__init__(connections, detect=detect, max_hold=None)
         self.listens = UnboundedListens()  # a listen costs a greenlet: none is ended to free a thread
 
     def hold(self) -> float | None:
-        """``max_hold``: an open stream costs a greenlet, so it is never cut short for lack of threads."""
-        return self.max_hold
+        """None: an open stream costs a greenlet, so it is never cut short to give a thread back."""
+        return None
 
 
 __all__ = ["DEFAULT_CONNECTIONS", "GREEN_PROBE_INTERVAL", "GreenletCapacity", "greenlet_stream_caps", "streams_for_connections"]

@@ -90,7 +90,8 @@ class Limits:
         answer to a slow request) keeps its thread at most; then it ends after a ``retry`` field
         and the client resumes with ``GET`` + ``Last-Event-ID`` (SEP-1699 polling), while the
         request runs on. Shorter as free threads run low, 0 when the stream would take one of the
-        last quarter. None: held as long as the stream lasts.
+        last quarter. None: held as long as the stream lasts. Under gevent, where a stream keeps
+        no thread, streams are held as long as they last whatever this says.
     :param listen_hold: seconds a 2026-07-28 ``subscriptions/listen`` stream (which cannot be
         resumed, so holds its WSGI thread while open) stays open at most; then it is ended with
         its ``subscriptions/listen`` result and the client listens again. On a threaded server

@@ -60,13 +60,14 @@ def stream_capacity(limits: Limits, green: bool | None = None) -> StreamCapacity
     """The capacity a transport with ``limits`` has in this process.
 
     Under gevent the worker pool has at least one worker per connection: its workers are greenlets,
-    and a ``subscriptions/listen`` keeps one for as long as it is open.
+    and a ``subscriptions/listen`` keeps one for as long as it is open; ``stream_hold``, which bounds
+    how long a stream keeps a *thread*, does not apply (a stream is held while it lasts).
 
     :param green: whether requests run on greenlets (default: whether gevent patched ``threading``).
     """
     if green_threads() if green is None else green:
         connections = limits.wsgi_threads if limits.wsgi_threads is not None else DEFAULT_CONNECTIONS
-        capacity: ThreadCapacity = GreenletCapacity(connections, detect=limits.wsgi_threads is None, max_hold=limits.stream_hold)
+        capacity: ThreadCapacity = GreenletCapacity(connections, detect=limits.wsgi_threads is None)
         return StreamCapacity(
             capacity, lambda count: greenlet_stream_caps(limits, count), lambda count: max(limits.max_workers, count), True
         )

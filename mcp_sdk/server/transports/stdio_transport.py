@@ -54,6 +54,9 @@ logger = logging.getLogger("mcp_sdk.server.transports.stdio")
 _WAIT_SLICE = 1.0
 #: Seconds a request may keep the reader's thread before another thread takes over stdin.
 _HANDOFF_AFTER = 0.002
+#: Looks in a row (one per hand-off interval) without a new request after which the watchdog
+#: parks until the next one: fewer would make every call wake it once calls come a few ms apart.
+_WATCHDOG_PARK_AFTER = 5
 #: Tells a worker to exit.
 _STOP: t.Any = object()
 _ID_TYPES = (str, int)
@@ -259,13 +262,14 @@ class StdioTransport:
         """Watchdog: give stdin to another thread when the reader runs a request too long.
 
         It sleeps until the running request's deadline; with none running it looks again one
-        hand-off interval later while requests keep starting, and otherwise parks until
-        :meth:`_start` wakes it, so an idle server costs no CPU. (A plain sleep, one system
-        call, is cheaper than a timed wait on a condition for the frequent short naps.)
+        hand-off interval later, and after ``_WATCHDOG_PARK_AFTER`` looks in a row without a new
+        request it parks until :meth:`_start` wakes it, so an idle server costs no CPU. (A plain
+        sleep, one system call, is cheaper than a timed wait on a condition for the short naps.)
         """
         stop = self._stop
         lock = self._lock
         seen = -1
+        quiet = 0  # looks in a row without a new request
         while not stop.is_set():
             thread = None
             nap = _HANDOFF_AFTER
@@ -276,11 +280,15 @@ class StdioTransport:
                     if nap <= 0:
                         thread = self._hand_off()
                         nap = 0.0
-                elif self._started == seen:  # no request since the last look: park until the next
-                    self._watchdog_parked = True
-                    self._watchdog_wake.wait(_WAIT_SLICE)
-                    self._watchdog_parked = False
-                    continue  # seen stays: the request that woke it counts as new at the next look
+                elif self._started == seen:
+                    quiet += 1
+                    if quiet >= _WATCHDOG_PARK_AFTER:  # requests stopped: park until the next
+                        self._watchdog_parked = True
+                        self._watchdog_wake.wait(_WAIT_SLICE)
+                        self._watchdog_parked = False
+                        continue  # seen stays: the request that woke it counts as new at the next look
+                else:
+                    quiet = 0
                 seen = self._started
             if thread is not None:
                 thread.start()

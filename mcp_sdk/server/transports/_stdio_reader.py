@@ -52,6 +52,7 @@ class LineReader:
         # Touched only by the thread holding the reader role.
         self._read: t.Callable[[int], bytes | None] = lambda size: b""
         self._poller: t.Any = None
+        self._fd = -1  # stdin's file descriptor, where it is polled
         self._chunk = b""
         self._position = 0
         self._partial = b""  # the start of a line whose end has not arrived
@@ -80,6 +81,7 @@ class LineReader:
         os.set_blocking(wake_w, False)
         poller = select.poll()
         poller.register(fd, select.POLLIN)
+        self._fd = fd
         poller.register(wake_r, select.POLLIN)
         with self._lock:
             self._wake_fds = (wake_r, wake_w)
@@ -111,11 +113,12 @@ class LineReader:
     def _read_chunk(self) -> bytes | None:
         """The next bytes of stdin; b"" at its end, None when stopping."""
         poller = self._poller
+        fd = self._fd
         stop = self._stop
         while not stop.is_set():
             if poller is not None:
                 events = poller.poll(_WAIT_SLICE * 1000)
-                if not events or self._wake_fds is None or any(fd == self._wake_fds[0] for fd, _ in events):
+                if len(events) != 1 or events[0][0] != fd:  # woken (or timed out): look at stop
                     continue
             try:
                 chunk = self._read(_CHUNK_SIZE)

@@ -67,37 +67,40 @@ class LineWriter:
             self._bytes += len(data)
             if self._writing or (defer and self._bytes < _DEFER_LIMIT):
                 return  # the thread writing now (or the reader, before it blocks) writes it
-            self._writing = True
-        self._write_pending()
+            batch = self._take_pending()
+        if batch is not None:
+            self._write_pending(batch)
 
     def flush_deferred(self) -> None:
         """Write the lines held back, unless another thread is writing (it takes them)."""
         with self._lock:
-            if self._writing or not self._pending:
+            if self._writing:
                 return
-            self._writing = True
-        self._write_pending()
+            batch = self._take_pending()
+        if batch is not None:
+            self._write_pending(batch)
 
-    def _write_pending(self) -> None:
-        """Write queued lines, batch by batch, until none are left.
+    def _take_pending(self) -> list[bytes] | None:
+        """The queued lines, for this thread to write (it is the writer until it finds none
+        left); None when there are none or no stream yet. Called with self._lock held."""
+        batch = self._pending
+        if not batch or self.stream is None:
+            self._writing = False
+            return None
+        self._pending = []
+        self._writing = True
+        return batch
+
+    def _write_pending(self, batch: list[bytes] | None) -> None:
+        """Write ``batch`` (taken with :meth:`_take_pending`), then lines queued meanwhile, until none are left.
 
         One thread at a time writes; others queue their lines and return
         (group commit), so threads never wait on each other's I/O.
         """
-        out = self.stream
+        out = t.cast(t.BinaryIO, self.stream)
         lock = self._lock
-        written = 0
-        while True:
-            with lock:
-                self._bytes -= written
-                if self._waiters:
-                    self._drained.notify_all()
-                batch = self._pending
-                if not batch or out is None:
-                    self._writing = False
-                    return
-                self._pending = []
-                written = sum(map(len, batch)) if len(batch) > 1 else len(batch[0])
+        while batch is not None:
+            written = sum(map(len, batch)) if len(batch) > 1 else len(batch[0])
             try:
                 out.write(batch[0] if len(batch) == 1 else b"".join(batch))
                 out.flush()
@@ -110,6 +113,11 @@ class LineWriter:
                     self._drained.notify_all()
                 self._on_error(error)
                 return
+            with lock:
+                self._bytes -= written
+                if self._waiters:
+                    self._drained.notify_all()
+                batch = self._take_pending()
 
 
 def discard_output(stream: t.Any) -> None:

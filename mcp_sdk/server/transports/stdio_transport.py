@@ -54,8 +54,9 @@ logger = logging.getLogger("mcp_sdk.server.transports.stdio")
 _WAIT_SLICE = 1.0
 #: Seconds a request may keep the reader's thread before another thread takes over stdin.
 _HANDOFF_AFTER = 0.002
-#: Seconds without requests after which the watchdog sleeps until the next one.
-_WATCHDOG_PARK_AFTER = 0.5
+#: Looks in a row (one per hand-off interval) without a new request after which the watchdog
+#: parks until the next one: fewer would make every call wake it once calls come a few ms apart.
+_WATCHDOG_PARK_AFTER = 5
 #: Tells a worker to exit.
 _STOP: t.Any = object()
 _ID_TYPES = (str, int)
@@ -132,9 +133,10 @@ class StdioTransport:
         self._listening_done = threading.Condition(self._lock)
         self._lead_token = 0  # which reader is current; bumped on every hand-over
         self._busy_since: float | None = None  # when the reader started running a request
+        self._started = 0  # requests the reader has started running, for the watchdog
         self._watchdog: threading.Thread | None = None
-        self._watchdog_parked = False
-        self._watchdog_wake = threading.Event()
+        self._watchdog_parked = False  # waiting for the next request rather than a deadline
+        self._watchdog_wake = threading.Condition(self._lock)
         self._stop = threading.Event()
         self._stopping = False  # mirrors _stop for the hot path
         self._finished = threading.Event()  # input over, close() or stdout gone
@@ -257,42 +259,51 @@ class StdioTransport:
                         return
 
     def _watch(self) -> None:
-        """Watchdog: give stdin to another thread when the reader runs a request too long."""
+        """Watchdog: give stdin to another thread when the reader runs a request too long.
+
+        It sleeps until the running request's deadline; with none running it looks again one
+        hand-off interval later, and after ``_WATCHDOG_PARK_AFTER`` looks in a row without a new
+        request it parks until :meth:`_start` wakes it, so an idle server costs no CPU. (A plain
+        sleep, one system call, is cheaper than a timed wait on a condition for the short naps.)
+        """
         stop = self._stop
-        last_busy = time.monotonic()
+        lock = self._lock
+        seen = -1
+        quiet = 0  # looks in a row without a new request
         while not stop.is_set():
-            now = time.monotonic()
             thread = None
-            token = 0
-            park = False
-            with self._lock:
+            nap = _HANDOFF_AFTER
+            with lock:
                 since = self._busy_since
                 if since is not None:
-                    last_busy = now
-                    if now - since >= _HANDOFF_AFTER:
-                        self._busy_since = None
-                        self._lead_token += 1
-                        token = self._lead_token
-                        if self._idle:
-                            self._idle -= 1
-                        else:
-                            thread = self._new_thread(token)
-                elif now - last_busy >= _WATCHDOG_PARK_AFTER:
-                    self._watchdog_parked = True
-                    self._watchdog_wake.clear()
-                    park = True
+                    nap = since + _HANDOFF_AFTER - time.monotonic()
+                    if nap <= 0:
+                        thread = self._hand_off()
+                        nap = 0.0
+                elif self._started == seen:
+                    quiet += 1
+                    if quiet >= _WATCHDOG_PARK_AFTER:  # requests stopped: park until the next
+                        self._watchdog_parked = True
+                        self._watchdog_wake.wait(_WAIT_SLICE)
+                        self._watchdog_parked = False
+                        continue  # seen stays: the request that woke it counts as new at the next look
+                else:
+                    quiet = 0
+                seen = self._started
             if thread is not None:
                 thread.start()
-            elif token:
-                self._tasks.put(token)
-            if park:
-                woken = self._watchdog_wake.wait(_WAIT_SLICE)
-                with self._lock:
-                    self._watchdog_parked = False
-                if woken:
-                    last_busy = time.monotonic()
-            else:
-                time.sleep(_HANDOFF_AFTER)
+            if nap > 0:
+                time.sleep(nap)
+
+    def _hand_off(self) -> threading.Thread | None:
+        """Give the reader role to an idle thread, or return a new one to start (called with self._lock held)."""
+        self._busy_since = None
+        self._lead_token += 1
+        if self._idle:
+            self._idle -= 1
+            self._tasks.put(self._lead_token)
+            return None
+        return self._new_thread(self._lead_token)
 
     # -- reading (see :mod:`._stdio_reader`) ---------------------------------
 
@@ -365,18 +376,19 @@ class StdioTransport:
         request_id = message.get("id") if type(message) is dict else None
         tracked = type(request_id) in _ID_TYPES
         watchdog = None
-        wake_watchdog = False
+        cancellation = None
         with self._lock:
             if self._jobs_running < self.max_workers:
                 self._jobs_running += 1
                 self._busy_since = time.monotonic()
+                self._started += 1
                 if self._watchdog is None:
                     watchdog = self._watchdog = threading.Thread(
                         target=self._watch, name="mcp-stdio-watchdog", daemon=True
                     )
                 elif self._watchdog_parked:
                     self._watchdog_parked = False
-                    wake_watchdog = True
+                    self._watchdog_wake.notify()
                 outcome = "run"
             elif len(self._backlog) < self.max_queue:
                 self._backlog.append(message)
@@ -384,7 +396,7 @@ class StdioTransport:
             else:
                 outcome = "busy"
             if tracked and outcome != "busy":
-                self._active[request_id] = session.accept(request_id)
+                cancellation = self._active[request_id] = session.accept(request_id)
                 if message.get("method") == methods.SUBSCRIPTIONS_LISTEN:
                     self._listening.add(request_id)
         if outcome == "busy":
@@ -394,16 +406,15 @@ class StdioTransport:
             return True
         if watchdog is not None:
             watchdog.start()
-        elif wake_watchdog:
-            self._watchdog_wake.set()
-        return self._run(message, token, session)
+        return self._run(message, cancellation, token, session)
 
-    def _run(self, message: t.Any, token: int, session: ServerSession) -> bool:
-        """Run ``message``, then queued requests while any wait; return whether this thread still reads."""
+    def _run(self, message: t.Any, cancellation: Cancellation | None, token: int, session: ServerSession) -> bool:
+        """Run ``message``, then queued requests while any wait; return whether this thread still reads.
+
+        :param cancellation: the token ``_active`` holds for ``message`` (None for an untracked one).
+        """
         while True:
             request_id = message.get("id") if type(message) is dict else None
-            with self._lock:
-                cancellation = self._active.get(request_id) if type(request_id) in _ID_TYPES else None
             response: t.Any = None
             if not self._stopping and not (cancellation is not None and cancellation.cancelled()):
                 try:
@@ -421,6 +432,8 @@ class StdioTransport:
                 leading = token == self._lead_token
                 if self._backlog and not self._stopping:
                     message = self._backlog.popleft()
+                    next_id = message.get("id") if type(message) is dict else None
+                    cancellation = self._active.get(next_id) if type(next_id) in _ID_TYPES else None
                     if leading:
                         self._busy_since = time.monotonic()
                 else:
@@ -520,8 +533,8 @@ class StdioTransport:
             self._stop.set()
             threads = list(self._threads)
             watchdog = self._watchdog
+            self._watchdog_wake.notify()
         self._reader.wake()
-        self._watchdog_wake.set()
         self._writer.flush_deferred()
         session = self.session
         if session is not None:

@@ -95,8 +95,8 @@ def test_a_viewset_and_an_api_view_as_tools_with_permissions_applied(served: Ser
         bob.connect(mode=mode)
         listed = {tool.name: tool for tool in ada.tools()}
         assert list(listed) == TOOLS
-        create = listed["review_create"]
-        assert {"name": create.name, "description": create.description, "inputSchema": create.input_schema} == REVIEW_CREATE
+        assert listed["review_create"].to_dict() == REVIEW_CREATE
+        assert listed["review_list"].annotations == {"readOnlyHint": True}
         assert listed["review_list"].input_schema == REVIEW_LIST_SCHEMA
         assert listed["review_retrieve"].input_schema == {"type": "object", "properties": {"pk": {"type": "integer"}}, "required": ["pk"]}
 

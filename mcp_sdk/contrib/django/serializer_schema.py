@@ -31,7 +31,7 @@ _SIMPLE: dict[str, dict[str, t.Any]] = {
 def serializer_schema(serializer: t.Any, *, partial: bool = False) -> dict[str, t.Any]:
     """The JSON Schema (an ``object``) of what ``serializer`` accepts as input.
 
-    Read-only fields are left out; a field is required as DRF requires it (never with
+    Read-only and hidden fields are left out; a field is required as DRF requires it (never with
     ``partial``); ``help_text`` becomes ``description``, a default that is not callable
     ``default``, ``allow_null`` a ``"null"`` type; choices become ``enum``, and length, size and
     pattern validators their keywords. Nested serializers become nested objects (arrays with
@@ -45,7 +45,7 @@ def serializer_schema(serializer: t.Any, *, partial: bool = False) -> dict[str, 
     properties: dict[str, t.Any] = {}
     required: list[str] = []
     for name, field in serializer.fields.items():
-        if field.read_only:
+        if field.read_only or type(field).__name__ == "HiddenField":  # a hidden field's value never comes from input
             continue
         properties[name] = field_schema(field)
         if field.required and not partial:
@@ -115,9 +115,10 @@ def _value_schema(field: t.Any) -> dict[str, t.Any]:
             schema["minLength"] = min_length
         if field.max_length is not None:
             schema["maxLength"] = field.max_length
-        regex = getattr(field, "regex", None) if isinstance(field, fields.RegexField) else None
-        if regex is not None:
-            schema["pattern"] = getattr(regex, "pattern", regex)
+        # Plain RegexValidators only: URLValidator's and EmailValidator's patterns are not ECMA-262.
+        patterns = [validator.regex.pattern for validator in field.validators if type(validator).__name__ == "RegexValidator"]
+        if patterns and "pattern" not in schema:
+            schema["pattern"] = patterns[0]
     if isinstance(field, (fields.IntegerField, fields.FloatField, fields.DecimalField)):
         if field.min_value is not None:
             schema["minimum"] = field.min_value

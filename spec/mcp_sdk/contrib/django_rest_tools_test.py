@@ -5,6 +5,7 @@ driven by our Client and by the official Python SDK (issue 21 item 2)."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import typing as t
@@ -150,4 +151,76 @@ def test_the_official_python_sdk_sees_the_schema_and_the_refusal(served: Served,
         "create": REVIEW_CREATE["inputSchema"],
         "refused": (True, {"status": 403, "detail": "You do not have permission to perform this action."}),
         "counted": (False, {"books": 3, "asked_by": "bob"}),
+    }
+
+
+SCHEMA_PROBE = """
+import json, django; django.setup()
+from rest_framework import serializers
+from mcp_sdk.contrib.django.serializer_schema import serializer_schema
+from spec.mcp_sdk.contrib.django_project.library.models import Book
+
+class Author(serializers.Serializer):
+    name = serializers.CharField(max_length=80)
+
+class Every(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    flag = serializers.BooleanField(default=False)
+    count = serializers.IntegerField(min_value=0, max_value=10)
+    ratio = serializers.FloatField(required=False)
+    price = serializers.DecimalField(max_digits=5, decimal_places=2)
+    email = serializers.EmailField(required=False, allow_blank=True)
+    site = serializers.URLField(required=False)
+    key = serializers.UUIDField(required=False)
+    slug = serializers.SlugField(required=False)
+    code = serializers.RegexField(r"^[A-Z]{3}$", required=False)
+    when = serializers.DateTimeField(allow_null=True)
+    day = serializers.DateField(required=False)
+    size = serializers.ChoiceField(choices=["s", "m", "l"], help_text="The size.")
+    colours = serializers.MultipleChoiceField(choices=["red", "blue"], required=False)
+    tags = serializers.ListField(child=serializers.CharField(), max_length=3, required=False)
+    extra = serializers.JSONField(required=False)
+    book = serializers.PrimaryKeyRelatedField(queryset=Book.objects.all())
+    books = serializers.PrimaryKeyRelatedField(queryset=Book.objects.all(), many=True, required=False)
+    author = Author()
+    co_authors = Author(many=True, required=False)
+    hidden = serializers.HiddenField(default="x")
+    shout = serializers.SerializerMethodField()
+
+print(json.dumps({"create": serializer_schema(Every()), "partial": serializer_schema(Every(), partial=True)}))
+"""
+NAME = {"type": "string", "minLength": 1, "maxLength": 80}
+#: What serializer_schema makes of SCHEMA_PROBE's serializer: every kind of field the module maps.
+EVERY_PROPERTY = {
+    "flag": {"type": "boolean", "default": False},
+    "count": {"type": "integer", "minimum": 0, "maximum": 10},
+    "ratio": {"type": "number"},
+    "price": {"type": ["number", "string"]},
+    "email": {"type": "string", "format": "email"},  # allow_blank: no minLength
+    "site": {"type": "string", "format": "uri", "minLength": 1},
+    "key": {"type": "string", "format": "uuid"},
+    "slug": {"type": "string", "pattern": "^[-a-zA-Z0-9_]+$", "minLength": 1},
+    "code": {"type": "string", "minLength": 1, "pattern": "^[A-Z]{3}$"},
+    "when": {"type": ["string", "null"], "format": "date-time"},
+    "day": {"type": "string", "format": "date"},
+    "size": {"enum": ["s", "m", "l"], "description": "The size."},
+    "colours": {"type": "array", "items": {"enum": ["red", "blue"]}, "uniqueItems": True},
+    "tags": {"type": "array", "items": {"type": "string", "minLength": 1}, "maxItems": 3},
+    "extra": {},
+    "book": {"type": "integer"},
+    "books": {"type": "array", "items": {"type": "integer"}},
+    "author": {"type": "object", "properties": {"name": NAME}, "required": ["name"]},
+    "co_authors": {"type": "array", "items": {"type": "object", "properties": {"name": NAME}, "required": ["name"]}},
+}
+
+
+def test_serializer_fields_as_json_schema(tmp_path: Path) -> None:
+    """id (read-only), hidden and the method field are not input; required follows DRF; partial requires nothing."""
+    settings = "spec.mcp_sdk.contrib.django_project.settings"
+    env = environment(tmp_path / "unused.sqlite3", DJANGO_SETTINGS_MODULE=settings)
+    probed = subprocess.run([sys.executable, "-c", SCHEMA_PROBE], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert probed.returncode == 0, probed.stderr[-3000:]
+    assert json.loads(probed.stdout) == {
+        "create": {"type": "object", "properties": EVERY_PROPERTY, "required": ["count", "price", "when", "size", "book", "author"]},
+        "partial": {"type": "object", "properties": EVERY_PROPERTY},
     }

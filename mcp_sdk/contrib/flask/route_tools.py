@@ -77,7 +77,7 @@ def tools_from_routes(
     by the rule's converter: ``<int:id>`` is an integer), and the properties of
     ``input_schemas[endpoint]``, which go in the query string (``GET``, ``DELETE``) or the JSON
     body (``POST``, ``PUT``, ``PATCH``). Description: ``descriptions[endpoint]``, else the
-    view's docstring's first paragraph, else ``"GET /books/<int:id>"``.
+    view's docstring (as ``@server.tool`` takes a function's), else ``"GET /books/<int:id>"``.
 
     :param app: the Flask app whose routes to expose; the tools call this app.
     :param endpoints: endpoint names to expose (``"books.show"``).
@@ -158,16 +158,16 @@ class _RouteCall:
 def answer(response: Response) -> Tool.Response:
     """A Flask response as a tool result: a JSON body as ``structuredContent`` (a non-object as
     ``{"result": ...}``); 4xx and 5xx as ``isError`` with ``{"status", "detail"}``, the detail
-    the JSON body, a plain-text body, or the status's phrase for an HTML error page."""
+    the JSON body, the status's phrase for an HTML page (werkzeug's error pages), else the text."""
     data = response.get_json(silent=True) if response.is_json else None
     text = response.get_data(as_text=True)
     if response.status_code >= 400:
         if data is not None:
             detail = data
-        elif response.mimetype == "text/plain":
-            detail = text
+        elif text.lstrip()[:9].lower().startswith(("<!doctype", "<html")):
+            detail = HTTP_STATUS_CODES.get(response.status_code, "Error")  # an error page is for a browser
         else:
-            detail = HTTP_STATUS_CODES.get(response.status_code, "Error")
+            detail = text
         error = {"status": response.status_code, "detail": detail}
         return Tool.Response(json.dumps(error), structured_content=error, error=True)
     if data is None:

@@ -112,3 +112,92 @@ def test_the_official_python_client(served: Served, mode: str) -> None:
         "refused": (True, REFUSED),
         "whoami": {"user": "bob", "agent": "official", "path": "/api/whoami", "endpoint": "shelf.whoami"},
     }
+
+
+def in_process_app() -> t.Any:
+    from flask import Flask, abort, request
+
+    app = Flask(__name__)
+
+    @app.route("/notes/<int:number>", methods=["GET", "PUT"])
+    def note(number):  # no hint: the converter types it
+        if number > 9:
+            abort(404)
+        if request.method == "PUT":
+            return {"number": number, "text": request.get_json()["text"], "mode": request.args.get("mode")}
+        return [number, request.args.get("mode")]
+
+    @app.get("/files/<path:name>")
+    def file(name: str) -> tuple[str, int]:
+        """A file's text.
+
+        :param name: its path (a parameter section is not part of the description).
+        """
+        return f"no {name}", 404 if name != "readme" else 200
+
+    @app.get("/hidden")
+    def hidden() -> str:
+        return "not listed"
+
+    return app
+
+
+def call(tool: t.Any, arguments: dict[str, t.Any]) -> dict[str, t.Any]:
+    from mcp_sdk import Server
+
+    server = Server(name="routes", tools=[tool])
+    request = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": tool.tool_name, "arguments": arguments}}
+    answer: dict[str, t.Any] = server.handle(request)["result"]
+    return answer
+
+
+def test_names_schemas_and_answers_in_process() -> None:
+    from mcp_sdk.contrib.flask import tools_from_routes
+
+    get, put, file = tools_from_routes(in_process_app(), endpoints=["note", "file"], prefix="my", input_schemas={"note": {"properties": {"mode": {"type": "string"}}}})
+    assert [tool.to_dict() for tool in (get, put, file)] == [
+        {
+            "name": "my_note_get",
+            "description": "GET /notes/<int:number>",
+            "inputSchema": {"type": "object", "properties": {"number": {"type": "integer"}, "mode": {"type": "string"}}, "required": ["number"]},
+            "annotations": {"readOnlyHint": True},
+        },
+        {
+            "name": "my_note_put",
+            "description": "PUT /notes/<int:number>",
+            "inputSchema": {"type": "object", "properties": {"number": {"type": "integer"}, "mode": {"type": "string"}}, "required": ["number"]},
+        },
+        {
+            "name": "my_file",
+            "description": "A file's text.",  # the docstring's :param: describes the argument, as for @server.tool
+            "inputSchema": {
+                "type": "object",
+                "properties": {"name": {"type": "string", "description": "its path (a parameter section is not part of the description)."}},
+                "required": ["name"],
+            },
+            "annotations": {"readOnlyHint": True},
+        },
+    ]
+    # GET: the other arguments as the query string; a JSON list as {"result": ...}.
+    assert call(get, {"number": 3, "mode": "fast"}) == {
+        "content": [{"type": "text", "text": '[3, "fast"]'}],
+        "isError": False,
+        "structuredContent": {"result": [3, "fast"]},
+    }
+    # PUT: the other arguments as the JSON body (mode included: the schema's properties all go there).
+    assert call(put, {"number": 4, "text": "hi"})["structuredContent"] == {"number": 4, "text": "hi", "mode": None}
+    # An HTML error page's detail is the status phrase; a text answer is text; a text 4xx its text.
+    assert call(get, {"number": 12})["structuredContent"] == {"status": 404, "detail": "Not Found"}
+    assert call(file, {"name": "readme"}) == {"content": [{"type": "text", "text": "no readme"}], "isError": False}
+    assert call(file, {"name": "docs/a b.txt"})["structuredContent"] == {"status": 404, "detail": "no docs/a b.txt"}
+
+
+def test_nothing_is_exposed_unless_listed() -> None:
+    from mcp_sdk.contrib.flask import tools_from_routes
+
+    app = in_process_app()
+    with pytest.raises(ValueError, match=r"exposes only what is listed: give endpoints= or blueprints="):
+        tools_from_routes(app)
+    with pytest.raises(ValueError, match=r"has no endpoint or blueprint 'nope', 'shelf'"):
+        tools_from_routes(app, endpoints=["note", "nope"], blueprints=["shelf"])
+    assert [tool.tool_name for tool in tools_from_routes(app, endpoints=["hidden"])] == ["hidden"]

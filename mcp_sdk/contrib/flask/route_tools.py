@@ -50,7 +50,6 @@ _NOT_CARRIED = frozenset(
         "HTTP_MCP_METHOD",
         "HTTP_MCP_NAME",
         "HTTP_LAST_EVENT_ID",
-        "HTTP_X_CSRFTOKEN",
     }
 )
 #: Environ keys (besides headers) a tool's request copies: where the caller is and which host it named.

@@ -224,3 +224,86 @@ def test_serializer_fields_as_json_schema(tmp_path: Path) -> None:
         "create": {"type": "object", "properties": EVERY_PROPERTY, "required": ["count", "price", "when", "size", "book", "author"]},
         "partial": {"type": "object", "properties": EVERY_PROPERTY},
     }
+
+
+API_VIEW_PROBE = """
+import json, django; django.setup()
+from rest_framework import permissions, serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+from mcp_sdk import Server
+from mcp_sdk.contrib.django import tools_from_api_view
+
+class Note(serializers.Serializer):
+    text = serializers.CharField(max_length=20)
+
+    def validate_text(self, value):
+        if value == "nope":
+            raise serializers.ValidationError("Not that.")
+        return value
+
+class ShelfNoteView(APIView):
+    permission_classes = [permissions.AllowAny]
+    serializer_class = Note
+
+    def get(self, request, shelf):
+        return Response({"shelf": shelf, "q": request.query_params.get("q"), "user": str(request.user)})
+
+    def post(self, request, shelf):
+        note = Note(data=request.data)
+        note.is_valid(raise_exception=True)
+        return Response({"shelf": shelf, **note.validated_data}, status=201)
+
+server = Server(name="probe")
+for tool in tools_from_api_view(ShelfNoteView, methods=["GET", "post"], path="/shelves/", path_parameters={"shelf": {"type": "integer"}}):
+    server.add_tool(tool)
+
+def call(name, arguments):
+    return server.handle({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name, "arguments": arguments}})["result"]
+
+print(json.dumps({
+    "tools": [tool.to_dict() for tool in server.tools.values()],
+    "get": call("shelf_note_get", {"shelf": 3, "q": "emma"}),
+    "post": call("shelf_note_post", {"shelf": 3, "text": "hello"}),
+    "invalid": call("shelf_note_post", {"shelf": 3, "text": "nope"})["structuredContent"],
+}))
+"""
+
+
+def test_an_api_views_methods_as_tools_in_process(tmp_path: Path) -> None:
+    """Path parameters as given, the serializer for the body, the query string for GET; without a
+    request (stdio, ``manage.py mcp``) the view runs as AnonymousUser."""
+    settings = "spec.mcp_sdk.contrib.django_project.settings"
+    env = environment(tmp_path / "unused.sqlite3", DJANGO_SETTINGS_MODULE=settings)
+    probed = subprocess.run([sys.executable, "-c", API_VIEW_PROBE], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert probed.returncode == 0, probed.stderr[-3000:]
+    assert json.loads(probed.stdout) == {
+        "tools": [
+            {
+                "name": "shelf_note_get",
+                "description": "GET /shelves/.",
+                "inputSchema": {"type": "object", "properties": {"shelf": {"type": "integer"}}, "required": ["shelf"]},
+                "annotations": {"readOnlyHint": True},
+            },
+            {
+                "name": "shelf_note_post",
+                "description": "POST /shelves/.",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {"shelf": {"type": "integer"}, "text": {"type": "string", "minLength": 1, "maxLength": 20}},
+                    "required": ["shelf", "text"],
+                },
+            },
+        ],
+        "get": {
+            "content": [{"type": "text", "text": '{"shelf": 3, "q": "emma", "user": "AnonymousUser"}'}],
+            "isError": False,
+            "structuredContent": {"shelf": 3, "q": "emma", "user": "AnonymousUser"},
+        },
+        "post": {
+            "content": [{"type": "text", "text": '{"shelf": 3, "text": "hello"}'}],
+            "isError": False,
+            "structuredContent": {"shelf": 3, "text": "hello"},
+        },
+        "invalid": {"status": 400, "detail": {"text": ["Not that."]}},
+    }

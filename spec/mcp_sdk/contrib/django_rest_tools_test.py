@@ -258,6 +258,15 @@ server = Server(name="probe")
 for tool in tools_from_api_view(ShelfNoteView, methods=["GET", "post"], path="/shelves/", path_parameters={"shelf": {"type": "integer"}}):
     server.add_tool(tool)
 
+from mcp_sdk.contrib.django import tools_from_viewset
+from spec.mcp_sdk.contrib.django_project.library.api import ReviewViewSet
+refusals = []
+for make in (lambda: tools_from_viewset(ReviewViewSet, actions=["list", "publish"]), lambda: tools_from_api_view(ShelfNoteView, methods=["delete"])):
+    try:
+        make()
+    except ValueError as error:
+        refusals.append(str(error))
+
 def call(name, arguments):
     return server.handle({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name, "arguments": arguments}})["result"]
 
@@ -266,13 +275,15 @@ print(json.dumps({
     "get": call("shelf_note_get", {"shelf": 3, "q": "emma"}),
     "post": call("shelf_note_post", {"shelf": 3, "text": "hello"}),
     "invalid": call("shelf_note_post", {"shelf": 3, "text": "nope"})["structuredContent"],
+    "refusals": refusals,
 }))
 """
 
 
 def test_an_api_views_methods_as_tools_in_process(tmp_path: Path) -> None:
     """Path parameters as given, the serializer for the body, the query string for GET; without a
-    request (stdio, ``manage.py mcp``) the view runs as AnonymousUser."""
+    request (stdio, ``manage.py mcp``) the view runs as AnonymousUser. An action or method the view
+    does not have is refused when the tools are made."""
     settings = "spec.mcp_sdk.contrib.django_project.settings"
     env = environment(tmp_path / "unused.sqlite3", DJANGO_SETTINGS_MODULE=settings)
     probed = subprocess.run([sys.executable, "-c", API_VIEW_PROBE], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
@@ -306,4 +317,8 @@ def test_an_api_views_methods_as_tools_in_process(tmp_path: Path) -> None:
             "structuredContent": {"shelf": 3, "text": "hello"},
         },
         "invalid": {"status": 400, "detail": {"text": ["Not that."]}},
+        "refusals": [
+            "ReviewViewSet has no action 'publish' to expose (one of list, retrieve, create, update, partial_update, destroy it defines)",
+            "ShelfNoteView does not handle DELETE",
+        ],
     }

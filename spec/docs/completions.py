@@ -105,6 +105,18 @@ COMPLETIONS: dict[str, tuple[str, str]] = {
     "django-urls": (DJANGO_LIBRARY, "assert [str(p.pattern) for p in urlpatterns] == ['login', 'mcp/']\n"),
     "django-models": (_in_library("models"), "assert Book._meta.label == 'library.Book'\n"),
     "django-mcp": (_in_library("mcp"), "assert list(server.tools) == ['my_books']\n"),
+    "django-rest": (
+        _in_library("rest"),
+        """
+assert list(server.tools) == ['my_books', 'book_list', 'book_retrieve', 'book_create']
+assert server.tools['book_create'].to_dict()['inputSchema'] == {
+    'type': 'object', 'properties': {'title': {'type': 'string', 'minLength': 1, 'maxLength': 200}}, 'required': ['title']
+}
+_call = {'jsonrpc': '2.0', 'id': 1, 'method': 'tools/call', 'params': {'name': 'book_create', 'arguments': {'title': 'Emma'}}}
+_answer = server.handle(_call)['result']  # stdio: no request, no principal, so anonymous
+assert _answer['structuredContent'] == {'status': 403, 'detail': 'You do not have permission to perform this action.'}, _answer
+""",
+    ),
     "flask-mount": (
         TOOLS,
         """

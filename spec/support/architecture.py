@@ -13,7 +13,8 @@ import typing as t
 PACKAGE = pathlib.Path(__file__).resolve().parents[2] / "mcp_sdk"
 
 #: Underscore names that are public API of the standard library (namedtuple, sys, os).
-PUBLIC_UNDERSCORE = frozenset({"_replace", "_asdict", "_fields", "_make", "_field_defaults", "_exit", "_getframe"})
+#: Underscored names that are public API: namedtuple's, sys's, os's, and Django's documented Model ``_meta``.
+PUBLIC_UNDERSCORE = frozenset({"_meta", "_replace", "_asdict", "_fields", "_make", "_field_defaults", "_exit", "_getframe"})
 
 
 def modules() -> dict[str, pathlib.Path]:

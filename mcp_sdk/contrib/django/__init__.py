@@ -10,7 +10,8 @@ The endpoint is a Django view (middleware, sessions and ``request.user`` apply t
 with Django's connection handling around them and ``server_context.request`` is the
 ``HttpRequest``; ``mcp.py`` modules of installed apps are imported at start-up (as ``admin.py``),
 so apps register tools on :data:`server`; ``python manage.py mcp stdio|tools|call`` serve, list
-and call the same server. See :mod:`.conf` for the settings.
+and call the same server. See :mod:`.conf` for the settings. :func:`tools_from_viewset` and
+:func:`tools_from_api_view` expose Django REST framework views as tools (:mod:`.rest_tools`).
 """
 
 from __future__ import annotations
@@ -28,13 +29,22 @@ if t.TYPE_CHECKING:
     from ...server import Server
     from .conf import configured_server as configured_server
     from .conf import configured_transport as configured_transport
+    from .rest_tools import tools_from_api_view as tools_from_api_view
+    from .rest_tools import tools_from_viewset as tools_from_viewset
     from .views import mcp_view as mcp_view
     from .views import protected_resource_view as protected_resource_view
 
     #: The server ``MCP_SDK["SERVER"]`` names (imported on first use).
     server: Server
 
-_LAZY = {"mcp_view": "views", "protected_resource_view": "views", "configured_server": "conf", "configured_transport": "conf"}
+_LAZY = {
+    "mcp_view": "views",
+    "protected_resource_view": "views",
+    "configured_server": "conf",
+    "configured_transport": "conf",
+    "tools_from_viewset": "rest_tools",
+    "tools_from_api_view": "rest_tools",
+}
 
 
 def __getattr__(name: str) -> t.Any:
@@ -50,4 +60,12 @@ def __getattr__(name: str) -> t.Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["configured_server", "configured_transport", "mcp_view", "protected_resource_view", "server"]
+__all__ = [
+    "configured_server",
+    "configured_transport",
+    "mcp_view",
+    "protected_resource_view",
+    "server",
+    "tools_from_api_view",
+    "tools_from_viewset",
+]

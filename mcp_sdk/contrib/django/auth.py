@@ -17,6 +17,11 @@ UserSource = t.Callable[[t.Any], t.Any]
 PrincipalFor = t.Callable[[t.Any], t.Optional[Principal]]
 
 
+#: The ``HttpRequest`` attribute :func:`authenticator` leaves the signed-in user in, for tools
+#: that run views as that user (:mod:`mcp_sdk.contrib.django.rest_tools`).
+USER_ATTRIBUTE = "mcp_user"
+
+
 def user_principal(user: t.Any) -> Principal | None:
     """The default ``MCP_SDK["PRINCIPAL"]``: an active, signed-in user as a principal whose
     subject is the username and whose scopes are the user's permissions
@@ -60,7 +65,8 @@ SOURCES: dict[str, UserSource] = {"session": session_user, "rest_framework": res
 
 def authenticator(sources: t.Sequence[UserSource], principal_for: PrincipalFor) -> Authenticate | None:
     """The transport's ``authenticate=``: the first source's user that ``principal_for`` makes a
-    principal of; None (no authentication at all) without sources."""
+    principal of (left on the request as ``request.mcp_user``); None (no authentication at all)
+    without sources."""
     if not sources:
         return None
 
@@ -69,12 +75,14 @@ def authenticator(sources: t.Sequence[UserSource], principal_for: PrincipalFor) 
         if request is None:
             return None
         for source in sources:
-            principal = principal_for(source(request))
+            user = source(request)
+            principal = principal_for(user)
             if principal is not None:
+                setattr(request, USER_ATTRIBUTE, user)
                 return principal
         return None
 
     return authenticate
 
 
-__all__ = ["SOURCES", "PrincipalFor", "UserSource", "authenticator", "rest_framework_user", "session_user", "user_principal"]
+__all__ = ["SOURCES", "USER_ATTRIBUTE", "PrincipalFor", "UserSource", "authenticator", "rest_framework_user", "session_user", "user_principal"]

@@ -343,7 +343,13 @@ def test_the_readmes_django_project_is_examples_django_library_and_serves_its_us
     from spec.docs.code_blocks_test import python_blocks
 
     blocks = {fragment: code for _, fragment, code in python_blocks("README.md") if fragment and fragment.startswith("django-")}
-    files = {"django-settings": "settings.py", "django-urls": "urls.py", "django-models": "library/models.py", "django-mcp": "library/mcp.py"}
+    files = {
+        "django-settings": "settings.py",
+        "django-urls": "urls.py",
+        "django-models": "library/models.py",
+        "django-mcp": "library/mcp.py",
+        "django-rest": "library/rest.py",
+    }
     assert blocks == {fragment: (EXAMPLE / path).read_text(encoding="utf-8") for fragment, path in files.items()}
 
     env = {"LIBRARY_DB": str(tmp_path / "db.sqlite3")}

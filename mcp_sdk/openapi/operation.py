@@ -62,7 +62,7 @@ class Operation:
                 (m for m in content if m == "application/x-www-form-urlencoded"), None
             )
             if self.body_media is not None:
-                schema = builder.convert((content[self.body_media] or {}).get("schema") or {})
+                schema = builder.root((content[self.body_media] or {}).get("schema") or {})
                 if isinstance(schema, dict) and isinstance(schema.get("properties"), dict) and schema.get("type", "object") == "object":
                     body_properties = schema["properties"]
                     if body.get("required"):
@@ -110,7 +110,7 @@ class Operation:
             media = next((m for m in content if is_json(m)), None)
             if media is not None:
                 builder = SchemaBuilder(resolver)
-                schema = builder.convert((content[media] or {}).get("schema") or {})
+                schema = builder.root((content[media] or {}).get("schema") or {})
                 if isinstance(schema, dict) and (schema.get("type") == "object" or ("type" not in schema and "properties" in schema)):
                     self.output_schema = builder.finish({**schema, "type": "object"})
             return
@@ -168,7 +168,7 @@ def _parameter_schema(parameter: t.Mapping[str, t.Any], builder: SchemaBuilder) 
     if schema is None:
         content: t.Mapping[str, t.Any] = parameter.get("content") or {}
         schema = (next(iter(content.values())) or {}).get("schema") if content else None
-    converted = builder.convert(schema or {"type": "string"})
+    converted = builder.root(schema or {"type": "string"})
     if isinstance(converted, dict) and isinstance(parameter.get("description"), str) and "description" not in converted:
         converted = {**converted, "description": parameter["description"]}
     return converted

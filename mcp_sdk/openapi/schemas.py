@@ -1,10 +1,12 @@
-"""OpenAPI schemas as JSON Schema: local ``$ref``s resolved, recursion kept in ``$defs``.
+"""OpenAPI schemas as self-contained JSON Schema.
 
-A ``$ref`` is inlined where it is met; one met again inside its own expansion (a recursive
-schema, e.g. a tree) becomes ``{"$ref": "#/$defs/<Name>"}`` with ``<Name>`` defined once in the
-result's ``$defs``, so every schema is finite. OpenAPI 3.0's ``nullable: true`` becomes a
-``"null"`` type; OpenAPI-only keywords (``discriminator``, ``xml``, ``externalDocs``) are dropped
-and 3.0's ``example`` becomes ``examples``.
+A schema's root ``$ref`` (a request body's ``#/components/schemas/Pet``) is followed, so its
+properties are visible; a ``$ref`` inside it becomes ``{"$ref": "#/$defs/<Name>"}`` and the
+result's ``$defs`` holds every component it reaches, each once. This keeps recursive schemas
+finite and large documents small: inlining every reference of a real API (Discord's 3.1
+document) made single tool schemas megabytes long. Each component is converted once per
+document. OpenAPI 3.0's ``nullable: true`` becomes a ``"null"`` type; OpenAPI-only keywords
+(``discriminator``, ``xml``, ``externalDocs``) are dropped and 3.0's ``example`` becomes ``examples``.
 """
 
 from __future__ import annotations
@@ -23,13 +25,17 @@ _SCHEMA_ONE = frozenset(
     {"items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames",
      "unevaluatedItems", "unevaluatedProperties", "additionalItems"}
 )
+#: How many ``$ref``s in a row are followed before giving up.
+MAX_HOPS = 32
 
 
 class Resolver:
-    """Follows local references (``#/components/...``) in one document."""
+    """Follows local references (``#/components/...``) in one document, and converts its components once."""
 
     def __init__(self, document: t.Mapping[str, t.Any]) -> None:
         self.document = document
+        self._names: dict[str, str] = {}
+        self._components: dict[str, tuple[t.Any, frozenset[str]]] = {}
 
     def lookup(self, ref: str) -> t.Any:
         """The value ``ref`` points at; :raises OpenAPIError: not a local reference, or dangling."""
@@ -47,51 +53,75 @@ class Resolver:
         return node
 
     def deref(self, node: t.Any) -> t.Any:
-        """``node`` with a top-level ``$ref`` followed (parameters, bodies, responses; at most 32 hops)."""
-        for _ in range(32):
+        """``node`` with a top-level ``$ref`` followed (parameters, bodies, responses)."""
+        for _ in range(MAX_HOPS):
             if not (isinstance(node, t.Mapping) and isinstance(node.get("$ref"), str)):
                 return node
             node = self.lookup(node["$ref"])
         raise OpenAPIError("a chain of references does not end")
 
+    def name(self, ref: str) -> str:
+        """The ``$defs`` name of the component ``ref`` (its last segment, made unique in the document)."""
+        if ref not in self._names:
+            base = re.sub(r"[^A-Za-z0-9_.-]", "_", unquote(ref.rsplit("/", 1)[-1])) or "schema"
+            name, counter, taken = base, 2, set(self._names.values())
+            while name in taken:
+                name, counter = f"{base}_{counter}", counter + 1
+            self._names[ref] = name
+        return self._names[ref]
+
+    def component(self, ref: str) -> tuple[t.Any, frozenset[str]]:
+        """The component ``ref`` as JSON Schema and the references it makes (converted once)."""
+        if ref not in self._components:
+            builder = SchemaBuilder(self)
+            converted = builder.convert(self.lookup(ref))
+            self._components[ref] = (converted, frozenset(builder.used))
+        return self._components[ref]
 
 
 class SchemaBuilder:
-    """Converts schemas; the recursive ones it meets are collected in :attr:`defs`."""
+    """Converts the schemas of one tool; :attr:`used` collects the components they reference."""
 
     def __init__(self, resolver: Resolver) -> None:
         self.resolver = resolver
-        self.defs: dict[str, t.Any] = {}
-        self._pending: dict[str, str] = {}
+        self.used: set[str] = set()
 
-    def convert(self, node: t.Any, stack: tuple[str, ...] = ()) -> t.Any:
-        """``node`` as JSON Schema, references in ``stack`` (being expanded) left as ``$defs`` refs."""
+    def root(self, node: t.Any) -> t.Any:
+        """``node`` as JSON Schema, a reference at its root followed (keywords beside it win)."""
+        siblings: dict[str, t.Any] = {}
+        for _ in range(MAX_HOPS):
+            if not (isinstance(node, t.Mapping) and isinstance(node.get("$ref"), str)):
+                converted = self.convert(node)
+                return {**converted, **siblings} if isinstance(converted, dict) else converted
+            siblings = {**self._keywords({k: v for k, v in node.items() if k != "$ref"}), **siblings}
+            node = self.resolver.lookup(node["$ref"])
+        raise OpenAPIError("a chain of references does not end")
+
+    def convert(self, node: t.Any) -> t.Any:
+        """``node`` as JSON Schema, its references pointing into ``$defs``."""
         if isinstance(node, list):
-            return [self.convert(item, stack) for item in node]
+            return [self.convert(item) for item in node]
         if not isinstance(node, t.Mapping):
             return node
         ref = node.get("$ref")
         if isinstance(ref, str):
-            siblings = {key: value for key, value in node.items() if key != "$ref"}
-            if ref in stack:
-                name = self._def_name(ref)
-                self._pending.setdefault(ref, name)
-                return {"$ref": f"#/$defs/{name}", **self._convert_keywords(siblings, stack)}
-            target = self.convert(self.resolver.lookup(ref), (*stack, ref))
-            return {**target, **self._convert_keywords(siblings, stack)} if isinstance(target, dict) else target
-        return self._convert_keywords(node, stack)
+            self.resolver.lookup(ref)
+            self.used.add(ref)
+            siblings = self._keywords({key: value for key, value in node.items() if key != "$ref"})
+            return {"$ref": f"#/$defs/{self.resolver.name(ref)}", **siblings}
+        return self._keywords(node)
 
-    def _convert_keywords(self, node: t.Mapping[str, t.Any], stack: tuple[str, ...]) -> dict[str, t.Any]:
+    def _keywords(self, node: t.Mapping[str, t.Any]) -> dict[str, t.Any]:
         result: dict[str, t.Any] = {}
         for key, value in node.items():
             if key in _OPENAPI_ONLY:
                 continue
             if key in _SCHEMA_MAPS and isinstance(value, t.Mapping):
-                result[key] = {name: self.convert(schema, stack) for name, schema in value.items()}
+                result[key] = {name: self.convert(schema) for name, schema in value.items()}
             elif key in _SCHEMA_LISTS and isinstance(value, list):
-                result[key] = [self.convert(schema, stack) for schema in value]
+                result[key] = [self.convert(schema) for schema in value]
             elif key in _SCHEMA_ONE and isinstance(value, t.Mapping):
-                result[key] = self.convert(value, stack)
+                result[key] = self.convert(value)
             else:
                 result[key] = value
         if "example" in node and "examples" not in node:
@@ -100,25 +130,19 @@ class SchemaBuilder:
             _allow_null(result)
         return result
 
-    def _def_name(self, ref: str) -> str:
-        if ref in self._pending:
-            return self._pending[ref]
-        base = re.sub(r"[^A-Za-z0-9_.-]", "_", ref.rsplit("/", 1)[-1]) or "schema"
-        name, taken = base, set(self._pending.values())
-        counter = 2
-        while name in taken:
-            name, counter = f"{base}_{counter}", counter + 1
-        return name
-
     def finish(self, schema: dict[str, t.Any]) -> dict[str, t.Any]:
-        """``schema`` with the ``$defs`` its recursive references need (each expanded once)."""
-        done: set[str] = set()
-        while set(self._pending) - done:
-            ref = sorted(set(self._pending) - done)[0]
-            done.add(ref)
-            self.defs[self._pending[ref]] = self.convert(self.resolver.lookup(ref), (ref,))
-        if self.defs:
-            schema = {**schema, "$defs": {**schema.get("$defs", {}), **self.defs}}
+        """``schema`` with ``$defs`` holding every component it reaches (none: unchanged)."""
+        defs: dict[str, t.Any] = {}
+        pending, seen = sorted(self.used), set(self.used)
+        while pending:
+            ref = pending.pop(0)
+            converted, references = self.resolver.component(ref)
+            defs[self.resolver.name(ref)] = converted
+            for more in sorted(references - seen):
+                seen.add(more)
+                pending.append(more)
+        if defs:
+            schema = {**schema, "$defs": {**schema.get("$defs", {}), **defs}}
         return schema
 
 

@@ -92,9 +92,30 @@ def test_petstore_tools_schemas_and_calls(api: tuple[APIApp, str]) -> None:
         },
         "outputSchema": server.tools["addPet"].to_dict()["outputSchema"],
     }
-    pet_schema = by_name["addPet"]["inputSchema"]
-    assert pet_schema["required"] == ["name", "photoUrls"]
-    assert pet_schema["properties"]["category"]["properties"]["name"] == {"type": "string", "examples": ["Dogs"]}
+    assert by_name["addPet"]["inputSchema"] == {
+        "type": "object",
+        "properties": {
+            "id": {"type": "integer", "format": "int64", "examples": [10]},
+            "name": {"type": "string", "examples": ["doggie"]},
+            "category": {"$ref": "#/$defs/Category"},
+            "photoUrls": {"type": "array", "items": {"type": "string"}},
+            "tags": {"type": "array", "items": {"$ref": "#/$defs/Tag"}},
+            "status": {"type": "string", "description": "pet status in the store", "enum": ["available", "pending", "sold"]},
+        },
+        "required": ["name", "photoUrls"],
+        "$defs": {
+            "Category": {
+                "x-swagger-router-model": "io.swagger.petstore.model.Category",
+                "type": "object",
+                "properties": {"id": {"type": "integer", "format": "int64", "examples": [1]}, "name": {"type": "string", "examples": ["Dogs"]}},
+            },
+            "Tag": {
+                "x-swagger-router-model": "io.swagger.petstore.model.Tag",
+                "type": "object",
+                "properties": {"id": {"type": "integer", "format": "int64"}, "name": {"type": "string"}},
+            },
+        },
+    }
     assert by_name["deletePet"]["inputSchema"]["required"] == ["petId"]
     assert set(by_name["deletePet"]["inputSchema"]["properties"]) == {"api_key", "petId"}
     assert "outputSchema" not in by_name["findPetsByStatus"]  # an array: no output schema

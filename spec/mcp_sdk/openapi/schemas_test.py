@@ -1,5 +1,6 @@
-"""OpenAPI schemas as JSON Schema: references inlined, recursion bounded through ``$defs``,
-3.0's ``nullable`` and ``example`` translated, OpenAPI-only keywords dropped."""
+"""OpenAPI schemas as JSON Schema: the root reference followed, the others pointing into ``$defs``
+(each component reached once, so recursion stays finite), 3.0's ``nullable`` and ``example``
+translated, OpenAPI-only keywords dropped."""
 
 from __future__ import annotations
 
@@ -29,34 +30,45 @@ DOCUMENT = {
 
 def convert(schema: dict[str, object]) -> dict[str, object]:
     builder = SchemaBuilder(Resolver(DOCUMENT))
-    converted = builder.convert(schema)
+    converted = builder.root(schema)
     assert isinstance(converted, dict)
     return builder.finish(converted)
 
 
-def test_a_recursive_schema_is_kept_once_in_defs() -> None:
-    node = {
-        "type": "object",
-        "properties": {"value": {"type": "integer"}, "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
-    }
-    assert convert({"$ref": "#/components/schemas/Tree"}) == {
-        "type": "object",
-        "properties": {"root": node},
-        "$defs": {"Node": node},
-    }
-    jsonschema.Draft202012Validator.check_schema(convert({"$ref": "#/components/schemas/Tree"}))
+NODE = {
+    "type": "object",
+    "properties": {"value": {"type": "integer"}, "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
+}
+
+
+def test_the_root_is_followed_and_a_recursive_schema_is_kept_once_in_defs() -> None:
+    schema = convert({"$ref": "#/components/schemas/Tree"})
+    assert schema == {"type": "object", "properties": {"root": {"$ref": "#/$defs/Node"}}, "$defs": {"Node": NODE}}
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert convert({"$ref": "#/components/schemas/Node"}) == {**NODE, "$defs": {"Node": NODE}}
 
 
 def test_mutual_recursion_is_bounded_and_validates() -> None:
     schema = convert({"$ref": "#/components/schemas/Odd"})
     assert schema == {
         "type": "object",
-        "properties": {"even": {"type": "object", "properties": {"odd": {"$ref": "#/$defs/Odd"}}}},
-        "$defs": {"Odd": {"type": "object", "properties": {"even": {"type": "object", "properties": {"odd": {"$ref": "#/$defs/Odd"}}}}}},
+        "properties": {"even": {"$ref": "#/$defs/Even"}},
+        "$defs": {
+            "Even": {"type": "object", "properties": {"odd": {"$ref": "#/$defs/Odd"}}},
+            "Odd": {"type": "object", "properties": {"even": {"$ref": "#/$defs/Even"}}},
+        },
     }
     validator = jsonschema.Draft202012Validator(schema)
     assert validator.is_valid({"even": {"odd": {"even": {}}}})
     assert not validator.is_valid({"even": {"odd": {"even": 3}}})
+
+
+def test_a_nested_reference_keeps_the_keywords_beside_it() -> None:
+    assert convert({"type": "object", "properties": {"name": {"$ref": "#/components/schemas/Name", "description": "Its name"}}}) == {
+        "type": "object",
+        "properties": {"name": {"$ref": "#/$defs/Name", "description": "Its name"}},
+        "$defs": {"Name": {"type": ["string", "null"], "examples": ["Rex"]}},
+    }
 
 
 def test_nullable_example_and_openapi_only_keywords() -> None:
@@ -65,7 +77,7 @@ def test_nullable_example_and_openapi_only_keywords() -> None:
     assert convert({"type": "object", "discriminator": {"propertyName": "kind"}, "externalDocs": {"url": "x"}}) == {"type": "object"}
 
 
-def test_keywords_beside_a_ref_override_the_target_as_in_31() -> None:
+def test_keywords_beside_the_root_reference_override_the_target_as_in_31() -> None:
     assert convert({"$ref": "#/components/schemas/Name", "description": "The pet's name"}) == {
         "type": ["string", "null"], "examples": ["Rex"], "description": "The pet's name",
     }

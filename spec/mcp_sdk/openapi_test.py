@@ -1,5 +1,6 @@
-"""``Server.from_openapi`` against two real OpenAPI documents (``spec/fixtures/openapi/``, see its
-SOURCES.md): the Swagger Petstore 3.0 (JSON) and Redocly's Museum API 3.1 (YAML), served by the
+"""``Server.from_openapi`` against three real OpenAPI documents (``spec/fixtures/openapi/``, see its
+SOURCES.md): the Swagger Petstore 3.0 (JSON), Redocly's Museum API 3.1 (YAML) and Discord's HTTP
+API 3.1 (JSON, 242 operations), served by the
 werkzeug app of spec/support/openapi_api.py and driven by the official Python client (``mcp``)
 over HTTP. The wire is validated against the MCP schema, each ``inputSchema`` against the JSON
 Schema metaschema; the app records what each call sent."""
@@ -7,6 +8,7 @@ Schema metaschema; the app records what each call sent."""
 from __future__ import annotations
 
 import base64
+import gzip
 import json
 import sys
 import typing as t
@@ -23,13 +25,14 @@ from mcp_sdk import MissingExtraError, Server
 from mcp_sdk.openapi import SEMANTIC_ROUTE_MAPS, MCPType, RouteMap
 from mcp_sdk.server.transports import StreamableHTTPTransport
 from spec.support.http_server import ROOT, LiveServer
-from spec.support.openapi_api import PNG, APIApp, serving
+from spec.support.openapi_api import DISCORD_MESSAGE, DISCORD_USER, PNG, APIApp, serving
 from spec.support.wire_tap import WireTap
 
 TIMEOUT = 30.0
 FIXTURES = ROOT / "spec" / "fixtures" / "openapi"
 PETSTORE = FIXTURES / "petstore-3.0.json"
 MUSEUM = FIXTURES / "museum-3.1.yaml"
+DISCORD = FIXTURES / "discord-3.1.json.gz"
 PETSTORE_TOOLS = [
     "updatePet", "addPet", "findPetsByStatus", "findPetsByTags", "getPetById", "updatePetWithForm", "deletePet",
     "uploadFile", "getInventory", "placeOrder", "getOrderById", "deleteOrder", "createUser",
@@ -268,3 +271,62 @@ def test_yaml_needs_the_extra_only_for_yaml(monkeypatch: pytest.MonkeyPatch) -> 
     with pytest.raises(MissingExtraError, match=r"^a YAML OpenAPI document needs PyYAML: pip install 'mcp_sdk\[openapi\]'$"):
         Server.from_openapi(MUSEUM, base_url="http://127.0.0.1:9")
     assert len(Server.from_openapi(PETSTORE.read_bytes(), base_url="http://127.0.0.1:9").tools) == 19
+
+
+def test_discord_a_large_31_document(api: tuple[APIApp, str]) -> None:
+    app, base = api
+    session = requests.Session()
+    session.headers["Authorization"] = "Bot my-token"
+    server = Server.from_openapi(gzip.decompress(DISCORD.read_bytes()), base_url=base + "/discord/api/v10", session=session)
+    seen: dict[str, t.Any] = {}
+
+    async def exercise(official: OfficialClient) -> None:
+        seen["tools"] = (await official.list_tools()).tools
+        seen["me"] = await official.call_tool("get_my_user", {})
+        seen["sent"] = await official.call_tool("create_message", {"channel_id": "41771983423143937", "content": "Hello"})
+        seen["listed"] = await official.call_tool("list_messages", {"channel_id": "41771983423143937", "limit": 5})
+        seen["too many"] = await official.call_tool("list_messages", {"channel_id": "41771983423143937", "limit": 500})
+        seen["unknown"] = await official.call_tool("get_message", {"channel_id": "41771983423143937", "message_id": "7"})
+        seen["deleted"] = await official.call_tool("delete_message", {"channel_id": "41771983423143937", "message_id": "1000"})
+
+    tap = serve(server, exercise)
+    listed = tap.answers("tools/list")[0]["result"]["tools"]
+    assert len(listed) == len(seen["tools"]) == 242
+    for tool in listed:
+        jsonschema.Draft202012Validator.check_schema(tool["inputSchema"])
+    by_name = {tool["name"]: tool for tool in listed}
+    jsonschema.Draft202012Validator.check_schema(by_name["create_message"]["outputSchema"])
+    snowflake = {"type": "string", "pattern": "^(0|[1-9][0-9]*)$", "format": "snowflake"}
+    assert by_name["list_messages"] == {
+        "name": "list_messages",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "channel_id": snowflake, "around": snowflake, "before": snowflake, "after": snowflake,
+                "limit": {"type": "integer", "minimum": 1, "maximum": 100},
+            },
+            "required": ["channel_id"],
+        },
+    }
+    assert by_name["get_my_user"]["outputSchema"]["properties"]["id"] == {"$ref": "#/$defs/SnowflakeType", "description": "the user's id"}
+    assert by_name["get_my_user"]["outputSchema"]["$defs"]["SnowflakeType"] == snowflake
+
+    # the official client checks structuredContent against the outputSchema: the answers conform
+    assert seen["me"].structured_content == {**DISCORD_USER, "mfa_enabled": False, "locale": "en-US"}
+    message = {**DISCORD_MESSAGE, "id": "1000", "channel_id": "41771983423143937", "content": "Hello"}
+    assert seen["sent"].structured_content == message
+    assert (seen["listed"].structured_content, json.loads(seen["listed"].content[0].text)) == (None, [message])
+    assert seen["too many"].is_error is True  # refused before any request: 500 is over the schema's maximum
+    assert seen["too many"].content[0].text.startswith("Invalid arguments: ")
+    assert (seen["unknown"].is_error, seen["unknown"].content[0].text) == (
+        True, 'HTTP 404 NOT FOUND: {"message": "Unknown Message", "code": 10008}'
+    )
+    assert (seen["deleted"].is_error, seen["deleted"].content[0].text) == (False, "HTTP 204 NO CONTENT")
+    assert [(r.method, r.path, r.query, r.body) for r in app.requests] == [
+        ("GET", "/discord/api/v10/users/@me", "", None),
+        ("POST", "/discord/api/v10/channels/41771983423143937/messages", "", {"content": "Hello"}),
+        ("GET", "/discord/api/v10/channels/41771983423143937/messages", "limit=5", None),
+        ("GET", "/discord/api/v10/channels/41771983423143937/messages/7", "", None),
+        ("DELETE", "/discord/api/v10/channels/41771983423143937/messages/1000", "", None),
+    ]
+    assert {r.headers["Authorization"] for r in app.requests} == {"Bot my-token"}

@@ -1,6 +1,6 @@
-"""A werkzeug app implementing a few operations of the two OpenAPI fixtures
-(``spec/fixtures/openapi/``): the Swagger Petstore 3.0 under ``/api/v3`` and Redocly's Museum API
-3.1 under ``/museum``. Every request is recorded (method, raw path, query, a few headers, body)
+"""A werkzeug app implementing a few operations of the OpenAPI fixtures (``spec/fixtures/openapi/``):
+the Swagger Petstore 3.0 under ``/api/v3``, Redocly's Museum API 3.1 under ``/museum`` and
+Discord's HTTP API 3.1 under ``/discord/api/v10``. Every request is recorded (method, raw path, query, a few headers, body)
 so specs can check what a tool call sent.
 """
 
@@ -21,6 +21,18 @@ PNG = bytes.fromhex(
 )
 
 
+#: What the Discord operations answer: every property the document requires of a user and a message.
+DISCORD_USER = {
+    "id": "80351110224678912", "username": "Nelly", "avatar": None, "discriminator": "1337",
+    "public_flags": 0, "flags": 0, "global_name": None,
+}
+DISCORD_MESSAGE = {
+    "type": 0, "mentions": [], "mention_roles": [], "attachments": [], "embeds": [], "timestamp": "2026-11-25T17:00:00+00:00",
+    "edited_timestamp": None, "flags": 0, "components": [], "author": {**DISCORD_USER, "primary_guild": None}, "pinned": False,
+    "mention_everyone": False, "tts": False,
+}
+
+
 class Recorded(t.NamedTuple):
     method: str
     path: str  #: as sent, still percent-encoded
@@ -38,6 +50,7 @@ class APIApp:
         self.requests: list[Recorded] = []
         self.pets: dict[int, dict[str, t.Any]] = {1: {"id": 1, "name": "Rex", "photoUrls": [], "status": "available"}}
         self.events: dict[str, dict[str, t.Any]] = {}
+        self.messages: dict[str, dict[str, t.Any]] = {}
         self._released = threading.Event()
         self._lock = threading.Lock()
 
@@ -105,7 +118,31 @@ class APIApp:
             return _json(self.events[event_id])
         if path.startswith("/museum/tickets/") and path.endswith("/qr"):
             return Response(PNG, mimetype="image/png")
+        if path.startswith("/discord/api/v10/"):
+            return self.discord(request, body, path[len("/discord/api/v10"):])
         return Response("no such operation here", status=501, mimetype="text/plain")
+
+    def discord(self, request: Request, body: t.Any, path: str) -> Response:
+        if path == "/users/@me":
+            return _json({**DISCORD_USER, "mfa_enabled": False, "locale": "en-US"})
+        parts = path.strip("/").split("/")
+        if parts[:1] == ["channels"] and parts[2:3] == ["messages"]:
+            if len(parts) == 3 and request.method == "POST":
+                message = {
+                    **DISCORD_MESSAGE, "id": str(1000 + len(self.messages)), "channel_id": parts[1], "content": body.get("content"),
+                }
+                self.messages[message["id"]] = message
+                return _json(message)
+            if len(parts) == 3:
+                limit = int(request.args.get("limit", 50))
+                return _json([m for m in self.messages.values() if m["channel_id"] == parts[1]][:limit])
+            if parts[3] not in self.messages:
+                return _json({"message": "Unknown Message", "code": 10008}, 404)
+            if request.method == "DELETE":
+                del self.messages[parts[3]]
+                return Response(status=204)
+            return _json(self.messages[parts[3]])
+        return _json({"message": "404: Not Found", "code": 0}, 404)
 
 
 def _json(value: t.Any, status: int = 200, mimetype: str = "application/json") -> Response:

@@ -168,10 +168,15 @@ class _API:
                 raise OpenAPIRequestError(f"{route.method} {route.path} failed: {type(error).__name__}") from None
             if not 200 <= response.status_code < 300:
                 raise OpenAPIRequestError(_status_text(response), data={"status": response.status_code})
-            kind = response.headers.get("Content-Type", "")
-            return response.text if is_json(kind) or kind.startswith("text/") else response.content
+            media = response.headers.get("Content-Type", "").split(";")[0].strip().lower()
+            return response.text if _is_text(media) else response.content
 
         return read
+
+
+def _is_text(media: str) -> bool:
+    """Whether a body of this media type is text (JSON, XML, ``text/*``, or no type given)."""
+    return not media or is_json(media) or media.startswith("text/") or media.endswith(("/xml", "+xml"))
 
 
 def _status_text(response: requests.Response) -> str:
@@ -187,9 +192,12 @@ def _error(text: str) -> Tool.Response:
 
 def _success(response: requests.Response) -> Tool.Response:
     kind = response.headers.get("Content-Type", "")
-    if kind.startswith("image/"):
+    media = kind.split(";")[0].strip().lower()
+    if response.content and not _is_text(media):
         data = base64.b64encode(response.content).decode("ascii")
-        return Tool.Response([{"type": "image", "data": data, "mimeType": kind.split(";")[0].strip()}])
+        if media.startswith(("image/", "audio/")):
+            return Tool.Response([{"type": media.split("/")[0], "data": data, "mimeType": media}])
+        return Tool.Response([{"type": "resource", "resource": {"uri": response.url, "mimeType": media, "blob": data}}])
     text = response.text or f"HTTP {response.status_code} {response.reason}"
     structured = None
     if is_json(kind):

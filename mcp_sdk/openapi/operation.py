@@ -36,6 +36,8 @@ class Binding:
     argument: str
     location: str  #: ``path``, ``query``, ``header``, ``cookie``, ``body`` (one property) or ``body*`` (the whole body)
     name: str
+    #: For a list in the query: one ``name=value`` per item (the default), or ``explode: false``'s one comma-joined value.
+    explode: bool = True
 
 
 class Operation:
@@ -79,7 +81,7 @@ class Operation:
             properties[argument] = schema
             if parameter.get("required") or location == "path":
                 required.append(argument)
-            self.bindings.append(Binding(argument, location, name))
+            self.bindings.append(Binding(argument, location, name, parameter.get("explode", parameter.get("style", "form") == "form") is not False))
         for name, schema in body_properties.items():
             properties[name] = schema
             self.bindings.append(Binding(name, "body", name))
@@ -142,7 +144,11 @@ class Operation:
             if binding.location == "path":
                 path = path.replace("{" + binding.name + "}", quote(_text(value), safe=""))
             elif binding.location == "query":
-                query[binding.name] = [_text(item) for item in value] if isinstance(value, list) else _text(value)
+                if isinstance(value, list):
+                    items = [_text(item) for item in value]
+                    query[binding.name] = items if binding.explode else ",".join(items)
+                else:
+                    query[binding.name] = _text(value)
             elif binding.location == "header":
                 headers[binding.name] = _text(value)
             elif binding.location == "cookie":

@@ -330,3 +330,14 @@ def test_discord_a_large_31_document(api: tuple[APIApp, str]) -> None:
         ("DELETE", "/discord/api/v10/channels/41771983423143937/messages/1000", "", None),
     ]
     assert {r.headers["Authorization"] for r in app.requests} == {"Bot my-token"}
+
+
+def test_an_image_answer_is_an_image_block(api: tuple[APIApp, str]) -> None:
+    app, base = api
+    server = Server.from_openapi(MUSEUM, base_url=base + "/museum")  # every operation a tool
+    answer = server.handle({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                            "params": {"name": "getTicketCode", "arguments": {"ticketId": "t-1"}}})
+    assert answer["result"] == {
+        "content": [{"type": "image", "data": base64.b64encode(PNG).decode(), "mimeType": "image/png"}], "isError": False,
+    }
+    assert [(r.method, r.path) for r in app.requests] == [("GET", "/museum/tickets/t-1/qr")]

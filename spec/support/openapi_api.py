@@ -118,6 +118,8 @@ class APIApp:
             return _json(self.events[event_id])
         if path.startswith("/museum/tickets/") and path.endswith("/qr"):
             return Response(PNG, mimetype="image/png")
+        if path.endswith("/download"):  # spec/mcp_sdk/openapi/operation_test.py's own document
+            return Response(b"\x00\x01binary", mimetype="application/octet-stream")
         if path.startswith("/discord/api/v10/"):
             return self.discord(request, body, path[len("/discord/api/v10"):])
         return Response("no such operation here", status=501, mimetype="text/plain")

@@ -25,6 +25,7 @@ DOCUMENT: dict[str, t.Any] = {
                     {"name": "id", "in": "query", "schema": {"type": "integer"}},
                     {"name": "flag", "in": "query", "schema": {"type": "boolean"}},
                     {"name": "tags", "in": "query", "schema": {"type": "array", "items": {"type": "string"}}},
+                    {"name": "ids", "in": "query", "explode": False, "schema": {"type": "array", "items": {"type": "integer"}}},
                 ],
                 "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Item"}}}},
                 "responses": {"200": {"description": "ok"}},
@@ -37,6 +38,7 @@ DOCUMENT: dict[str, t.Any] = {
                 "responses": {"204": {"description": "done"}},
             }
         },
+        "/download": {"get": {"operationId": "download", "responses": {"200": {"description": "bytes"}}}},
         "/form": {
             "post": {
                 "requestBody": {"content": {"application/x-www-form-urlencoded": {"schema": {
@@ -53,7 +55,7 @@ DOCUMENT: dict[str, t.Any] = {
 def test_schemas_of_clashing_parameters_whole_bodies_and_fallback_names() -> None:
     server = Server.from_openapi(DOCUMENT)
     assert server.name == "Made here"
-    assert list(server.tools) == ["put_items_id", "send_batch", "post_form"]
+    assert list(server.tools) == ["put_items_id", "send_batch", "download", "post_form"]
     item = {"type": "object", "required": ["id"], "properties": {
         "id": {"type": "string"}, "parts": {"type": "array", "items": {"$ref": "#/$defs/Item"}}}}
     assert server.tools["put_items_id"].to_dict()["inputSchema"] == {
@@ -63,6 +65,7 @@ def test_schemas_of_clashing_parameters_whole_bodies_and_fallback_names() -> Non
             "id__query": {"type": "integer"},
             "flag": {"type": "boolean"},
             "tags": {"type": "array", "items": {"type": "string"}},
+            "ids": {"type": "array", "items": {"type": "integer"}},
             "id": {"type": "string"},
             "parts": {"type": "array", "items": {"$ref": "#/$defs/Item"}},
         },
@@ -88,20 +91,27 @@ def test_what_the_calls_send() -> None:
     app = APIApp()
     with serving(app) as base:
         server = Server.from_openapi(DOCUMENT, base_url=base + "/v1/")
-        arguments = {"id__path": "a/b c", "id__query": 7, "flag": True, "tags": ["x", "y"], "id": "i", "parts": []}
+        arguments = {"id__path": "a/b c", "id__query": 7, "flag": True, "tags": ["x", "y"], "ids": [1, 2], "id": "i", "parts": []}
         results = [
             server.handle({"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": {"name": name, "arguments": args}})
             for n, (name, args) in enumerate(
-                [("put_items_id", arguments), ("send_batch", {"body": [1, 2]}), ("post_form", {"name": "n&m"})]
+                [("put_items_id", arguments), ("send_batch", {"body": [1, 2]}), ("post_form", {"name": "n&m"}), ("download", {})]
             )
         ]
     assert [(r.method, r.path, r.query, r.headers.get("Content-Type"), r.body) for r in app.requests] == [
-        ("PUT", "/v1/items/a%2Fb%20c", "id=7&flag=true&tags=x&tags=y", "application/json", {"id": "i", "parts": []}),
+        ("PUT", "/v1/items/a%2Fb%20c", "id=7&flag=true&tags=x&tags=y&ids=1%2C2", "application/json", {"id": "i", "parts": []}),
         ("POST", "/v1/batch", "", "application/json", [1, 2]),
         ("POST", "/v1/form", "", "application/x-www-form-urlencoded", {"name": "n&m"}),
+        ("GET", "/v1/download", "", None, None),
     ]
     assert results[0]["result"] == {
         "content": [{"type": "text", "text": "HTTP 501 NOT IMPLEMENTED: no such operation here"}], "isError": True,
+    }
+    assert results[3]["result"] == {  # bytes that are not text, an image or audio: an embedded blob
+        "content": [{"type": "resource", "resource": {
+            "uri": base + "/v1/download", "mimeType": "application/octet-stream", "blob": "AAFiaW5hcnk=",
+        }}],
+        "isError": False,
     }
 
 

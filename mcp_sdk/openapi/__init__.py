@@ -73,7 +73,8 @@ def from_openapi(
     :param session: the ``requests.Session`` every call goes through (default: a new one).
     :param route_maps: tried in order, the first matching an operation deciding what it becomes;
         operations none matches become tools (see :data:`SEMANTIC_ROUTE_MAPS`).
-    :param timeout: seconds each HTTP request may take; a call that takes longer is an ``isError`` result.
+    :param timeout: seconds a request may wait to connect, and between bytes of the answer (``requests``'
+        timeout); a call that waits longer is an ``isError`` result (a resource read, a ``-32603`` error).
     :returns: the server.
     :raises OpenAPIError: the document is not OpenAPI 3.0/3.1, has a dangling ``$ref``, or names no base URL.
     :raises MissingExtraError: the document is YAML and PyYAML is not installed.

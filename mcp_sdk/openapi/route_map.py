@@ -43,7 +43,7 @@ class Route:
 class RouteMap:
     """A rule choosing the component type of the operations it matches.
 
-    :param methods: HTTP methods matched (any case), or ``"*"`` for all.
+    :param methods: HTTP methods matched (any case; one may be given as a string), or ``"*"`` for all.
     :param pattern: a regular expression searched (``re.search``) in the path as written (``/pet/{petId}``).
     :param tags: the operation must have all of these tags (empty: any operation).
     :param mcp_type: what a matched operation becomes.
@@ -58,7 +58,8 @@ class RouteMap:
 
     def matches(self, route: Route) -> bool:
         """True when ``route`` has one of the methods, a path matching the pattern, and all the tags."""
-        if self.methods != "*" and route.method not in {method.upper() for method in self.methods}:
+        methods = [self.methods] if isinstance(self.methods, str) else self.methods
+        if "*" not in methods and route.method not in {method.upper() for method in methods}:
             return False
         if not re.search(self.pattern, route.path):
             return False

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import gzip
 import json
+import re
 import sys
 import typing as t
 
@@ -250,7 +251,7 @@ def test_route_maps_by_tag_and_path_and_the_first_match_wins() -> None:
         RouteMap(pattern=r"^/user", mcp_type=MCPType.EXCLUDE),
         RouteMap(tags={"store"}, methods=["GET"], mcp_type=MCPType.RESOURCE_TEMPLATE, mcp_tags={"shop"}),
         RouteMap(tags={"store"}, mcp_type=MCPType.EXCLUDE),
-        RouteMap(methods=["GET"], pattern=r"findBy", mcp_type=MCPType.RESOURCE),
+        RouteMap(methods="get", pattern=re.compile(r"findBy"), mcp_type=MCPType.RESOURCE),
     ]
     server = Server.from_openapi(PETSTORE, base_url="http://127.0.0.1:9", route_maps=route_maps)
     # /user* excluded; placeOrder and deleteOrder (tag store, not GET) excluded by the third map

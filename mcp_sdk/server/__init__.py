@@ -15,14 +15,8 @@ from .._converter import to_wire
 from ..cancellation import Cancellation
 from ..configuration import Configuration, configuration as default_configuration
 from ..deprecations import warn_deprecated
-from ..errors import (
-    InvalidNameError,
-    MethodAlreadyDefinedError,
-    RequestHandlerError,
-    ResourceNotFoundError,
-    URLElicitationRequiredError,
-    ValidationError,
-)
+from ..errors import InvalidNameError, MethodAlreadyDefinedError, RequestHandlerError, ResourceNotFoundError
+from ..errors import URLElicitationRequiredError, ValidationError
 from ..prompt import Prompt
 from ..resource import Resource
 from ..resource_template import ResourceTemplate
@@ -317,6 +311,12 @@ class Server:
     def include(self, server: Server, prefix: str | None = None) -> Mount:
         """As :meth:`mount`, but serve what ``server`` serves now, once (later changes to it do not show)."""
         return self.composition.mount(server, prefix, live=False)
+
+    @classmethod
+    def from_openapi(cls, document: t.Any, **options: t.Any) -> Server:
+        """A server calling an HTTP API, from its OpenAPI 3.0/3.1 document: see :func:`mcp_sdk.openapi.from_openapi`."""
+        from ..openapi import from_openapi
+        return from_openapi(cls, document, **options)
 
     def handle_forwarded(self, request: Request) -> dict[str, t.Any] | None:
         """Answer a request that a server which mounted this one forwards to it (:mod:`.composition`)."""

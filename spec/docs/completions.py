@@ -101,6 +101,11 @@ def _in_library(module: str) -> str:
 
 
 COMPLETIONS: dict[str, tuple[str, str]] = {
+    "openapi-route-maps": (
+        "import pathlib\nfrom mcp_sdk import Server\ndocument = pathlib.Path('spec/fixtures/openapi/museum-3.1.yaml')\n",
+        "assert [r.uri for r in server.resources] == ['resource://getMuseumHours', 'resource://listSpecialEvents']\n"
+        "assert 'deleteSpecialEvent' not in server.tools\n",
+    ),
     "django-settings": (DJANGO_LIBRARY, "assert MCP_SDK['SERVER'] == 'library.mcp.server'\n"),
     "django-urls": (DJANGO_LIBRARY, "assert [str(p.pattern) for p in urlpatterns] == ['login', 'mcp/']\n"),
     "django-models": (_in_library("models"), "assert Book._meta.label == 'library.Book'\n"),

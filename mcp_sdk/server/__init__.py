@@ -15,14 +15,8 @@ from .._converter import to_wire
 from ..cancellation import Cancellation
 from ..configuration import Configuration, configuration as default_configuration
 from ..deprecations import warn_deprecated
-from ..errors import (
-    InvalidNameError,
-    MethodAlreadyDefinedError,
-    RequestHandlerError,
-    ResourceNotFoundError,
-    URLElicitationRequiredError,
-    ValidationError,
-)
+from ..errors import InvalidNameError, MethodAlreadyDefinedError, RequestHandlerError, ResourceNotFoundError
+from ..errors import URLElicitationRequiredError, ValidationError
 from ..prompt import Prompt
 from ..resource import Resource
 from ..resource_template import ResourceTemplate
@@ -317,6 +311,13 @@ class Server:
     def include(self, server: Server, prefix: str | None = None) -> Mount:
         """As :meth:`mount`, but serve what ``server`` serves now, once (later changes to it do not show)."""
         return self.composition.mount(server, prefix, live=False)
+
+    @classmethod
+    def proxy(cls, client: t.Any, mode: str = "auto", **options: t.Any) -> Server:
+        """A server serving, live, what ``client``'s server serves, forwarding to it (:mod:`.proxy`); ``options``: Server's."""
+        from .proxy import Proxy  # on first use: most servers proxy nothing
+
+        return Proxy(cls(**options), client).start(mode)
 
     def handle_forwarded(self, request: Request) -> dict[str, t.Any] | None:
         """Answer a request that a server which mounted this one forwards to it (:mod:`.composition`)."""

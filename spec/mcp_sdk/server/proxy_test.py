@@ -1,0 +1,149 @@
+"""``Server.proxy(client)``: our server over stdio (spec/support/proxied_server.py) behind a proxy served
+over HTTP, driven by the official Python client (``mcp``) in both eras, with the proxy's own client
+to the remote in both eras too. The remote's tools, prompt, resource and template are listed; a call's
+progress (under the official client's token) and log come back; the remote's elicitation and sampling
+reach the official client (real requests on 2025, ``input_required`` rounds on 2026-07-28) and their
+answers go back; cancelling a call cancels the remote call; a tool the remote adds later is announced
+and served. The proxy mounts into another server."""
+
+from __future__ import annotations
+
+import sys
+import typing as t
+import warnings
+
+import anyio
+import mcp_types as types
+import pytest
+from mcp import Client as OfficialClient
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPDeprecationWarning as OfficialDeprecationWarning
+
+from mcp_sdk import Client, Server
+from mcp_sdk.client import Stdio
+from mcp_sdk.server.transports import StreamableHTTPTransport
+from spec.support.http_server import ROOT, LiveServer
+from spec.support.wire_tap import WireTap
+
+TIMEOUT = 30.0
+MODERN = "2026-07-28"
+REMOTE = ROOT / "spec" / "support" / "proxied_server.py"
+REMOTE_TOOLS = ["count", "greet", "haiku", "wait", "cancelled", "grow"]
+
+
+def remote_client() -> Client:
+    return Client(Stdio(command=sys.executable, args=[str(REMOTE)]), timeout=TIMEOUT)
+
+
+class Heard:
+    """What the official client was told besides responses."""
+
+    def __init__(self) -> None:
+        self.progress: list[tuple[float, float | None, str | None]] = []
+        self.logs: list[tuple[str, str | None, t.Any]] = []
+        self.list_changed = anyio.Event()
+        self.waiting = anyio.Event()
+
+    async def on_log(self, params: types.LoggingMessageNotificationParams) -> None:
+        self.logs.append((params.level, params.logger, params.data))
+
+    async def on_progress(self, progress: float, total: float | None, message: str | None) -> None:
+        self.progress.append((progress, total, message))
+
+    async def on_wait_progress(self, progress: float, total: float | None, message: str | None) -> None:
+        self.waiting.set()
+
+    async def on_message(self, message: t.Any) -> None:
+        if isinstance(message, types.ToolListChangedNotification):
+            self.list_changed.set()
+
+
+async def elicit(context: t.Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+    return types.ElicitResult(action="accept", content={"name": "Alice"})
+
+
+async def sample(context: t.Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
+    asked = params.messages[0].content.text  # type: ignore[union-attr]
+    return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text=f"[{asked}]"), model="m")
+
+
+def texts(result: types.CallToolResult) -> list[str]:
+    return [block.text for block in result.content]  # type: ignore[union-attr]
+
+
+async def exercise(official: OfficialClient, heard: Heard, mode: str) -> None:
+    if mode == "legacy":
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", OfficialDeprecationWarning)
+            await official.set_logging_level("info")
+    assert [tool.name for tool in (await official.list_tools()).tools] == REMOTE_TOOLS
+    assert texts(await official.call_tool("count", {"to": 3}, progress_callback=heard.on_progress)) == ["counted to 3"]
+    assert heard.progress == [(1, 3, "step 1"), (2, 3, "step 2"), (3, 3, "step 3")]
+    assert heard.logs == [("info", "remote", "counted to 3")]
+    assert texts(await official.call_tool("greet", {})) == ["Hello, Alice!"]
+    assert texts(await official.call_tool("haiku", {"topic": "rain"})) == ["[A haiku about rain]"]
+
+    async with anyio.create_task_group() as group:
+        async def call_wait() -> None:
+            await official.call_tool("wait", {}, progress_callback=heard.on_wait_progress)
+
+        group.start_soon(call_wait)
+        with anyio.fail_after(TIMEOUT):
+            await heard.waiting.wait()
+        group.cancel_scope.cancel()
+    with anyio.fail_after(TIMEOUT):
+        while texts(await official.call_tool("cancelled", {})) != ["wait"]:
+            await anyio.sleep(0.05)  # the cancellation travels on two more pipes
+
+    prompt = await official.get_prompt("brief", {"city": "Oslo"})
+    assert [message.content.text for message in prompt.messages] == ["Brief me on Oslo"]  # type: ignore[union-attr]
+    assert [str(r.uri) for r in (await official.list_resources()).resources] == ["remote://notes"]
+    assert [r.uri_template for r in (await official.list_resource_templates()).resource_templates] == ["remote://notes/{day}"]
+    read = await official.read_resource("remote://notes/mon")
+    assert [(str(item.uri), item.text) for item in read.contents] == [("remote://notes/mon", "notes of remote://notes/mon")]  # type: ignore[union-attr]
+
+    if mode == "legacy":
+        assert texts(await official.call_tool("grow", {})) == ["grown"]
+        with anyio.fail_after(TIMEOUT):
+            await heard.list_changed.wait()
+    else:
+        async with official.listen(tools_list_changed=True) as subscription:
+            assert texts(await official.call_tool("grow", {})) == ["grown"]
+            with anyio.fail_after(TIMEOUT):
+                event = await subscription.__anext__()
+            assert type(event).__name__ == "ToolsListChanged"
+    assert [tool.name for tool in (await official.list_tools()).tools] == [*REMOTE_TOOLS, "forecast"]
+    assert texts(await official.call_tool("forecast", {"city": "Oslo"})) == ["Sunny in Oslo"]
+
+
+@pytest.mark.parametrize("remote_era", ["legacy", "modern"])
+@pytest.mark.parametrize("mode", ["legacy", MODERN])
+def test_the_official_client_through_a_proxy_over_http(mode: str, remote_era: str) -> None:
+    client = remote_client()
+    proxy = Server.proxy(client, mode=remote_era, name="proxy", version="1.0.0")
+    transport = StreamableHTTPTransport(proxy)
+    tap = WireTap(transport)
+    heard = Heard()
+
+    async def main() -> None:
+        official = OfficialClient(
+            streamable_http_client(live.url), mode=mode, read_timeout_seconds=TIMEOUT, logging_callback=heard.on_log,
+            message_handler=heard.on_message, elicitation_callback=elicit, sampling_callback=sample,
+            log_level="info" if mode == MODERN else None,
+        )
+        async with official:
+            await exercise(official, heard, mode)
+
+    try:
+        with LiveServer(tap, closeables=[transport]) as live:
+            anyio.run(main)
+    finally:
+        client.close()
+    assert client.era == remote_era
+    counted = tap.answers("tools/call")[0]["result"]
+    assert {key: counted[key] for key in ("content", "isError")} == {"content": [{"type": "text", "text": "counted to 3"}], "isError": False}
+    listed = tap.answers("tools/list")[0]["result"]["tools"]
+    assert listed[0] == {
+        "name": "count", "description": "Count to a number, reporting progress.",
+        "inputSchema": {"type": "object", "properties": {"to": {"type": "integer"}}, "required": ["to"]},
+    }

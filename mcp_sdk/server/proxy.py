@@ -244,17 +244,20 @@ class Proxy(t.Generic[H]):
         with self._lock:
             self._calls[order] = call
         try:
-            return send(call)
-        except JSONRPCError as error:  # the remote's error (a client's ServerError): the same to the proxy's client
-            raise RequestHandlerError(error.message, error.data, code=error.code) from None
-        except Exception:
-            if call.input_required is not None:
+            outcome = send(call)
+        except Exception as error:
+            if call.input_required is not None:  # the remote call was ended for it (cancelled, or its ask refused)
                 raise call.input_required from None
+            if isinstance(error, JSONRPCError):  # the remote's error (a client's ServerError): the same to the proxy's client
+                raise RequestHandlerError(error.message, error.data, code=error.code) from None
             raise
         finally:
             stop()
             with self._lock:
                 del self._calls[order]
+        if call.input_required is not None:  # the remote answered before the cancellation reached it
+            raise call.input_required
+        return outcome
 
     def _call(self) -> ForwardedCall | None:
         """The forwarded call a request or log of the remote's belongs to (see the module docstring)."""
@@ -265,13 +268,18 @@ class Proxy(t.Generic[H]):
         return mine[-1] if mine else calls[-1] if calls else None
 
     def _ask(self, method: str, params: dict[str, t.Any]) -> dict[str, t.Any]:
-        """The remote's ``method`` request, asked of the proxy's client that made the call it belongs to."""
+        """The remote's ``method`` request, asked of the proxy's client that made the call it belongs to.
+
+        :raises JSONRPCError: no call is in flight, or its client lacks the capability (-32601), or
+            answers on its retry (2026-07-28); the client's own error answer.
+        """
         call = self._call()
         session = call.context.session if call is not None else None
         if call is None or session is None:
             raise JSONRPCError(f"{method}: no request of the proxy's client is in flight", error_codes.INVALID_REQUEST)
-        request = {"method": method, "params": params}
-        session.require_capability(required_capability(request), method)
+        capability = required_capability({"method": method, "params": params})
+        if not session.client_supports(capability):  # as a client without that handler answers
+            raise JSONRPCError(f"Method not found: {method} (the proxy's client lacks {capability})", error_codes.METHOD_NOT_FOUND)
         try:
             answer = session.send_request(method, params or None, related_request_id=call.context.request_id,
                                           cancellation=call.context.cancellation)

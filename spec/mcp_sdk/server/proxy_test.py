@@ -4,7 +4,7 @@ to the remote in both eras too. The remote's tools, prompt, resource and templat
 progress (under the official client's token) and log come back; the remote's elicitation and sampling
 reach the official client (real requests on 2025, ``input_required`` rounds on 2026-07-28) and their
 answers go back; cancelling a call cancels the remote call; a tool the remote adds later is announced
-and served. The proxy mounts into another server."""
+and served. The proxy mounts into another server, where all of that holds under the mount's prefix."""
 
 from __future__ import annotations
 
@@ -147,3 +147,49 @@ def test_the_official_client_through_a_proxy_over_http(mode: str, remote_era: st
         "name": "count", "description": "Count to a number, reporting progress.",
         "inputSchema": {"type": "object", "properties": {"to": {"type": "integer"}}, "required": ["to"]},
     }
+
+
+@pytest.mark.parametrize("mode", ["legacy", MODERN])
+def test_a_proxy_mounts_into_another_server(mode: str) -> None:
+    """Mounted under ``remote``: its tools are prefixed, a call's progress and the remote's elicitation
+    come through both servers, and a tool the remote adds later is announced and served."""
+    client = remote_client()
+    main_server = Server(name="main")
+    main_server.mount(Server.proxy(client, name="proxy"), prefix="remote")
+    transport = StreamableHTTPTransport(main_server)
+    heard = Heard()
+
+    async def main() -> None:
+        official = OfficialClient(
+            streamable_http_client(live.url), mode=mode, read_timeout_seconds=TIMEOUT,
+            message_handler=heard.on_message, elicitation_callback=elicit,
+        )
+        async with official:
+            names = [tool.name for tool in (await official.list_tools()).tools]
+            assert names == [f"remote_{name}" for name in REMOTE_TOOLS]
+            counted = await official.call_tool("remote_count", {"to": 2}, progress_callback=heard.on_progress)
+            assert texts(counted) == ["counted to 2"]
+            assert heard.progress == [(1, 2, "step 1"), (2, 2, "step 2")]
+            assert texts(await official.call_tool("remote_greet", {})) == ["Hello, Alice!"]
+            read = await official.read_resource("remote://remote/notes")
+            assert [(str(item.uri), item.text) for item in read.contents] == [  # type: ignore[union-attr]
+                ("remote://remote/notes", "notes of remote://notes")
+            ]
+            if mode == "legacy":
+                assert texts(await official.call_tool("remote_grow", {})) == ["grown"]
+                with anyio.fail_after(TIMEOUT):
+                    await heard.list_changed.wait()
+            else:
+                async with official.listen(tools_list_changed=True) as subscription:
+                    assert texts(await official.call_tool("remote_grow", {})) == ["grown"]
+                    with anyio.fail_after(TIMEOUT):
+                        await subscription.__anext__()
+            # The proxy lists again before it announces; the mount follows its items as they change.
+            assert [tool.name for tool in (await official.list_tools()).tools][-1] == "remote_forecast"
+            assert texts(await official.call_tool("remote_forecast", {"city": "Oslo"})) == ["Sunny in Oslo"]
+
+    try:
+        with LiveServer(transport, closeables=[transport]) as live:
+            anyio.run(main)
+    finally:
+        client.close()

@@ -1,6 +1,6 @@
 """The server behind the proxy in spec/mcp_sdk/server/proxy_test.py, served on stdio when run as a script.
 
-``count`` reports progress and logs; ``greet`` elicits a name; ``haiku`` samples the client's LLM;
+``count`` reports progress and logs; ``greet`` elicits a name; ``haiku`` samples the client's LLM; ``roots`` lists the client's roots;
 ``wait`` reports progress once, then waits to be cancelled (and records that it was); ``cancelled``
 says which calls were cancelled; ``grow`` adds the tool ``forecast`` and announces it. A prompt, a
 resource and a resource template complete the set.
@@ -52,6 +52,11 @@ def build() -> Server:
             [{"role": "user", "content": {"type": "text", "text": f"A haiku about {topic}"}}], max_tokens=50
         )
         return str(result["content"]["text"])
+
+    @server.tool
+    def roots(server_context: ServerContext) -> str:
+        """The client's roots."""
+        return ",".join(root["uri"] for root in server_context.list_roots()["roots"])
 
     @server.tool
     def wait(server_context: ServerContext) -> str:

@@ -1,10 +1,11 @@
 """``Server.proxy(client)``: our server over stdio (spec/support/proxied_server.py) behind a proxy served
 over HTTP, driven by the official Python client (``mcp``) in both eras, with the proxy's own client
 to the remote in both eras too. The remote's tools, prompt, resource and template are listed; a call's
-progress (under the official client's token) and log come back; the remote's elicitation and sampling
-reach the official client (real requests on 2025, ``input_required`` rounds on 2026-07-28) and their
-answers go back; cancelling a call cancels the remote call; a tool the remote adds later is announced
-and served. The proxy mounts into another server, where all of that holds under the mount's prefix."""
+progress (under the official client's token) and log come back; the remote's elicitation, sampling and
+roots requests reach the official client (real requests on 2025, ``input_required`` rounds on
+2026-07-28) and their answers go back; cancelling a call cancels the remote call; a tool the remote
+adds later is announced and served. Mounted into another server, the proxy's tools, progress,
+elicitation, resources and later tools come through under the mount's prefix."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ from spec.support.wire_tap import WireTap
 TIMEOUT = 30.0
 MODERN = "2026-07-28"
 REMOTE = ROOT / "spec" / "support" / "proxied_server.py"
-REMOTE_TOOLS = ["count", "greet", "haiku", "wait", "cancelled", "grow"]
+REMOTE_TOOLS = ["count", "greet", "haiku", "roots", "wait", "cancelled", "grow"]
 
 
 def remote_client() -> Client:
@@ -62,6 +63,10 @@ async def elicit(context: t.Any, params: types.ElicitRequestParams) -> types.Eli
     return types.ElicitResult(action="accept", content={"name": "Alice"})
 
 
+async def roots(context: t.Any) -> types.ListRootsResult:
+    return types.ListRootsResult(roots=[types.Root(uri="file:///work/notes", name="notes")])
+
+
 async def sample(context: t.Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
     asked = params.messages[0].content.text  # type: ignore[union-attr]
     return types.CreateMessageResult(role="assistant", content=types.TextContent(type="text", text=f"[{asked}]"), model="m")
@@ -82,6 +87,7 @@ async def exercise(official: OfficialClient, heard: Heard, mode: str) -> None:
     assert heard.logs == [("info", "remote", "counted to 3")]
     assert texts(await official.call_tool("greet", {})) == ["Hello, Alice!"]
     assert texts(await official.call_tool("haiku", {"topic": "rain"})) == ["[A haiku about rain]"]
+    assert texts(await official.call_tool("roots", {})) == ["file:///work/notes"]
 
     async with anyio.create_task_group() as group:
         async def call_wait() -> None:
@@ -129,7 +135,7 @@ def test_the_official_client_through_a_proxy_over_http(mode: str, remote_era: st
         official = OfficialClient(
             streamable_http_client(live.url), mode=mode, read_timeout_seconds=TIMEOUT, logging_callback=heard.on_log,
             message_handler=heard.on_message, elicitation_callback=elicit, sampling_callback=sample,
-            log_level="info" if mode == MODERN else None,
+            list_roots_callback=roots, log_level="info" if mode == MODERN else None,
         )
         async with official:
             await exercise(official, heard, mode)

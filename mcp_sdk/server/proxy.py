@@ -27,13 +27,14 @@ A proxy is a :class:`~mcp_sdk.Server`: it can be served over any transport, and 
 from __future__ import annotations
 
 import itertools
+import logging
 import threading
 import typing as t
 import warnings
 
 from .. import error_codes, methods
 from ..cancellation import Cancellation
-from ..errors import JSONRPCError, MCPDeprecationWarning, RequestHandlerError
+from ..errors import JSONRPCError, MCPDeprecationWarning, MCPError, RequestHandlerError
 from ..prompt import Prompt
 from ..resource import Resource
 from ..resource_template import ResourceTemplate
@@ -43,6 +44,8 @@ from .registry import Items, Registry
 
 if t.TYPE_CHECKING:
     from ..server_context import ServerContext
+
+logger = logging.getLogger("mcp_sdk.server")
 
 _PROXY_KEY = "proxy"
 _LIST_CHANGED = {
@@ -136,6 +139,7 @@ class Proxy(t.Generic[H]):
         self._order = itertools.count(1)
         self._generation = itertools.count(1)
         self._items = Items({}, {}, [], [])
+        self._listed_at: dict[str, int] = {}  # kind -> the generation its listing in _items began at
 
     # -- setup ----------------------------------------------------------------
 
@@ -170,25 +174,40 @@ class Proxy(t.Generic[H]):
         return self.server
 
     def refresh(self, kinds: t.Iterable[str] = ("tools", "prompts", "resources")) -> None:
-        """List again what the remote serves of ``kinds`` and serve it (requests: not on the client's reader thread)."""
+        """List again what the remote serves of ``kinds`` and serve it (requests: not on the client's reader thread).
+
+        Two refreshes may run at once (two list changes): each kind keeps the newest listing begun.
+        """
         capabilities = self.client.server_capabilities or {}
-        items = self._items
-        tools, prompts, resources, templates = items.tools, items.prompts, items.resources, items.resource_templates
-        kinds = set(kinds)
+        with self._lock:
+            begun = next(self._generation)
+        listed: dict[str, t.Any] = {}
         if "tools" in kinds:
-            tools = {tool.name: self._tool(tool.to_dict()) for tool in self.client.tools()} if "tools" in capabilities else {}
+            tools = self.client.tools() if "tools" in capabilities else []
+            listed["tools"] = {tool.name: served for tool in tools if (served := self._tool(tool.to_dict())) is not None}
         if "prompts" in kinds:
-            prompts = {p["name"]: self._prompt(p) for p in self.client.prompts()} if "prompts" in capabilities else {}
+            listed["prompts"] = {p["name"]: self._prompt(p) for p in self.client.prompts()} if "prompts" in capabilities else {}
         if "resources" in kinds:
             has = "resources" in capabilities
-            resources = [_resource(entry) for entry in self.client.resources()] if has else []
-            templates = [_template(entry) for entry in self.client.resource_templates()] if has else []
-        self._items = Items(tools, prompts, resources, templates)
-        self.server.registry.set_mounted(_PROXY_KEY, next(self._generation), self._items)
+            listed["resources"] = [_resource(entry) for entry in self.client.resources()] if has else []
+            listed["resource_templates"] = [_template(entry) for entry in self._templates()] if has else []
+        with self._lock:
+            fresh = {kind: items for kind, items in listed.items() if begun > self._listed_at.get(kind, 0)}
+            self._listed_at.update((kind, begun) for kind in fresh)
+            self._items = items = self._items.replace(**fresh)
+            generation = next(self._generation)
+        self.server.registry.set_mounted(_PROXY_KEY, generation, items)  # ignored when older than one already set
+
+    def _templates(self) -> list[dict[str, t.Any]]:
+        try:
+            return self.client.resource_templates()
+        except JSONRPCError:  # a server with resources but no templates may not know the method
+            return []
 
     # -- what the proxy serves ----------------------------------------------------
 
-    def _tool(self, entry: dict[str, t.Any]) -> type[Tool]:
+    def _tool(self, entry: dict[str, t.Any]) -> type[Tool] | None:
+        """The proxy's tool for the remote's ``tools/list`` entry (None, with a warning: one the SDK cannot serve)."""
         name = entry["name"]
 
         def call(arguments: dict[str, t.Any], server_context: ServerContext) -> t.Any:  # Any: no output schema implied
@@ -196,11 +215,15 @@ class Proxy(t.Generic[H]):
                 name, arguments, progress_token=call.progress_token, cancellation=call.remote))
             return response["result"]
 
-        tool: type[Tool] = Tool.define(
-            name, title=entry.get("title"), description=entry.get("description"), input_schema=entry.get("inputSchema"),
-            output_schema=entry.get("outputSchema"), annotations=entry.get("annotations"), meta=entry.get("_meta"),
-            icons=entry.get("icons"), handler=call, arguments_dict=True,
-        )
+        try:
+            tool: type[Tool] = Tool.define(
+                name, title=entry.get("title"), description=entry.get("description"), input_schema=entry.get("inputSchema"),
+                output_schema=entry.get("outputSchema"), annotations=entry.get("annotations"), meta=entry.get("_meta"),
+                icons=entry.get("icons"), handler=call, arguments_dict=True,
+            )
+        except MCPError as error:  # a schema the SDK cannot compile (SchemaError): serve the others
+            logger.warning("tool %r of the remote server is not served: %s", name, error)
+            return None
         return tool
 
     def _prompt(self, entry: dict[str, t.Any]) -> type[Prompt]:

@@ -199,3 +199,42 @@ def test_a_proxy_mounts_into_another_server(mode: str) -> None:
             anyio.run(main)
     finally:
         client.close()
+
+
+SCRIPTED_REMOTE = r'''
+import json, sys
+TOOLS = [
+    {"name": "broken", "inputSchema": {"type": "object", "properties": {"x": {"type": 5}}}},
+    {"name": "fine", "inputSchema": {"type": "object"}},
+]
+for line in sys.stdin:
+    message = json.loads(line)
+    if "id" not in message:
+        continue
+    method, answer = message["method"], None
+    if method == "initialize":
+        answer = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}, "resources": {}}, "serverInfo": {"name": "s", "version": "1"}}
+    elif method == "tools/list":
+        answer = {"tools": TOOLS}
+    elif method == "resources/list":
+        answer = {"resources": []}
+    reply = {"jsonrpc": "2.0", "id": message["id"]}
+    reply.update({"result": answer} if answer is not None else {"error": {"code": -32601, "message": "Method not found"}})
+    print(json.dumps(reply), flush=True)
+'''
+
+
+def test_what_the_sdk_cannot_serve_is_left_out(tmp_path: t.Any, caplog: pytest.LogCaptureFixture) -> None:
+    """A remote tool whose schema the SDK cannot compile is left out with a warning; a remote with
+    resources but no ``resources/templates/list`` serves its resources."""
+    script = tmp_path / "scripted.py"
+    script.write_text(SCRIPTED_REMOTE)
+    client = Client(Stdio(command=sys.executable, args=[str(script)]), timeout=TIMEOUT)
+    try:
+        proxy = Server.proxy(client, mode="legacy")
+        assert list(proxy.tools) == ["fine"]
+        assert proxy.resource_templates == []
+    finally:
+        client.close()
+    warned = sorted(record.getMessage().split(":")[0] for record in caplog.records if record.name == "mcp_sdk.server")
+    assert warned == ["tool 'broken' of the remote server is not served"]

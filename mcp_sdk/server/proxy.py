@@ -260,6 +260,7 @@ class Proxy(t.Generic[H]):
         """
         order = next(self._order)
         call = ForwardedCall(context, f"proxy-{order}" if context.progress_token is not None else None)
+
         def cancel(token: Cancellation) -> None:
             call.remote.cancel(token.reason)
 
@@ -322,16 +323,16 @@ class Proxy(t.Generic[H]):
             call.context.report_progress(params["progress"], params.get("total"), params.get("message"))
 
     def _log(self, params: dict[str, t.Any]) -> None:
-        level, data, logger = params.get("level"), params.get("data"), params.get("logger")
+        level, data, source = params.get("level"), params.get("data"), params.get("logger")
         if type(level) is not str:
             return
         call = self._call()
         if call is not None and call.context.session is not None:
-            call.context.session.notify_log_message(data, level, logger, related_request_id=call.context.request_id)
+            call.context.session.notify_log_message(data, level, source, related_request_id=call.context.request_id)
             return
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", MCPDeprecationWarning)
-            self.server.notify_log_message(data, level, logger)
+            self.server.notify_log_message(data, level, source)
 
     def _notification(self, method: str, params: dict[str, t.Any]) -> None:
         kind = _LIST_CHANGED.get(method)
@@ -344,7 +345,8 @@ class Proxy(t.Generic[H]):
     def _changed(self, kind: str) -> None:
         try:
             self.refresh((kind,))
-        except Exception:  # the remote went away meanwhile: keep serving what was listed
+        except Exception as error:  # the remote went away meanwhile: keep serving what was listed
+            logger.warning("the proxy could not list the remote server's %s again: %s", kind, error)
             return
         {"tools": self.server.notify_tools_list_changed, "prompts": self.server.notify_prompts_list_changed,
          "resources": self.server.notify_resources_list_changed}[kind]()

@@ -18,8 +18,10 @@ it works reaches the proxy's client that made the request, through that request'
 
 A remote request carries nothing that names the call it belongs to (a stdio server's
 ``sampling/createMessage`` has no related request id), so the proxy gives a request from the remote to
-the forwarded call in flight on the thread that receives it (a 2026-07-28 remote), else to the call
-that started last. Logs sent outside any call go to every client of the proxy.
+the forwarded call in flight on the thread that receives it (a 2026-07-28 remote), else to the only
+call in flight. With several in flight it cannot tell whose it is: it refuses the request (the remote
+gets an error) rather than ask another client, and drops a log message rather than show it to the
+wrong one. Logs sent outside any call go to every client of the proxy.
 
 A proxy is a :class:`~mcp_sdk.Server`: it can be served over any transport, and mounted.
 """
@@ -283,13 +285,16 @@ class Proxy(t.Generic[H]):
             raise call.input_required
         return outcome
 
-    def _call(self) -> ForwardedCall | None:
-        """The forwarded call a request or log of the remote's belongs to (see the module docstring)."""
+    def _call(self) -> tuple[ForwardedCall | None, int]:
+        """The forwarded call a request or log of the remote's belongs to (see the module docstring),
+        None when none is in flight or several are and none runs on this thread; and how many are."""
         me = threading.get_ident()
         with self._lock:
             calls = list(self._calls.values())
         mine = [call for call in calls if call.thread == me]
-        return mine[-1] if mine else calls[-1] if calls else None
+        if mine:
+            return mine[-1], len(calls)
+        return (calls[0] if len(calls) == 1 else None), len(calls)
 
     def _ask(self, method: str, params: dict[str, t.Any]) -> dict[str, t.Any]:
         """The remote's ``method`` request, asked of the proxy's client that made the call it belongs to.
@@ -297,8 +302,14 @@ class Proxy(t.Generic[H]):
         :raises JSONRPCError: no call is in flight, or its client lacks the capability (-32601), or
             answers on its retry (2026-07-28); the client's own error answer.
         """
-        call = self._call()
+        call, in_flight = self._call()
         session = call.context.session if call is not None else None
+        if call is None and in_flight > 1:  # asking one of them could show a caller another's request
+            raise JSONRPCError(
+                f"{method}: {in_flight} requests of the proxy's clients are in flight and nothing tells "
+                "which one this belongs to; refused rather than asked of the wrong client",
+                error_codes.INVALID_REQUEST,
+            )
         if call is None or session is None:
             raise JSONRPCError(f"{method}: no request of the proxy's client is in flight", error_codes.INVALID_REQUEST)
         capability = required_capability({"method": method, "params": params})
@@ -326,9 +337,12 @@ class Proxy(t.Generic[H]):
         level, data, source = params.get("level"), params.get("data"), params.get("logger")
         if type(level) is not str:
             return
-        call = self._call()
+        call, in_flight = self._call()
         if call is not None and call.context.session is not None:
             call.context.session.notify_log_message(data, level, source, related_request_id=call.context.request_id)
+            return
+        if in_flight:  # several calls, none of them known to be its own: shown to nobody rather than the wrong client
+            logger.debug("remote log message dropped: %d calls in flight, none known to be its own", in_flight)
             return
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", MCPDeprecationWarning)

@@ -247,3 +247,41 @@ def test_what_the_sdk_cannot_serve_is_left_out(tmp_path: t.Any, caplog: pytest.L
         client.close()
     warned = sorted(record.getMessage().split(":")[0] for record in caplog.records if record.name == "mcp_sdk.server")
     assert warned == ["tool 'broken' of the remote server is not served"]
+
+
+def test_an_ask_of_the_remote_with_several_calls_in_flight_is_refused_never_sent_to_another_caller() -> None:
+    """A 2025 remote's ``sampling/createMessage`` names no call: with two callers' calls in flight the
+    proxy cannot tell whose it is, so neither caller is asked and the remote's tool gets an error."""
+    import concurrent.futures
+
+    from mcp_sdk.cancellation import Cancellation
+    from mcp_sdk.client import InMemory
+
+    remote = remote_client()
+    try:
+        proxy = Server.proxy(remote, mode="legacy")
+        asked: list[str] = []
+        waiting, sampling = Client(transport=InMemory(proxy)), Client(transport=InMemory(proxy))
+        for name, client in (("waiting", waiting), ("sampling", sampling)):
+            client.on_sampling(lambda params, name=name: asked.append(name) or {"role": "assistant", "content": {"type": "text", "text": "x"}, "model": "m"})
+            client.connect(mode="legacy")
+        stop = Cancellation()
+        with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="proxy-spec") as pool:
+            progressed = []
+            waiting.on_progress(lambda params: progressed.append(params))
+            held = pool.submit(waiting.call_tool, "wait", {}, progress_token="w", cancellation=stop)
+            for _ in range(600):  # the wait call is in flight once its first progress arrives
+                if progressed:
+                    break
+                stop.wait(0.05)
+            assert progressed
+            result = sampling.call_tool("haiku", {"topic": "rain"})["result"]
+            stop.cancel("done")
+            held.exception(timeout=TIMEOUT)
+        assert asked == []
+        assert result["isError"] is True
+    finally:
+        for client in (locals().get("waiting"), locals().get("sampling")):
+            if client is not None:
+                client.close()
+        remote.close()

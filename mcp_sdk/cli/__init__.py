@@ -2,6 +2,8 @@
 
     mcp-sdk run weather.py                  serve weather.py's server over stdio
     mcp-sdk run weather.py:server --http 8000
+    mcp-sdk proxy --http 8000 -- npx -y @modelcontextprotocol/server-everything
+                                            serve another server (command, file or URL) through a proxy
     mcp-sdk tools weather.py                list the tools of a server file, a command or an URL
     mcp-sdk call weather.py get_alerts state=CA
     mcp-sdk install claude-desktop weather.py [--force] [--dry-run]
@@ -50,6 +52,26 @@ def _run(arguments: argparse.Namespace) -> int:
         serve_http(server, arguments.host, arguments.http)
     else:
         serve_stdio(server)
+    return 0
+
+
+def _proxy(arguments: argparse.Namespace) -> int:
+    import shlex
+
+    from ..server import Server
+    from .connect import unconnected_client_for
+    from .serving import serve_http, serve_stdio
+
+    words = arguments.target
+    client = unconnected_client_for(words[0] if len(words) == 1 else shlex.join(words), arguments.timeout)
+    try:
+        server = Server.proxy(client, name=arguments.name)
+        if arguments.http is not None:
+            serve_http(server, arguments.host, arguments.http)
+        else:
+            serve_stdio(server)
+    finally:
+        client.close()
     return 0
 
 
@@ -134,6 +156,14 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--http", type=int, metavar="PORT", help="serve Streamable HTTP on this port instead of stdio")
     run.add_argument("--host", default="127.0.0.1", help="with --http: the address to listen on (default 127.0.0.1)")
     run.set_defaults(command=_run)
+
+    proxy = commands.add_parser("proxy", help="serve another server through a proxy: proxy [--http PORT] -- TARGET")
+    proxy.add_argument("target", metavar="TARGET", nargs="+", help="an URL, a server file, or a command line (after --)")
+    proxy.add_argument("--http", type=int, metavar="PORT", help="serve Streamable HTTP on this port instead of stdio")
+    proxy.add_argument("--host", default="127.0.0.1", help="with --http: the address to listen on (default 127.0.0.1)")
+    proxy.add_argument("--name", default="mcp-sdk-proxy", help="the proxy's server name (default mcp-sdk-proxy)")
+    proxy.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for each answer of the remote server")
+    proxy.set_defaults(command=_proxy)
 
     target_help = "an URL (http://...), a server file (FILE.py[:server]) or a command line ('node server.js')"
     for what in ("tools", "prompts", "resources"):

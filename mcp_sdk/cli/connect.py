@@ -18,10 +18,25 @@ RUN_COMMAND = "import sys; sys.path[:1] = [p for p in sys.path[:1] if p]; from m
 
 
 def client_for(target: str, timeout: float = 30.0) -> Client:
-    """Connect to ``target``: ``http(s)://...`` over Streamable HTTP; ``FILE.py[:server]`` run with
-    ``mcp-sdk run`` (:data:`RUN_COMMAND`) over stdio; anything else as a command line over stdio.
+    """Connect to ``target`` (see :func:`unconnected_client_for`).
 
     :raises CLIError: the target cannot be reached or refuses the handshake.
+    """
+    client = unconnected_client_for(target, timeout)
+    try:
+        client.connect(client_info={"name": "mcp-sdk-cli", "version": "1"})
+    except Exception:
+        client.transport.close()
+        raise
+    return client
+
+
+def unconnected_client_for(target: str, timeout: float = 30.0) -> Client:
+    """A client of ``target``, not connected yet: ``http(s)://...`` over Streamable HTTP;
+    ``FILE.py[:server]`` run with ``mcp-sdk run`` (:data:`RUN_COMMAND`) over stdio; anything else as
+    a command line over stdio.
+
+    :raises CLIError: no such file, or an empty target.
     """
     if target.startswith(("http://", "https://")):
         from ..client.http import HTTP
@@ -39,13 +54,7 @@ def client_for(target: str, timeout: float = 30.0) -> Client:
                 raise CLIError("the target is empty: give an URL, a server file or a command line")
             command, args = words[0], words[1:]
         transport = Stdio(command=command, args=args, read_timeout=timeout)
-    client = Client(transport=transport, timeout=timeout)
-    try:
-        client.connect(client_info={"name": "mcp-sdk-cli", "version": "1"})
-    except Exception:
-        transport.close()
-        raise
-    return client
+    return Client(transport=transport, timeout=timeout)
 
 
-__all__ = ["RUN_COMMAND", "client_for"]
+__all__ = ["RUN_COMMAND", "client_for", "unconnected_client_for"]

@@ -23,6 +23,7 @@ from ..resource_template import ResourceTemplate
 from ..server_session import ServerSession
 from ..tool import Tool
 from . import capabilities as capabilities_module
+from .broadcast import Broadcast
 from .composition import Composition, Mount
 from .decorators import ResourceReaders, prompt_decorator, registrar, tool_decorator
 from .dispatch import Dispatcher
@@ -145,6 +146,8 @@ class Server:
         self.middleware = MiddlewareChain(self)
         #: The servers mounted or included here (see :meth:`mount`).
         self.composition = Composition(self)
+        #: Sends the ``notify_*`` notifications to every client (:mod:`.broadcast`).
+        self.broadcast = Broadcast(self)
         self._dispatcher = Dispatcher(self, self.composition.route(ProtocolHandlers(self, self.tasks).methods()), self.middleware)
         self._router = Router(self._dispatcher, ModernRequests(self, self._dispatcher))
         self._resource_readers = ResourceReaders(self.registry)
@@ -316,7 +319,15 @@ class Server:
     def from_openapi(cls, document: t.Any, **options: t.Any) -> Server:
         """A server calling an HTTP API, from its OpenAPI 3.0/3.1 document: see :func:`mcp_sdk.openapi.from_openapi`."""
         from ..openapi import from_openapi
+
         return from_openapi(cls, document, **options)
+
+    @classmethod
+    def proxy(cls, client: t.Any, mode: str = "auto", **options: t.Any) -> Server:
+        """A server serving, live, what ``client``'s server serves, forwarding to it (:mod:`.proxy`); ``options``: Server's."""
+        from .proxy import Proxy  # on first use: most servers proxy nothing
+
+        return Proxy(cls(**options), client).start(mode)
 
     def handle_forwarded(self, request: Request) -> dict[str, t.Any] | None:
         """Answer a request that a server which mounted this one forwards to it (:mod:`.composition`)."""
@@ -527,34 +538,17 @@ class Server:
 
     # -- notifications to clients -------------------------------------------
 
-    def _list_changed(self, kind: str, method: str) -> None:
-        self.registry.forget_listings()
-        for session in self.sessions:
-            if session.protocol_version is None and session.serves_modern:
-                continue  # 2026-07-28 has list_changed only on subscriptions/listen streams
-            try:
-                session.send_notification(method)
-            except Exception as error:
-                self.report_exception(error, {"notification": f"{kind}_list_changed"})
-        self._publish(kind)
-
-    def _publish(self, kind: str, uri: str | None = None) -> None:
-        try:
-            self.subscriptions.publish(kind, uri)
-        except Exception as error:
-            self.report_exception(error, {"notification": f"{kind}_changed"})
-
     def notify_tools_list_changed(self) -> None:
         """Tell every connected client (2025 sessions, 2026 listeners) the tool list changed."""
-        self._list_changed("tools", methods.NOTIFICATIONS_TOOLS_LIST_CHANGED)
+        self.broadcast.list_changed("tools", methods.NOTIFICATIONS_TOOLS_LIST_CHANGED)
 
     def notify_prompts_list_changed(self) -> None:
         """Tell every connected client (2025 sessions, 2026 listeners) the prompt list changed."""
-        self._list_changed("prompts", methods.NOTIFICATIONS_PROMPTS_LIST_CHANGED)
+        self.broadcast.list_changed("prompts", methods.NOTIFICATIONS_PROMPTS_LIST_CHANGED)
 
     def notify_resources_list_changed(self) -> None:
         """Tell every connected client (2025 sessions, 2026 listeners) the resource list changed."""
-        self._list_changed("resources", methods.NOTIFICATIONS_RESOURCES_LIST_CHANGED)
+        self.broadcast.list_changed("resources", methods.NOTIFICATIONS_RESOURCES_LIST_CHANGED)
 
     def notify_resources_updated(self, uri: str) -> None:
         """Tell the 2026-07-28 listeners subscribed to ``uri`` that it changed.
@@ -562,7 +556,7 @@ class Server:
         (2025 sessions are told by the tool that changed it, through
         ``server_context.notify_resources_updated``, which also reaches listeners.)
         """
-        self._publish("resource", uri)
+        self.broadcast.publish("resource", uri)
 
     def close_subscriptions(self) -> None:
         """End every open ``subscriptions/listen`` request gracefully, with a result (transports
@@ -576,13 +570,7 @@ class Server:
         :raises ValueError: for a level that is not one of the eight.
         """
         warn_deprecated("logging")
-        if level not in methods.LOG_SEVERITY:
-            raise ValueError(f"log level must be one of {', '.join(methods.LOG_LEVELS)}, not {level!r}")
-        for session in self.sessions:
-            try:
-                session.notify_log_message(data=data, level=level, logger=logger)
-            except Exception as error:
-                self.report_exception(error, {"notification": "log_message"})
+        self.broadcast.log_message(data, level, logger)
 
     def report_exception(self, error: BaseException, context: dict[str, t.Any]) -> None:
         """Give ``error`` to the configured ``exception_reporter`` (logged when there is none)."""

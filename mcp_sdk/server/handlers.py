@@ -7,6 +7,7 @@ answers with that error instead.
 
 from __future__ import annotations
 
+import copy
 import typing as t
 
 from .. import methods
@@ -185,6 +186,8 @@ class ProtocolHandlers:
         elif type(arguments) is not dict:
             data["error"] = "invalid_params"
             raise InvalidParamsError("Invalid params: 'arguments' must be an object")
+        else:  # validation fills in the schema's defaults: into a copy, not the request (a requestState binds its arguments)
+            arguments = copy.deepcopy(arguments)
         data["tool_arguments"] = arguments
         if self.core.configuration.validate_tool_call_arguments:
             problem = tool.input_schema.errors(arguments)

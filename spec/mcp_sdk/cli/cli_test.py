@@ -328,3 +328,57 @@ def test_key_value_arguments_follow_the_schema():
         "tags": [1, 2],
         "note": "hello",
     }
+
+
+def call_through_http_server(
+    command: t.Callable[[str], list[str]], tool: str, *pairs: str, cwd: Path = ROOT
+) -> tuple[subprocess.CompletedProcess[str], str]:
+    """Start ``command(port)`` (an ``mcp-sdk`` serving ``--http port``), call ``tool`` through it with
+    ``mcp-sdk call``, stop it with SIGINT; returns the call and the server's stderr."""
+    port = free_port()
+    process = subprocess.Popen(command(str(port)), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd)
+    try:
+        url = f"http://127.0.0.1:{port}/mcp"
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline and process.poll() is None:  # bounded: until the server listens
+            try:
+                requests.get(url, timeout=5)
+                break
+            except requests.ConnectionError:
+                time.sleep(0.1)
+        called = mcp_sdk("call", url, tool, *pairs)
+    finally:
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=TIMEOUT)
+    assert process.returncode in (0, 130), stderr
+    return called, stderr
+
+
+def test_run_serves_a_proxy_module_over_http(tmp_path: Path):
+    """``mcp-sdk run --http`` of a module whose server is ``Server.proxy`` of a stdio server."""
+    module = tmp_path / "front.py"
+    remote = ROOT / "spec" / "support" / "proxied_server.py"
+    module.write_text(
+        "import sys\n"
+        "from mcp_sdk import Client, Server\n"
+        "from mcp_sdk.client import Stdio\n"
+        f"server = Server.proxy(Client(Stdio(command=sys.executable, args=[{str(remote)!r}])), name='front')\n"
+    )
+    called, stderr = call_through_http_server(
+        lambda port: python_command("-m", "mcp_sdk", "run", str(module), "--http", port), "count", "to=2"
+    )
+    assert (called.returncode, called.stdout) == (0, "counted to 2\n")
+    assert "Serving front on http://127.0.0.1:" in stderr
+
+
+def test_proxy_serves_a_published_stdio_server_over_http():
+    """``mcp-sdk proxy --http PORT -- node server-everything stdio``."""
+    from spec.support.client_interop import ensure_everything
+
+    node, script = ensure_everything()
+    called, stderr = call_through_http_server(
+        lambda port: python_command("-m", "mcp_sdk", "proxy", "--http", port, "--name", "everything", "--", node, script, "stdio"),
+        "echo", "message=hi",
+    )
+    assert (called.returncode, called.stdout) == (0, "Echo: hi\n")
+    assert "Serving everything on http://127.0.0.1:" in stderr

@@ -188,3 +188,24 @@ class TestURLElicitation:
         response = serve(server, tool_call("login", capabilities={"elicitation": {}}))
         assert response["error"]["code"] == -32021
         assert response["error"]["data"] == {"requiredCapabilities": {"elicitation": {"url": {}}}}
+
+
+def test_an_ask_is_answered_on_the_retry_of_a_tool_whose_schema_has_defaults() -> None:
+    """Validation fills in the schema's defaults into a copy of the arguments: the ``requestState`` stays bound
+    to the arguments the client sent, which its retry sends again (a proxied server-everything tool needs it)."""
+    from mcp_sdk import Tool
+
+    server = Server(name="defaults")
+    schema = {"type": "object", "properties": {"topic": {"type": "string"}, "words": {"type": "integer", "default": 5}}}
+
+    def ask(arguments: dict[str, t.Any], server_context: t.Any) -> str:
+        answer = server_context.create_form_elicitation("Go?", {"type": "object", "properties": {"ok": {"type": "boolean"}}})
+        return f"{arguments['topic']} in {arguments['words']} words: {answer['action']}"
+
+    server.add_tool(Tool.define("ask", input_schema=schema, arguments_dict=True, handler=ask))
+    first = tool_call("ask", {"topic": "rain"})
+    asked = serve(server, first)
+    assert asked["result"]["resultType"] == "input_required"
+    assert first["params"]["arguments"] == {"topic": "rain"}
+    done = serve(server, retry(first, asked, {"elicitation-1": {"action": "accept", "content": {"ok": True}}}))
+    assert done["result"]["content"] == [{"type": "text", "text": "rain in 5 words: accept"}]

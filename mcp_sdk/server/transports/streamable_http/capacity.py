@@ -12,6 +12,7 @@ https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#resuma
 
 from __future__ import annotations
 
+import importlib
 import sys
 import threading
 import typing as t
@@ -35,7 +36,10 @@ def wsgi_threads_of(environ: WSGIEnvironment) -> int | None:
       ``cfg.worker_connections`` (``gevent``, ``eventlet``); it is found among the calling frames,
       since gunicorn puts nothing of it in the environ. Its default ``sync`` worker serves one
       request at a time: 1 (it has a ``worker_connections`` too, which it does not use);
-    - anything else (werkzeug, mod_wsgi, uWSGI): None, and ``Limits.wsgi_threads`` applies.
+    - uWSGI (``uwsgi.version`` in the environ): its ``uwsgi`` module, importable only inside a uWSGI
+      process, has ``cores``: the async cores under ``--gevent N`` (or ``--async N``), the threads under
+      ``--threads N``, else 1;
+    - anything else (werkzeug, mod_wsgi): None, and ``Limits.wsgi_threads`` applies.
     """
     check = environ.get("waitress.client_disconnected")
     server = getattr(getattr(check, "__self__", None), "server", None)
@@ -44,7 +48,17 @@ def wsgi_threads_of(environ: WSGIEnvironment) -> int | None:
         return t.cast(int, threads)
     if str(environ.get("SERVER_SOFTWARE", "")).startswith("gunicorn"):
         return _gunicorn_threads()
+    if "uwsgi.version" in environ:
+        return _uwsgi_cores()
     return None
+
+
+def _uwsgi_cores() -> int | None:
+    try:  # uWSGI builds this module into the process it serves from; it is never on the path otherwise
+        cores = getattr(importlib.import_module("uwsgi"), "cores", None)
+    except ImportError:
+        return None
+    return t.cast(int, cores) if _count(cores) else None
 
 
 def _gunicorn_threads() -> int | None:

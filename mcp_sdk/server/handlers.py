@@ -186,7 +186,8 @@ class ProtocolHandlers:
         elif type(arguments) is not dict:
             data["error"] = "invalid_params"
             raise InvalidParamsError("Invalid params: 'arguments' must be an object")
-        else:  # validation fills in the schema's defaults: into a copy, not the request (a requestState binds its arguments)
+        elif tool.input_schema.fills_defaults and self.core.configuration.validate_tool_call_arguments:
+            # validation fills in the schema's defaults: into a copy, not the request (a requestState binds its arguments)
             arguments = copy.deepcopy(arguments)
         data["tool_arguments"] = arguments
         if self.core.configuration.validate_tool_call_arguments:

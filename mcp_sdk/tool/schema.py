@@ -42,6 +42,8 @@ class Schema:
         if "type" not in merged and "$ref" not in merged and not any(k in merged for k in ("anyOf", "oneOf", "allOf")):
             merged = {"type": self.default_type, **merged}
         self.schema: dict[str, t.Any] = merged
+        #: Whether validating fills in ``default`` values (fastjsonschema writes them into the data).
+        self.fills_defaults: bool = _has_default(merged)
         self._validator: t.Callable[[t.Any], t.Any] | None = None
         self._lock = threading.Lock()
         # Generating the source rejects a broken schema where it is defined, not on the first call.
@@ -82,6 +84,14 @@ class Schema:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.schema!r})"
+
+
+def _has_default(node: t.Any) -> bool:
+    if isinstance(node, dict):
+        return "default" in node or any(_has_default(value) for value in node.values())
+    if isinstance(node, list):
+        return any(_has_default(value) for value in node)
+    return False
 
 
 def _validator_source(definition: dict[str, t.Any]) -> str:

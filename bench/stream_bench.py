@@ -410,7 +410,7 @@ def main_gevent(args: argparse.Namespace) -> int:
         finally:
             process.terminate()
             process.wait(30)
-        row["stream_hold"] = args.hold or "default (10 s)"
+        row["stream_hold"] = args.hold or "default (under gevent: held while open)"
         print(json.dumps(row), flush=True)
     return 0
 

@@ -35,7 +35,7 @@ from mcp_sdk.server.transports.streamable_http.greenlet_capacity import GREEN_PR
 from mcp_sdk import Client as SDKClient
 from mcp_sdk.client.http import HTTP
 from spec.mcp_sdk.server.transports.streamable_http_polling_test import expected, official, ours
-from spec.support.hostile_servers import session
+from spec.support.hostile_servers import assert_forty_connection_caps, session
 from spec.support.http_client import TIMEOUT, Client, read_events, request, tool_call
 from spec.support.http_server import PYTHON, ROOT, ServerProcess
 from spec.support.redis_server import RedisServer
@@ -155,40 +155,11 @@ def test_hundreds_of_listen_streams_on_one_worker_each_hear_a_broadcast() -> Non
 
 # -- one abusive client ------------------------------------------------------------
 
-#: Clients of this version cannot resume a stream the server closes: their streams are held, and capped.
-HOLDING = "2025-06-18"
-
-
-def hold(client: Client, id: int, seconds: float = 30) -> requests.Response:
-    return client.post(tool_call("hold", {"seconds": seconds}, id=id))
-
 
 def test_an_abusive_client_is_refused_at_the_caps_and_another_clients_ping_answers() -> None:
     # 40 connections (gunicorn tells the transport): 36 streams in all, at most 8 requests a session.
     with gevent_server("spec.support.hostile_app:app", "--worker-connections", "40") as served:
-        attackers = [session(served.url, HOLDING) for _ in range(5)]
-        victim, poller = session(served.url, HOLDING), session(served.url)
-        opened: list[requests.Response] = []
-        try:
-            started = time.monotonic()
-            for attacker in attackers[:4]:
-                opened.append(attacker.get())
-                opened += [hold(attacker, id=n) for n in range(1, 9)]
-            assert [response.status_code for response in opened] == [200] * 36
-            with hold(attackers[0], id=9) as refused:  # past the session's share of requests
-                assert (refused.status_code, refused.headers["Retry-After"], refused.json()["id"]) == (429, "1", 9)
-            with attackers[4].get() as refused:  # past the total
-                assert (refused.status_code, refused.headers["Retry-After"]) == (503, "1")
-            with hold(victim, id=2) as refused:
-                assert refused.status_code == 503
-            # A 2025-11-25 client is not refused: it gets what is pending and a retry, and polls.
-            with poller.get() as polled:
-                assert [(event.data, event.retry) for event in read_events(polled)] == [("", 1000), (None, 1000)]
-            assert victim.call(request("ping", id=7)) == [{"jsonrpc": "2.0", "id": 7, "result": {}}]
-            assert time.monotonic() - started < 30  # refusals come at once, not when a stream ends
-        finally:
-            for response in opened:
-                response.close()
+        assert_forty_connection_caps(served.url)
 
 
 # -- Redis, four workers, one killed -----------------------------------------------

@@ -16,14 +16,12 @@ from __future__ import annotations
 
 import concurrent.futures
 import pathlib
-import time
 
 import requests
 
-from spec.mcp_sdk.server.transports.streamable_http_gevent_test import HOLDING, hold
 from spec.mcp_sdk.server.transports.streamable_http_polling_test import SESSIONS, expected, official, ours
-from spec.support.hostile_servers import session
-from spec.support.http_client import TIMEOUT, read_events, request
+from spec.support.hostile_servers import assert_forty_connection_caps
+from spec.support.http_client import TIMEOUT
 from spec.support.http_server import PYTHON, ServerProcess
 
 #: The ``uwsgi`` command the ``pyuwsgi`` wheel installs beside this Python.
@@ -85,26 +83,4 @@ def test_fifty_sessions_of_each_client_are_served_exactly_once_under_uwsgi_geven
 def test_an_abusive_client_is_refused_at_the_caps_and_another_clients_ping_answers() -> None:
     # 40 gevent cores (uWSGI tells the transport): 36 streams in all, at most 8 requests a session.
     with uwsgi_server("spec.support.hostile_app:app", cores=40) as served:
-        attackers = [session(served.url, HOLDING) for _ in range(5)]
-        victim, poller = session(served.url, HOLDING), session(served.url)
-        opened: list[requests.Response] = []
-        try:
-            started = time.monotonic()
-            for attacker in attackers[:4]:
-                opened.append(attacker.get())
-                opened += [hold(attacker, id=n) for n in range(1, 9)]
-            assert [response.status_code for response in opened] == [200] * 36
-            with hold(attackers[0], id=9) as refused:  # past the session's share of requests
-                assert (refused.status_code, refused.headers["Retry-After"], refused.json()["id"]) == (429, "1", 9)
-            with attackers[4].get() as refused:  # past the total
-                assert (refused.status_code, refused.headers["Retry-After"]) == (503, "1")
-            with hold(victim, id=2) as refused:
-                assert refused.status_code == 503
-            # A 2025-11-25 client is not refused: it gets what is pending and a retry, and polls.
-            with poller.get() as polled:
-                assert [(event.data, event.retry) for event in read_events(polled)] == [("", 1000), (None, 1000)]
-            assert victim.call(request("ping", id=7)) == [{"jsonrpc": "2.0", "id": 7, "result": {}}]
-            assert time.monotonic() - started < 30  # refusals come at once, not when a stream ends
-        finally:
-            for response in opened:
-                response.close()
+        assert_forty_connection_caps(served.url)

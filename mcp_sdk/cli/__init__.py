@@ -31,7 +31,7 @@ PROGRAM = "mcp-sdk"
 def main(argv: t.Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit status."""
     search_current_directory_last()
-    parser = _parser()
+    parser = build_parser()
     arguments = parser.parse_args(argv)
     try:
         return int(arguments.command(arguments) or 0)
@@ -147,7 +147,11 @@ def parse_arguments(pairs: t.Sequence[str], schema: t.Mapping[str, t.Any]) -> di
     return values
 
 
-def _parser() -> argparse.ArgumentParser:
+def build_parser() -> argparse.ArgumentParser:
+    """The ``mcp-sdk`` command's argument parser, every subcommand with its options.
+
+    :returns: a new parser; ``parse_args(argv)`` checks a command line without running it.
+    """
     parser = argparse.ArgumentParser(prog=PROGRAM, description="Run, inspect and install MCP servers built with mcp_sdk.")
     commands = parser.add_subparsers(metavar="COMMAND", required=True)
 
@@ -197,4 +201,4 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-__all__ = ["main", "parse_arguments"]
+__all__ = ["build_parser", "main", "parse_arguments"]

@@ -340,7 +340,7 @@ User.objects.create_user("bob", password="babbage")
 
 
 def test_the_readmes_django_project_is_examples_django_library_and_serves_its_users(tmp_path: Path) -> None:
-    from spec.docs.code_blocks_test import python_blocks
+    from spec.docs.blocks import python_blocks
 
     blocks = {fragment: code for _, fragment, code in python_blocks("README.md") if fragment and fragment.startswith("django-")}
     files = {

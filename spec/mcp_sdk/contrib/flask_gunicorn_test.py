@@ -140,7 +140,7 @@ def test_the_readmes_flask_app_runs_as_its_console_block_says() -> None:
     """examples/flask_library.py (the README's Flask block, word for word: flask_test.py checks) with
     the README's commands: gunicorn as written, a sign-in at /login, MCP with that cookie, and
     ``flask mcp tools``."""
-    from spec.docs.code_blocks_test import python_blocks
+    from spec.docs.blocks import python_blocks
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     gunicorn = ".venv/bin/gunicorn -k gthread --threads 32 -w 1 'examples.flask_library:app'"

@@ -1,7 +1,5 @@
-'''What the doc test runs around README blocks marked ``<!-- fragment: NAME -->``: ``(before, after)``.
+'''Completions of the README's and examples/README.md's fragments (see spec/docs/blocks.py).
 
-Add an entry when you add a fragment to README.md or examples/README.md; keep it the smallest
-code that makes the block run as a reader's program would (see spec/docs/code_blocks_test.py).
 Names starting with ``_`` are the completions' own; ``after`` may exercise what the block built.
 '''
 

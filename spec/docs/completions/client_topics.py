@@ -159,3 +159,11 @@ assert len(_issuer.requests_to("/token")) == 1
         + _OAUTH_END,
     ),
 })
+
+# docs/contributing.md shows this entry as its example of a completion.
+COMPLETIONS["cl-contributing-add"] = (
+    "from mcp_sdk import Server\nserver = Server(name='calculator')\n",
+    "answer = server.handle({'jsonrpc': '2.0', 'id': 1, 'method': 'tools/call',\n"
+    "                        'params': {'name': 'add', 'arguments': {'a': 1, 'b': 2}}})\n"
+    "assert answer['result']['structuredContent'] == {'result': 3}\n",
+)

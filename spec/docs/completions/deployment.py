@@ -158,4 +158,30 @@ _listener.shutdown()
 transport.close()
 """,
     ),
+    "dep-install-entry": (
+        "",
+        """
+# The page's JSON blocks show this entry for /home/you/weather: the same, once the paths are this checkout's.
+from spec.docs.blocks import blocks as _blocks
+_shown = [json.loads(_block.code) for _block in _blocks("docs/howto/desktop-hosts.md") if _block.language == "json"]
+
+def _here(value):
+    text = json.dumps(value).replace("/home/you/weather/.venv/bin/python3", sys.executable)
+    return json.loads(text.replace("/home/you/weather/weather.py", os.path.abspath("examples/weather.py")))
+
+assert _here(_shown[0]) == json.loads(printed)   # Claude Desktop
+assert _here(_shown[2]) == json.loads(printed)   # Cursor
+_vscode = _here(_shown[3])["servers"]["weather"]
+assert _vscode.pop("type") == "stdio" and _vscode == entry
+_fresh = os.path.join(tempfile.mkdtemp(), "claude_desktop_config.json")
+install("examples/weather.py", name=None, config_path=_fresh, dry_run=False)
+assert os.stat(_fresh).st_mode & 0o777 == 0o600  # a new file: its owner's alone
+# The entry starts the server, as a host would.
+from mcp_sdk import Client as _Client
+from mcp_sdk.client.stdio import Stdio as _Stdio
+with _Client(transport=_Stdio(command=entry["command"], args=entry["args"])) as _host:
+    _host.connect()
+    assert [_tool.name for _tool in _host.tools()] == ["get_alerts", "get_forecast"]
+""",
+    ),
 }

@@ -55,6 +55,11 @@ COMPLETIONS: dict[str, tuple[str, str]] = {
 def stock(sku: str) -> int:
     return 12
 
+@server.tool
+def shop_name() -> str:
+    from flask import current_app
+    return current_app.name
+
 from mcp_sdk import Client as _Client
 from mcp_sdk.client import HTTP as _HTTP
 import requests as _requests
@@ -63,6 +68,8 @@ assert _requests.get(_base + "/").text == "the shop"
 with _Client(transport=_HTTP(url=_base + "/mcp")) as _client:
     _client.connect()
     assert _client.call_tool(name="stock", arguments={"sku": "A-1"})["result"]["content"] == [{"type": "text", "text": "12"}]
+    _outside = _client.call_tool(name="shop_name", arguments={})["result"]
+    assert _outside["isError"] and "Serve the server from the app with mcp_sdk.contrib.flask" in _outside["content"][0]["text"], _outside
 _listener.shutdown()
 transport.close()
 """,

@@ -6,45 +6,17 @@ waitress (``python serve.py``) and real gunicorn (``-k gthread``, the page's com
 
 from __future__ import annotations
 
-import os
-import shlex
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from spec.docs.blocks import ROOT, blocks, page_files
+from spec.docs.console import in_venv, run, shown
 from spec.support.http_server import ServerProcess
 
 PAGE = "docs/tutorial/first-server.md"
-TIMEOUT = 60
-VENV_BIN = Path(sys.executable).parent
 #: The page's URL; each server here listens on a free port instead.
 PAGE_URL = "http://127.0.0.1:8000/mcp"
-
-
-def shown() -> dict[str, str]:
-    """Each ``$ command`` of the page's console blocks, and the output the page shows under it."""
-    outputs: dict[str, str] = {}
-    for block in blocks(PAGE):
-        if block.language != "console":
-            continue
-        command = None
-        for line in block.code.splitlines():
-            if line.startswith("$ "):
-                command = line[2:]
-                outputs[command] = ""
-            elif command is not None:
-                outputs[command] += line + "\n"
-    return outputs
-
-
-def run(command: str, folder: Path, url: str = PAGE_URL) -> subprocess.CompletedProcess[str]:
-    """``command`` as the page writes it, its ``.venv/bin/`` this venv's, its URL ``url``."""
-    words = [word.replace(".venv/bin/", f"{VENV_BIN}/").replace(PAGE_URL, url) for word in shlex.split(command)]
-    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run(words, cwd=folder, env=environment, capture_output=True, text=True, timeout=TIMEOUT)
 
 
 @pytest.fixture
@@ -61,7 +33,7 @@ def folder(tmp_path: Path) -> Path:
 
 
 def test_the_stdio_commands_print_what_the_page_shows(folder: Path) -> None:
-    outputs = shown()
+    outputs = shown(PAGE)
     stdio = [command for command in outputs if "mcp-sdk" in command and PAGE_URL not in command]
     assert len(stdio) == 6, stdio  # tools, three calls (one refused), prompts, resources
     for command in stdio:
@@ -90,10 +62,10 @@ def test_the_server_over_http_answers_the_client_and_the_http_call(folder: Path,
     page = (ROOT / PAGE).read_text(encoding="utf-8")
     as_on_the_page = server.replace("{port}", "8000").replace(" serve.py 8000", " serve.py")
     assert f"\n{as_on_the_page}\n" in page, as_on_the_page
-    outputs = shown()
-    command = [word.replace(".venv/bin/", f"{VENV_BIN}/") for word in shlex.split(server)]
+    outputs = shown(PAGE)
+    command = in_venv(server)
     with ServerProcess(command, cwd=folder) as process:
-        called = run(f".venv/bin/mcp-sdk call {PAGE_URL} get_alerts state=TX", folder, process.url)
+        called = run(f".venv/bin/mcp-sdk call {PAGE_URL} get_alerts state=TX", folder, {PAGE_URL: process.url})
         # client.py names the page's URL in its text: here, the server's.
         (folder / "client.py").write_text(page_files(PAGE)["client.py"].replace(PAGE_URL, process.url), encoding="utf-8")
         client = run(".venv/bin/python client.py", folder)

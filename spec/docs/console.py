@@ -47,3 +47,11 @@ def run(command: str, folder: Path, replacements: dict[str, str] | None = None, 
     """Run ``command`` as the page writes it (see :func:`in_venv`) in ``folder``."""
     environment = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
     return subprocess.run(in_venv(command, replacements), cwd=folder, env=environment, capture_output=True, text=True, timeout=TIMEOUT)
+
+
+def console_commands_of(code: str) -> list[str]:
+    """The command lines of a console block (``$ `` lines when it has any), comments dropped."""
+    lines = code.splitlines()
+    if any(line.startswith("$ ") for line in lines):
+        lines = [line[2:] for line in lines if line.startswith("$ ")]
+    return [line.split("  #", 1)[0].strip() for line in lines if line.strip()]

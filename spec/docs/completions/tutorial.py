@@ -107,6 +107,7 @@ assert app.test_client().post("/mcp", json=_INIT, headers=_ACCEPT).status_code =
     "tut-django-oauth": (
         DJANGO_LIBRARY + "import sys\nsys.modules['tut_oauth_urls'] = sys.modules['__main__']\n",
         """
+import json
 from django.test import Client as _Browser, override_settings
 with override_settings(ROOT_URLCONF="tut_oauth_urls"):
     _browser = _Browser(HTTP_HOST="127.0.0.1")
@@ -115,7 +116,7 @@ with override_settings(ROOT_URLCONF="tut_oauth_urls"):
     assert json.loads(_metadata.content)["resource"] == "https://api.example.com/mcp"
     _refused = _browser.post("/mcp", data="{}", content_type="application/json", HTTP_ACCEPT="application/json, text/event-stream")
     assert _refused.status_code == 401 and _refused["WWW-Authenticate"].startswith("Bearer "), (_refused.status_code, _refused.content)
-""".replace("from django.test", "import json\nfrom django.test"),
+""",
     ),
     "tut-django-scopes": (
         DJANGO_LIBRARY + "__name__, __package__ = 'library.tools', 'library'\n",

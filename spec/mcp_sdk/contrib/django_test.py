@@ -339,10 +339,12 @@ User.objects.create_user("bob", password="babbage")
 """
 
 
-def test_the_readmes_django_project_is_examples_django_library_and_serves_its_users(tmp_path: Path) -> None:
+def test_the_django_guides_project_is_examples_django_library_and_serves_its_users(tmp_path: Path) -> None:
+    """The Django guide's whole project (docs/topics/django.md) is examples/django_library/, file for
+    file, and serves each signed-in user their own books under real gunicorn."""
     from spec.docs.blocks import python_blocks
 
-    blocks = {fragment: code for _, fragment, code in python_blocks("README.md") if fragment and fragment.startswith("django-")}
+    blocks = {fragment: code for _, fragment, code in python_blocks("docs/topics/django.md") if fragment and fragment.startswith("django-")}
     files = {
         "django-settings": "settings.py",
         "django-urls": "urls.py",

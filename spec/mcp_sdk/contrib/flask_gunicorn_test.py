@@ -136,17 +136,17 @@ def test_the_official_python_client(served: Served, mode: str) -> None:
     assert received == PROGRESS_AND_LOGS
 
 
-def test_the_readmes_flask_app_runs_as_its_console_block_says() -> None:
-    """examples/flask_library.py (the README's Flask block, word for word: flask_test.py checks) with
-    the README's commands: gunicorn as written, a sign-in at /login, MCP with that cookie, and
-    ``flask mcp tools``."""
+def test_the_flask_guides_app_runs_as_its_console_block_says() -> None:
+    """examples/flask_library.py (the Flask guide's whole-app block, docs/topics/flask.md, word for
+    word: flask_test.py checks) with the guide's commands: gunicorn as written, a sign-in at
+    /login, MCP with that cookie, and ``flask mcp tools``."""
     from spec.docs.blocks import python_blocks
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    guide = (ROOT / "docs" / "topics" / "flask.md").read_text(encoding="utf-8")
     gunicorn = ".venv/bin/gunicorn -k gthread --threads 32 -w 1 'examples.flask_library:app'"
     tools = "FLASK_APP=examples.flask_library .venv/bin/flask mcp tools"
-    assert f"\n{gunicorn}\n" in readme and f"\n{tools} " in readme
-    assert [fragment for _, fragment, _ in python_blocks("README.md")].count("flask-extension") == 1
+    assert f"\n{gunicorn}\n" in guide and f"\n{tools} " in guide
+    assert [fragment for _, fragment, _ in python_blocks("docs/topics/flask.md")].count("flask-extension") == 1
     command = [sys.executable, "-m", "gunicorn", "-k", "gthread", "--threads", "32", "-w", "1", "--graceful-timeout", "1"]
     with ServerProcess([*command, "-b", "127.0.0.1:{port}", "examples.flask_library:app"]) as process:
         with requests.Session() as browser:

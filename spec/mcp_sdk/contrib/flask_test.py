@@ -294,8 +294,8 @@ def test_flask_mcp_stdio_as_a_desktop_host_runs_it_under_the_official_client() -
     }
 
 
-def test_the_readmes_flask_app_is_examples_flask_library_py() -> None:
+def test_the_flask_guides_app_is_examples_flask_library_py() -> None:
     from spec.docs.blocks import python_blocks
 
-    [code] = [code for _, fragment, code in python_blocks("README.md") if fragment == "flask-extension"]
+    [code] = [code for _, fragment, code in python_blocks("docs/topics/flask.md") if fragment == "flask-extension"]
     assert code == (ROOT / "examples" / "flask_library.py").read_text(encoding="utf-8")  # spec/docs runs it

@@ -99,11 +99,6 @@ def _in_library(module: str) -> str:
 
 
 COMPLETIONS: dict[str, tuple[str, str]] = {
-    "openapi-route-maps": (
-        "import pathlib\nfrom mcp_sdk import Server\ndocument = pathlib.Path('spec/fixtures/openapi/museum-3.1.yaml')\n",
-        "assert [r.uri for r in server.resources] == ['resource://getMuseumHours', 'resource://listSpecialEvents']\n"
-        "assert 'deleteSpecialEvent' not in server.tools\n",
-    ),
     "django-settings": (DJANGO_LIBRARY, "assert MCP_SDK['SERVER'] == 'library.mcp.server'\n"),
     "django-urls": (DJANGO_LIBRARY, "assert [str(p.pattern) for p in urlpatterns] == ['login', 'mcp/']\n"),
     "django-models": (_in_library("models"), "assert Book._meta.label == 'library.Book'\n"),
@@ -162,48 +157,6 @@ _listener.shutdown()
 mcp.close(app)
 """,
     ),
-    "flask-auth": (FLASK_APP, ""),
-    "flask-auth-session": (FLASK_APP + AUTH, ""),
-    "tool-import": ("from mcp_sdk import Server, Tool\n", ""),
-    "server": (SERVER, ""),
-    "roots-sampling-elicitation": ("from mcp_sdk import Tool\n", ""),
-    "completion-handler": (
-        """
-from mcp_sdk import Prompt, Server
-
-class CodeReviewPrompt(Prompt):
-    arguments = [Prompt.Argument(name="language", required=True)]
-
-    @classmethod
-    def template(cls, args):
-        return Prompt.Result(messages=[])
-""",
-        "",
-    ),
-    "client-handlers": (
-        "from mcp_sdk import Client, Server\nfrom mcp_sdk.client import InMemory\n"
-        "client = Client(transport=InMemory(Server(name='my_server')))\n",
-        "client.connect()\nassert set(client.capabilities()) == {'sampling', 'elicitation', 'roots'}\nclient.close()\n",
-    ),
-    "api-example-com": (
-        API_EXAMPLE_COM,
-        "assert response['result']['content'] == [{'type': 'text', 'text': 'counted to 10'}]\n" + API_EXAMPLE_COM_END,
-    ),
-    "api-example-com-oauth": (API_EXAMPLE_COM + "\ndef wait_for_callback():\n    raise AssertionError('no 401 here')\n", "client.close()\n" + API_EXAMPLE_COM_END),
-    "client-listen": (
-        "from mcp_sdk import Client, Server\nfrom mcp_sdk.client import InMemory\n"
-        "server = Server(name='my_server')\nclient = Client(transport=InMemory(server))\nclient.connect()\n",
-        "client.close()\n",
-    ),
-    "client-tasks": (
-        "from mcp_sdk import Client, Server\nfrom mcp_sdk.client import InMemory\n"
-        "server = Server(name='reports')\n"
-        "@server.tool(task=True)\ndef report(month: str) -> str:\n    return f'report for {month}'\n"
-        "client = Client(transport=InMemory(server))\nclient.connect()\n",
-        "assert result == again == {'content': [{'type': 'text', 'text': 'report for May'}], 'isError': False}\n"
-        "client.close()\nserver.tasks.close()\n",
-    ),
-    "client-secret": ("import os\nos.environ.setdefault('MCP_CLIENT_SECRET', 'a-secret')\n", ""),
     "waitress-serve": (
         """
 import waitress

@@ -22,9 +22,12 @@ def check_call(owner: str, call: t.Any) -> None:
     """Raise :class:`DefinitionError` unless ``call`` (a class's own attribute) is a sync class or static method."""
     function = call.__func__ if isinstance(call, (classmethod, staticmethod)) else call
     if inspect.iscoroutinefunction(function) or inspect.isasyncgenfunction(function):
+        # A decorated function arrives as a staticmethod under its own name: name the fix it needs.
+        named = getattr(function, "__name__", "call")
+        fix = "'@classmethod def call(cls, ...)'" if named == "call" else f"'def {named}(...)'"
         raise DefinitionError(
-            f"{owner}: call is an async def; mcp_sdk runs tools on threads, so write a plain "
-            "'@classmethod def call(cls, ...)' (run a coroutine inside it with asyncio.run(...))"
+            f"{owner}: {named} is an async def; mcp_sdk runs tools on threads, so write a plain "
+            f"{fix} (run a coroutine inside it with asyncio.run(...))"
         )
     if not isinstance(call, (classmethod, staticmethod)):
         raise DefinitionError(

@@ -260,6 +260,19 @@ class TestCallChecked:
                 async def call(cls, x: int):
                     return x
 
+    def test_an_async_function_says_to_write_a_plain_def_of_that_name(self):
+        server = Server(name="s")
+        with pytest.raises(DefinitionError) as raised:
+
+            @server.tool
+            async def get_alerts(state: str) -> str:
+                return state
+
+        assert str(raised.value) == (
+            "Tool get_alerts: get_alerts is an async def; mcp_sdk runs tools on threads, so write a plain "
+            "'def get_alerts(...)' (run a coroutine inside it with asyncio.run(...))"
+        )
+
 
 class TestDefineWithKeywordArguments:
     def test_a_keyword_handler_gets_a_derived_schema_and_keyword_arguments(self):

@@ -108,6 +108,7 @@ class Configuration:
 
     @property
     def exception_reporter(self) -> ExceptionReporter | None:
+        """``fn(exception, context)`` called with each exception a handler raises (None: none); setting a non-callable raises ``TypeError``."""
         return t.cast("ExceptionReporter | None", self._get("exception_reporter"))
 
     @exception_reporter.setter
@@ -116,6 +117,7 @@ class Configuration:
 
     @property
     def around_request(self) -> AroundRequest | None:
+        """``fn(data, request_handler)`` wrapped around each request (None: none); it must call ``request_handler()``."""
         return t.cast("AroundRequest | None", self._get("around_request"))
 
     @around_request.setter
@@ -124,6 +126,7 @@ class Configuration:
 
     @property
     def instrumentation_callback(self) -> InstrumentationCallback | None:
+        """``fn(data)`` called after each request with ``data["duration"]`` in seconds (soft-deprecated: prefer :attr:`around_request`)."""
         return t.cast("InstrumentationCallback | None", self._get("instrumentation_callback"))
 
     @instrumentation_callback.setter
@@ -145,6 +148,7 @@ class Configuration:
 
     @property
     def validate_tool_call_arguments(self) -> bool:
+        """Whether ``tools/call`` arguments are checked against the tool's input schema (default True)."""
         return t.cast(bool, self._get("validate_tool_call_arguments"))
 
     @validate_tool_call_arguments.setter
@@ -153,6 +157,7 @@ class Configuration:
 
     @property
     def validate_tool_call_results(self) -> bool:
+        """Whether successful results' ``structuredContent`` is checked against the output schema (default False)."""
         return t.cast(bool, self._get("validate_tool_call_results"))
 
     @validate_tool_call_results.setter
@@ -161,6 +166,7 @@ class Configuration:
 
     @property
     def server_request_timeout(self) -> float:
+        """Seconds a server-to-client request waits for its answer; setting a non-positive number raises ``ValueError``."""
         return t.cast(float, self._get("server_request_timeout"))
 
     @server_request_timeout.setter
@@ -171,6 +177,11 @@ class Configuration:
 
     @property
     def request_state_keys(self) -> tuple[bytes, ...] | None:
+        """The keys (as ``bytes``) that sign and verify ``requestState``; None: a random key per process.
+
+        Setting them takes ``str`` or ``bytes`` keys of 32 bytes or more; the first signs, all verify.
+        A short key or an empty list raises ``ValueError``.
+        """
         return t.cast("tuple[bytes, ...] | None", self._get("request_state_keys"))
 
     @request_state_keys.setter
@@ -190,6 +201,7 @@ class Configuration:
 
     @property
     def request_state_ttl(self) -> float:
+        """Seconds a ``requestState`` stays valid; setting a non-positive number raises ``ValueError``."""
         return t.cast(float, self._get("request_state_ttl"))
 
     @request_state_ttl.setter

@@ -24,7 +24,37 @@ if t.TYPE_CHECKING:
 
 
 class ServerContext(t.Mapping[str, t.Any]):
-    """A read-only mapping over the server's context, bound to one in-flight request."""
+    """A read-only mapping over the server's context, bound to one in-flight request.
+
+    A tool, prompt or resource handler that declares a ``server_context`` parameter gets one:
+    ``server_context["key"]`` reads the ``server_context`` dict given to the
+    :class:`~mcp_sdk.Server`, and its methods act for the request: :meth:`report_progress`,
+    :meth:`raise_if_cancelled`, :meth:`elicit`, :meth:`create_sampling_message`,
+    :meth:`list_roots`; :attr:`auth` is the caller and :attr:`request` the HTTP request.
+
+    .. code-block:: python
+
+        from mcp_sdk import Client, Server, ServerContext
+        from mcp_sdk.client import InMemory
+
+        server = Server(name="importer", server_context={"source": "inventory.csv"})
+
+
+        @server.tool
+        def import_rows(rows: int, server_context: ServerContext) -> str:
+            for done in range(1, rows + 1):
+                server_context.report_progress(done, total=rows)
+            return f"{rows} rows from {server_context['source']}"
+
+
+        with Client(transport=InMemory(server)) as client:
+            progress = []
+            client.on_progress(lambda params: progress.append(params["progress"]))
+            client.connect()
+            response = client.call_tool(name="import_rows", arguments={"rows": 2}, meta={"progressToken": 1})
+            assert response["result"]["content"][0]["text"] == "2 rows from inventory.csv"
+            assert progress == [1, 2]
+    """
 
     __slots__ = (
         "context",

@@ -83,7 +83,7 @@ class ConfigError(errors.MCPError, ValueError):
     """An ``mcpServers`` configuration (:meth:`Client.from_config`) is malformed: not a mapping,
     an entry with neither ``command`` nor ``url``, a transport this SDK does not speak...
 
-    :param message: what is wrong, naming the server entry.
+    Its message says what is wrong, naming the server entry.
     """
 
 
@@ -92,7 +92,7 @@ class UnknownServerError(errors.MCPError, LookupError):
     without a configured server's prefix (``<server>_<name>``), or a resource URI without a
     server segment (``scheme://<server>/path``).
 
-    :param message: the name or URI, and the servers configured.
+    Its message gives the name or URI, and the servers configured.
     """
 
 

@@ -96,6 +96,10 @@ class Subscription:
         self._thread = threading.Thread(target=self._run, name=f"mcp-client-listen-{next(_names)}", daemon=True)
 
     def start(self) -> Subscription:
+        """Start keeping the subscription open, on a daemon thread.
+
+        :returns: this subscription, so ``Subscription(...).start()`` reads as one expression.
+        """
         self._thread.start()
         return self
 

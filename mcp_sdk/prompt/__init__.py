@@ -22,7 +22,35 @@ from .typed_arguments import is_model, model_arguments, model_loader
 
 
 class Prompt:
-    """Base class of prompts. Never instantiated."""
+    """Base class of prompts. Never instantiated: metadata and ``template`` live on the class.
+
+    Subclass it with class-level metadata (``description``, ``arguments``, optionally
+    ``prompt_name``, ``title``...) and a ``template`` classmethod that takes the arguments dict
+    (and ``server_context``) and returns a :class:`Result` of :class:`Message` objects. Register the
+    class with ``Server(prompts=[...])`` or :meth:`~mcp_sdk.Server.add_prompt`;
+    ``@server.prompt`` builds one from a function instead.
+
+    .. code-block:: python
+
+        from mcp_sdk import Client, Content, Prompt, Server
+        from mcp_sdk.client import InMemory
+
+
+        class Greeting(Prompt):
+            description = "Greets someone by name"
+            arguments = [Prompt.Argument(name="name", required=True)]
+
+            @classmethod
+            def template(cls, args, server_context=None):
+                return Prompt.Result(messages=[Prompt.Message(role="user", content=Content.Text(f"Say hello to {args['name']}"))])
+
+
+        server = Server(name="greeter", prompts=[Greeting])
+        with Client(transport=InMemory(server)) as client:
+            client.connect()
+            response = client.get_prompt("greeting", {"name": "Ada"})
+            assert response["messages"][0]["content"]["text"] == "Say hello to Ada"
+    """
 
     #: The wire name; defaults to the snake_case class name.
     prompt_name: t.ClassVar[str] = "prompt"

@@ -49,7 +49,36 @@ def validate_name(name: t.Any, kind: str = "tool") -> str:
 
 
 class Tool:
-    """Base class of tools. Never instantiated: metadata and ``call`` live on the class."""
+    """Base class of tools. Never instantiated: metadata and ``call`` live on the class.
+
+    Subclass it with class-level metadata (``description``, ``input_schema``, optionally
+    ``tool_name``, ``title``, ``output_schema``, ``annotations``...) and a ``call`` classmethod that
+    takes the arguments as keywords (plus ``server_context`` when it declares it) and returns a
+    :class:`Response`, a list of content, a string or a value for ``structuredContent``. Register
+    the class with ``Server(tools=[...])`` or :meth:`~mcp_sdk.Server.add_tool`;
+    :meth:`define` and ``@server.tool`` build one from a function instead.
+
+    .. code-block:: python
+
+        from mcp_sdk import Client, Server, Tool
+        from mcp_sdk.client import InMemory
+
+
+        class EchoTool(Tool):
+            description = "Echoes its argument"
+            input_schema = {"properties": {"message": {"type": "string"}}, "required": ["message"]}
+
+            @classmethod
+            def call(cls, message, server_context=None):
+                return Tool.Response([{"type": "text", "text": message}])
+
+
+        server = Server(name="echo", tools=[EchoTool])
+        with Client(transport=InMemory(server)) as client:
+            client.connect()
+            response = client.call_tool(name="echo_tool", arguments={"message": "hi"})
+            assert response["result"]["content"] == [{"type": "text", "text": "hi"}]
+    """
 
     #: The wire name; defaults to the snake_case class name (``EchoTool`` -> ``echo_tool``).
     tool_name: t.ClassVar[str] = "tool"

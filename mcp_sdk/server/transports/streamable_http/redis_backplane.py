@@ -107,13 +107,24 @@ class RedisBackplane:
             self._pid = pid
 
     def key(self, *parts: str) -> str:
+        """The Redis key of ``parts`` under this backplane's prefix: ``prefix`` + the parts joined with ``:``.
+
+        :param parts: the key's components, such as ``("s", session_id)``.
+        :returns: the key.
+        """
         return self.prefix + ":".join(parts)
 
     def worker_channel(self, worker_id: str) -> str:
+        """The pub/sub channel on which the worker ``worker_id`` receives messages routed to it.
+
+        :param worker_id: a worker's id (12 hexadecimal digits).
+        :returns: the channel's name.
+        """
         return self.key("w", worker_id)
 
     @property
     def broadcast_channel(self) -> str:
+        """The pub/sub channel every worker listens on (changes announced to all)."""
         return self.key("all")
 
     def alive(self, worker_id: str) -> bool:

@@ -30,6 +30,13 @@ class RedisSubscriptionBus:
         self.backplane.broadcast({"k": "bus", "e": [kind, uri]})
 
     def subscribe(self, deliver: Deliver) -> t.Callable[[], None]:
+        """Call ``deliver(event)`` for each change announced by any worker from now on.
+
+        Starts the backplane's listener if it is not running yet.
+
+        :param deliver: called with each change event, on the backplane's listener thread.
+        :returns: the function that stops the delivery.
+        """
         self.backplane.start()
         return self._local.subscribe(deliver)
 
@@ -46,6 +53,7 @@ class RedisSubscriptionBus:
 
     @property
     def listener_count(self) -> int:
+        """How many ``deliver`` functions of this worker are subscribed."""
         return self._local.listener_count
 
 

@@ -293,6 +293,11 @@ class RedisSessionRegistry(SessionRegistry):
         backplane.every_beat(self._refresh)
 
     def session_key(self, session_id: str) -> str:
+        """The Redis key holding the shared state of the session ``session_id``.
+
+        :param session_id: the ``Mcp-Session-Id``.
+        :returns: the key, under the backplane's prefix.
+        """
         return self.backplane.key("s", session_id)
 
     @property

@@ -409,6 +409,7 @@ class SessionRegistry:
         return session
 
     def snapshot(self) -> list[HTTPSession]:
+        """The sessions this process holds right now, as a list (a copy: it does not change as sessions come and go)."""
         with self._lock:
             return list(self._sessions.values())
 

@@ -251,6 +251,11 @@ def configure(**settings: t.Any) -> Configuration:
 
     ``mcp_sdk.configure(around_request=fn, exception_reporter=fn)``. Servers
     created afterwards merge their own configuration over it.
+
+    :param settings: any of :attr:`Configuration.FIELDS`, as keywords.
+    :returns: the process-wide default :class:`Configuration`.
+    :raises TypeError: an unknown setting, or a setting that must be callable is not.
+    :raises ValueError: a value its setting refuses (see :class:`Configuration`).
     """
     with _default_lock:
         for name, value in settings.items():

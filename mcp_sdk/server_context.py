@@ -54,6 +54,17 @@ class ServerContext(t.Mapping[str, t.Any]):
             response = client.call_tool(name="import_rows", arguments={"rows": 2}, meta={"progressToken": 1})
             assert response["result"]["content"][0]["text"] == "2 rows from inventory.csv"
             assert progress == [1, 2]
+
+    :param context: the ``server_context`` given to the server (a mapping, or None).
+    :param session: the connection the request came on.
+    :param request_id: the JSON-RPC id of the request being handled (None for a notification).
+    :param progress_token: ``params._meta.progressToken`` of the request, if the client sent one.
+    :param cancellation: the request's cancellation token (default: a new one).
+    :param meta: the request's ``_meta``, seen under ``"_meta"``.
+    :param inputs: the answers and ``requestState`` of a 2026-07-28 multi round-trip request.
+    :param http_request: the HTTP request that carried the message (see :attr:`request`).
+
+    The server builds one for each request; handlers never construct it.
     """
 
     __slots__ = (

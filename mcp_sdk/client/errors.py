@@ -37,6 +37,7 @@ class ServerBusyError(ServerError):
     :param code: the JSON-RPC error code of the body (``-32600`` without one).
     :param status: the HTTP status (429 or 503).
     :param retry_after: the seconds ``Retry-After`` asks for (None: no usable header).
+    :param data: the error's ``data`` (from the JSON-RPC body), if any.
     """
 
     def __init__(self, message: str, code: int, data: t.Any = None, *, status: int, retry_after: float | None) -> None:

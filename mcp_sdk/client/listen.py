@@ -67,6 +67,16 @@ class Subscription:
     :ivar notifications: the filter asked for.
     :ivar acknowledged: the filter the server agreed to (None until it acknowledges).
     :ivar request_id: the JSON-RPC id of the current listen request (its subscription id).
+    :param listen: sends one ``subscriptions/listen`` request and blocks until it ends.
+    :param new_id: a new JSON-RPC request id for each listen request.
+    :param notifications: the filter to ask for (``{"toolsListChanged": True, ...}``).
+    :param callback: ``callback(method, params)`` for each notification the subscription receives.
+    :param max_reconnects: how many failures in a row end the subscription (a refusal, HTTP 429 or
+        503, never does).
+    :param reconnect_delay: seconds of the first wait before listening again; each wait doubles.
+    :param max_reconnect_delay: the longest wait between two listen requests, in seconds.
+
+    :meth:`Client.listen` makes one; applications do not construct it.
     """
 
     def __init__(self, listen: Listen, new_id: t.Callable[[], int], notifications: dict[str, t.Any], *,

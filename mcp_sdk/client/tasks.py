@@ -76,6 +76,9 @@ class TaskHandle:
     :param sender: what the task requests go through (the client's request sender).
     :ivar task_id: the server's id for it (a bearer secret: keep it private).
     :ivar task: the last task state seen (``CreateTaskResult`` or ``tasks/get`` result).
+    :param task_id: the server's id for the task.
+    :param task: the task's state when known (default ``{"taskId": task_id, "status": "working"}``).
+    :raises ValueError: ``task_id`` is not a non-empty string.
     """
 
     def __init__(self, sender: TaskRequests, task_id: str, task: dict[str, t.Any] | None = None) -> None:

@@ -99,6 +99,12 @@ class Prompt:
         cls._signature = Signature(cls.template)
 
     def __init__(self, *args: t.Any, **kwargs: t.Any) -> None:
+        """Always raises: a prompt is its class, registered as is (``Server(prompts=[Greeting])``).
+
+        :param args: ignored.
+        :param kwargs: ignored.
+        :raises TypeError: always.
+        """
         raise TypeError("Prompts are classes: register the class itself, do not instantiate it")
 
     @classmethod

@@ -41,6 +41,20 @@ class Resource:
             assert [listed["uri"] for listed in client.resources()] == ["file:///project/README"]
             contents = client.read_resource("file:///project/README")
             assert contents == [{"text": "Hello", "uri": "file:///project/README", "mimeType": "text/plain"}]
+
+    :param uri: the resource's URI.
+    :param name: its name.
+    :param title: a display name (protocol 2025-06-18 and later).
+    :param description: what the resource is.
+    :param mime_type: its media type (``mimeType``).
+    :param size: its size in bytes, if known.
+    :param annotations: the ``annotations`` of the listing (``audience``, ``priority``, ``lastModified``).
+    :param icons: icons (protocol 2025-11-25), each ``{"src": ..., "mimeType": ...}``.
+    :param meta: ``_meta`` of the listing.
+    :param ttl_ms: the ``ttlMs`` cache hint of its ``resources/read`` result (2026-07-28).
+    :param cache_scope: ``"public"`` or ``"private"``, the cache scope of that result (2026-07-28).
+    :param required_scopes: OAuth scopes a caller needs to see and read it.
+    :param tags: the server's labels for it, for ``Server(include_tags=..., exclude_tags=...)``; never sent.
     """
 
     uri: str

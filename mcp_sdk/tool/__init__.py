@@ -40,7 +40,13 @@ NAME_PATTERN = re.compile(r"[A-Za-z0-9_.\-]{1,128}")
 
 
 def validate_name(name: t.Any, kind: str = "tool") -> str:
-    """Return ``name`` if it is 1-128 characters of ``A-Za-z0-9_-.``; else raise :class:`~mcp_sdk.InvalidNameError`."""
+    """Return ``name`` if it is 1-128 characters of ``A-Za-z0-9_-.``; else raise :class:`~mcp_sdk.InvalidNameError`.
+
+    :param name: the name to check.
+    :param kind: what is named, for the message (``"tool"``, ``"prompt"``...).
+    :returns: ``name``.
+    :raises ~mcp_sdk.InvalidNameError: ``name`` is not a string of 1 to 128 allowed characters.
+    """
     if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
         raise InvalidNameError(
             f"Invalid {kind} name {name!r}: use 1 to 128 characters of A-Z, a-z, 0-9, '_', '-' and '.'"
@@ -165,6 +171,12 @@ class Tool:
         cls._signature = Signature(cls.call)
 
     def __init__(self, *args: t.Any, **kwargs: t.Any) -> None:
+        """Always raises: a tool is its class, registered as is (``Server(tools=[EchoTool])``).
+
+        :param args: ignored.
+        :param kwargs: ignored.
+        :raises TypeError: always.
+        """
         raise TypeError("Tools are classes: register the class itself, do not instantiate it")
 
     @classmethod
@@ -276,12 +288,20 @@ class Tool:
 
 
 def defines_call(tool: type[Tool]) -> bool:
-    """Whether a Tool class (or an ancestor below :class:`Tool`) defines its own ``call``."""
+    """Whether a Tool class (or an ancestor below :class:`Tool`) defines its own ``call``.
+
+    :param tool: a :class:`Tool` subclass.
+    :returns: True when it (or an ancestor below :class:`Tool`) defines ``call``.
+    """
     return getattr(tool.call, "__func__", None) is not t.cast(t.Any, Tool.call).__func__
 
 
 def check_has_call(tool: type[Tool]) -> None:
-    """Raise :class:`DefinitionError` when a Tool class (about to be served) never defines ``call``."""
+    """Raise :class:`DefinitionError` when a Tool class (about to be served) never defines ``call``.
+
+    :param tool: a :class:`Tool` subclass.
+    :raises ~mcp_sdk.DefinitionError: it never defines ``call``.
+    """
     if not defines_call(tool):
         raise DefinitionError(
             f"Tool {tool.tool_name}: no call method; define '@classmethod def call(cls, <arguments>, server_context=None)' returning the result"
@@ -303,7 +323,14 @@ def task_support(owner: str, value: t.Any) -> str | None:
 
 
 def takes_arguments_dict(function: t.Callable[..., t.Any], input_schema: t.Any = None) -> bool:
-    """Whether ``function`` takes the one arguments dict (``fn(args)``) rather than keyword arguments."""
+    """Whether ``function`` takes the one arguments dict (``fn(args)``) rather than keyword arguments.
+
+    :param function: the tool's function.
+    :param input_schema: its input schema, if given (a dict, an :class:`InputSchema` or a model class).
+    :returns: True when ``function`` takes one parameter that is not a property of the schema and is
+        ``*args``, named ``args``/``arguments``/``params``, or annotated as a mapping (or a schema was
+        given without it); False when it takes keyword arguments.
+    """
     try:
         parameters = [
             p

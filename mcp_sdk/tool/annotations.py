@@ -16,6 +16,12 @@ class Annotations:
 
     Unset hints are left out, so clients apply the specification's defaults
     (destructive and open-world true, read-only and idempotent false).
+
+    :param read_only_hint: the tool does not change its environment (``readOnlyHint``).
+    :param destructive_hint: it may destroy or overwrite data, rather than only add (``destructiveHint``).
+    :param idempotent_hint: calling it again with the same arguments has no further effect (``idempotentHint``).
+    :param open_world_hint: it reaches outside entities, such as the web (``openWorldHint``).
+    :param title: a display name for the tool.
     """
 
     read_only_hint: bool | None = None

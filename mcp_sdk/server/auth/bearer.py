@@ -36,7 +36,11 @@ def quote(value: str) -> str:
 
 def canonical_uri(uri: str) -> str:
     """``uri`` for comparing resource identifiers: scheme and host lowercased, no trailing ``/``
-    on an empty path (2025-11-25 authorization, "Canonical Server URI")."""
+    on an empty path (2025-11-25 authorization, "Canonical Server URI").
+
+    :param uri: an absolute URI (anything else is returned as is).
+    :returns: the canonical form.
+    """
     parts = urlsplit(uri)
     if not parts.scheme or not parts.netloc:
         return uri
@@ -45,7 +49,11 @@ def canonical_uri(uri: str) -> str:
 
 
 def metadata_url_for(resource: str) -> str:
-    """Where the Protected Resource Metadata of ``resource`` lives (RFC 9728 section 3.1)."""
+    """Where the Protected Resource Metadata of ``resource`` lives (RFC 9728 section 3.1).
+
+    :param resource: the protected resource's URL (the MCP endpoint).
+    :returns: its ``/.well-known/oauth-protected-resource`` URL.
+    """
     parts = urlsplit(resource)
     path = parts.path.rstrip("/")
     return urlunsplit((parts.scheme, parts.netloc, WELL_KNOWN + path, "", ""))

@@ -25,6 +25,8 @@ class RateLimitedError(RequestHandlerError):
     """The caller sent more requests than its rate allows (-32029).
 
     ``data`` is ``{"retryAfterMs": n}``: the milliseconds until one request would pass.
+
+    :param retry_after: seconds until one request would pass.
     """
 
     code = RATE_LIMITED

@@ -56,6 +56,7 @@ class RedisBackplane:
 
     :param client: a ``redis.Redis`` client.
     :param prefix: prepended to every key and channel (several endpoints may share one Redis).
+    :param owns_client: whether :meth:`close` disconnects ``client`` (True for one made from ``redis_url``).
     """
 
     def __init__(self, client: t.Any, prefix: str = "mcp:", *, owns_client: bool = False) -> None:

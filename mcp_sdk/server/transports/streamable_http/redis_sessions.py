@@ -89,7 +89,17 @@ def _principal_key(principal: Principal | None) -> str:
 
 
 class SharedHTTPSession(HTTPSession):
-    """This worker's copy of a session shared through Redis."""
+    """This worker's copy of a session shared through Redis.
+
+    :param registry: the registry of the shared sessions.
+    :param server: the server the session belongs to.
+    :param session_id: the ``Mcp-Session-Id``.
+    :param event_store: makes the session's event store (by session id).
+    :param can_send_requests: False in JSON response mode (no server-to-client requests).
+    :param principal: the caller who opened the session, if authenticated.
+
+    :class:`RedisSessionRegistry` makes and restores them; applications do not construct them.
+    """
 
     def __init__(
         self,
@@ -254,6 +264,9 @@ class RedisSessionRegistry(SessionRegistry):
     :param server: the server the sessions belong to.
     :param event_store: makes a session's event store (by session id).
     :param can_send_requests: False in JSON response mode.
+    :param idle_timeout: seconds without activity after which a session expires (None: never).
+    :param max_sessions: the most sessions open at once (None: no limit).
+    :param unused_timeout: seconds a session that sent nothing after ``initialize`` lives (None: no limit).
     """
 
     def __init__(

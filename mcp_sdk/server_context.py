@@ -151,7 +151,11 @@ class ServerContext(t.Mapping[str, t.Any]):
 
     def client_supports(self, capability: str) -> bool:
         """Whether the client declared ``capability`` for this request (dotted:
-        ``"sampling"``, ``"elicitation.url"``, ``"extensions.io.modelcontextprotocol/ui"``)."""
+        ``"sampling"``, ``"elicitation.url"``, ``"extensions.io.modelcontextprotocol/ui"``).
+
+        :param capability: a capability's dotted path.
+        :returns: True when the client declared it.
+        """
         return self.session is not None and self.session.client_supports(capability)
 
     @property
@@ -196,7 +200,12 @@ class ServerContext(t.Mapping[str, t.Any]):
     # -- notifications -------------------------------------------------------
 
     def report_progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
-        """Send ``notifications/progress`` for this request; a no-op without a progress token."""
+        """Send ``notifications/progress`` for this request; a no-op without a progress token.
+
+        :param progress: the progress so far (it must grow with each call).
+        :param total: the total, when known.
+        :param message: a human-readable status (sent to clients of 2025-03-26 and later).
+        """
         if self.progress_token is None or self.session is None:
             return
         params: dict[str, t.Any] = {"progressToken": self.progress_token, "progress": progress}
@@ -210,6 +219,10 @@ class ServerContext(t.Mapping[str, t.Any]):
         """Send ``notifications/message`` to this client if ``level`` passes its ``logging/setLevel``.
 
         Logging is deprecated as of MCP 2026-07-28 (SEP-2577): warns with :class:`~mcp_sdk.MCPDeprecationWarning`.
+
+        :param data: the message: a string or any JSON value.
+        :param level: its syslog level: ``"debug"``, ``"info"``, ``"warning"``, ``"error"``...
+        :param logger: the name of the logger that produced it, if any.
         """
         warn_deprecated("logging")
         if self.session is not None:
@@ -217,7 +230,10 @@ class ServerContext(t.Mapping[str, t.Any]):
 
     def notify_resources_updated(self, uri: str) -> None:
         """Tell this client a resource it may have subscribed to changed, and every
-        ``subscriptions/listen`` request (2026-07-28) subscribed to ``uri``."""
+        ``subscriptions/listen`` request (2026-07-28) subscribed to ``uri``.
+
+        :param uri: the URI of the resource that changed.
+        """
         session = self.session
         if session is None:
             return
@@ -226,7 +242,10 @@ class ServerContext(t.Mapping[str, t.Any]):
         session.server.notify_resources_updated(uri)
 
     def notify_elicitation_complete(self, elicitation_id: str) -> None:
-        """Tell this client a URL elicitation finished (protocol 2025-11-25)."""
+        """Tell this client a URL elicitation finished (protocol 2025-11-25).
+
+        :param elicitation_id: the ``elicitationId`` of the URL elicitation.
+        """
         if self.session is not None and self.session.supports("elicitation_complete"):
             self.session.send_notification(
                 methods.NOTIFICATIONS_ELICITATION_COMPLETE, {"elicitationId": elicitation_id}
@@ -265,6 +284,7 @@ class ServerContext(t.Mapping[str, t.Any]):
 
         :raises CapabilityError: the client did not declare ``roots``.
         :raises JSONRPCError: the client answered with an error.
+        :param timeout: seconds to wait for the client's answer (default: the configuration's ``server_request_timeout``).
         """
         warn_deprecated("roots")
         self._require("roots", methods.ROOTS_LIST)
@@ -274,6 +294,8 @@ class ServerContext(t.Mapping[str, t.Any]):
         """Ping the client; returns ``{}``.
 
         :raises ValidationError: the client's result is not an object.
+        :param timeout: seconds to wait for the client's answer (default: the configuration's ``server_request_timeout``).
+        :raises RequestTimeoutError: no answer within ``timeout``.
         """
         if self.session is None:
             raise CapabilityError(f"{methods.PING} needs a client connection; this context has none")
@@ -298,6 +320,17 @@ class ServerContext(t.Mapping[str, t.Any]):
         Sampling is deprecated as of MCP 2026-07-28 (SEP-2577): warns with :class:`~mcp_sdk.MCPDeprecationWarning`.
 
         :raises CapabilityError: the client lacks ``sampling`` (or ``sampling.tools`` when ``tools`` is given).
+        :param messages: the conversation, as ``SamplingMessage`` dicts (``{"role": ..., "content": ...}``).
+        :param max_tokens: the most tokens to generate (``maxTokens``).
+        :param system_prompt: the system prompt the client may use (``systemPrompt``).
+        :param model_preferences: hints and priorities for the client's choice of model (``modelPreferences``).
+        :param include_context: ``"none"``, ``"thisServer"`` or ``"allServers"`` (``includeContext``).
+        :param temperature: the sampling temperature.
+        :param stop_sequences: sequences that end the generation (``stopSequences``).
+        :param metadata: provider-specific metadata, passed through.
+        :param tools: tools the model may call (protocol 2025-11-25; needs ``sampling.tools``).
+        :param tool_choice: how the model may use them (``toolChoice``).
+        :param timeout: seconds to wait for the client's answer (default: the configuration's ``server_request_timeout``).
         """
         warn_deprecated("sampling")
         self._require("sampling", methods.SAMPLING_CREATE_MESSAGE)
@@ -323,6 +356,9 @@ class ServerContext(t.Mapping[str, t.Any]):
         """Ask the user for structured input through the client; returns ``{"action": ..., "content": ...}``.
 
         :raises CapabilityError: the client lacks form elicitation.
+        :param message: what to ask the user.
+        :param requested_schema: the form, a flat JSON Schema object of primitive properties (``requestedSchema``).
+        :param timeout: seconds to wait for the client's answer (default: the configuration's ``server_request_timeout``).
         """
         self._require("elicitation.form", methods.ELICITATION_CREATE)
         params: dict[str, t.Any] = {"message": message, "requestedSchema": requested_schema}
@@ -341,6 +377,8 @@ class ServerContext(t.Mapping[str, t.Any]):
         :raises ElicitationContentError: the client's answer does not match the schema (naming the field);
             a tool that lets it escape answers ``isError`` with its message.
         :raises CapabilityError: the client lacks form elicitation.
+        :param message: what to ask the user.
+        :param timeout: seconds to wait for the client's answer (default: the configuration's ``server_request_timeout``).
         """
         from .elicitation import elicit
 
@@ -352,6 +390,12 @@ class ServerContext(t.Mapping[str, t.Any]):
         """Send the user to ``url`` for an out-of-band interaction (protocol 2025-11-25).
 
         :raises CapabilityError: the client lacks ``elicitation.url``.
+        :param message: why the user should visit ``url``.
+        :param url: the page to send the user to.
+        :param elicitation_id: an id for the elicitation, sent as ``elicitationId`` (2025-11-25) and given to
+            :meth:`notify_elicitation_complete` when it is done.
+        :param timeout: seconds to wait for the client's answer (default: the configuration's ``server_request_timeout``).
+        :returns: the client's answer, ``{"action": ...}``.
         """
         self._require("elicitation.url", methods.ELICITATION_CREATE)
         params = {"mode": "url", "message": message, "url": url}

@@ -88,7 +88,23 @@ class MultiServerClient(t.Generic[_C]):
     :param connect_timeout: seconds :meth:`connect` waits for all the servers together.
     :param mode: the ``mode`` each client connects with (``"auto"``, ``"modern"``, ``"legacy"``).
     :raises ConfigError: no client, or a name that is empty or holds ``/``.
-    """
+        :param name: the prefixed name, ``<server>_<tool>``.
+        :param arguments: the tool's arguments.
+        :param tool: a :class:`~mcp_sdk.client.Tool` from :meth:`tools`, instead of ``name``.
+        :param progress_token: asks the server for ``notifications/progress`` under this token.
+        :param meta: extra ``_meta`` entries for the request.
+        :param cancellation: a :class:`~mcp_sdk.Cancellation`; cancelling it cancels the call.
+        :param timeout: seconds to wait for the answer (default: the client's).
+        :param name: the prefixed name, ``<server>_<prompt>``.
+        :param arguments: the prompt's arguments (strings).
+        :param meta: extra ``_meta`` entries for the request.
+        :param cancellation: a :class:`~mcp_sdk.Cancellation`; cancelling it cancels the call.
+        :param timeout: seconds to wait for the answer (default: the client's).
+        :param uri: the URI with the server's segment, ``scheme://<server>/path``.
+        :param meta: extra ``_meta`` entries for the request.
+        :param cancellation: a :class:`~mcp_sdk.Cancellation`; cancelling it cancels the call.
+        :param timeout: seconds to wait for the answer (default: the client's).
+        """
 
     def __init__(self, clients: t.Mapping[str, _C], *, connect_timeout: float = 30.0, mode: str = "auto") -> None:
         if not clients:
@@ -186,7 +202,10 @@ class MultiServerClient(t.Generic[_C]):
     # -- lists ---------------------------------------------------------------
 
     def tools(self, *, timeout: float | None = None) -> list[Tool]:
-        """Every tool of every connected server, named ``<server>_<tool>``, in configuration order."""
+        """Every tool of every connected server, named ``<server>_<tool>``, in configuration order.
+
+        :param timeout: seconds to wait for each server's answer (default: each client's).
+        """
         found: list[Tool] = []
         for server, tools in self._each("tools", None, lambda client: client.tools(timeout=timeout)):
             for tool in tools:
@@ -196,7 +215,10 @@ class MultiServerClient(t.Generic[_C]):
         return found
 
     def prompts(self, *, timeout: float | None = None) -> list[dict[str, t.Any]]:
-        """Every prompt of every connected server, named ``<server>_<prompt>``."""
+        """Every prompt of every connected server, named ``<server>_<prompt>``.
+
+        :param timeout: seconds to wait for each server's answer (default: each client's).
+        """
         return [
             {**prompt, "name": f"{server}_{prompt.get('name')}"}
             for server, prompts in self._each("prompts", "prompts", lambda client: client.prompts(timeout=timeout))
@@ -204,11 +226,17 @@ class MultiServerClient(t.Generic[_C]):
         ]
 
     def resources(self, *, timeout: float | None = None) -> list[dict[str, t.Any]]:
-        """Every resource of every connected server, its ``uri`` as ``scheme://<server>/path``."""
+        """Every resource of every connected server, its ``uri`` as ``scheme://<server>/path``.
+
+        :param timeout: seconds to wait for each server's answer (default: each client's).
+        """
         return self._prefixed_uris("resources", "uri", lambda client: client.resources(timeout=timeout))
 
     def resource_templates(self, *, timeout: float | None = None) -> list[dict[str, t.Any]]:
-        """Every resource template of every connected server, its ``uriTemplate`` as ``scheme://<server>/path``."""
+        """Every resource template of every connected server, its ``uriTemplate`` as ``scheme://<server>/path``.
+
+        :param timeout: seconds to wait for each server's answer (default: each client's).
+        """
         return self._prefixed_uris("resource templates", "uriTemplate", lambda client: client.resource_templates(timeout=timeout))
 
     # -- calls ---------------------------------------------------------------

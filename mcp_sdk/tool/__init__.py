@@ -184,6 +184,7 @@ class Tool:
         """Run the tool. Arguments arrive as keyword arguments; declare ``server_context`` to get it.
 
         :return: a :class:`Tool.Response` (or a wire dict, a string, or a list of content).
+        :param arguments: the tool's arguments (and ``server_context``, when ``call`` declares it).
         """
         raise NotImplementedError(f"{cls.__name__}.call is not implemented")
 
@@ -197,6 +198,9 @@ class Tool:
         """Call the tool the way its signature asks: the SDK's single entry point.
 
         :raises InvalidArgumentsError: a parameter's model rejected its argument (naming the field).
+        :param arguments: the ``tools/call`` arguments.
+        :param server_context: the :class:`~mcp_sdk.ServerContext`, passed when ``call`` declares it.
+        :returns: what ``call`` returns.
         """
         signature = cls._signature
         # Typed loosely: a tool made by define() has call(args, server_context=None) instead.
@@ -256,6 +260,22 @@ class Tool:
         arguments dict (``def add(args)``: a single parameter named ``args``/``arguments``, typed
         ``dict``, or not a property of the given ``input_schema``). Either may declare ``server_context``. ``arguments_dict=True``/``False``
         says which form instead of guessing.
+
+        :param name: the tool's name (default: the function's name).
+        :param title: a display name.
+        :param description: what it does (default: the function's docstring).
+        :param input_schema: JSON Schema of the arguments (default: derived from the function's parameters).
+        :param output_schema: JSON Schema of ``structuredContent`` (a dict or a Pydantic model).
+        :param annotations: behaviour hints (a dict or :class:`Annotations`).
+        :param meta: ``_meta`` of the ``tools/list`` entry.
+        :param icons: icons, each ``{"src": ..., "mimeType": ..., "sizes": [...]}``.
+        :param required_scopes: OAuth scopes a caller needs to see and call it.
+        :param task: task support: True or ``"optional"``, ``"required"``, or None.
+        :param tags: the server's labels for it, for ``Server(include_tags=..., exclude_tags=...)``.
+        :param handler: the function; without it, ``define`` returns a decorator.
+        :param arguments_dict: True: the function takes one arguments dict; False: keyword arguments;
+            None: guessed (see :func:`takes_arguments_dict`).
+        :returns: the Tool subclass, or a decorator returning it.
         """
 
         def build(function: t.Callable[..., t.Any]) -> type[Tool]:

@@ -211,7 +211,10 @@ class Configuration:
         self._values["request_state_ttl"] = float(value)
 
     def is_set(self, name: str) -> bool:
-        """Whether ``name`` was set explicitly (rather than left at its default)."""
+        """Whether ``name`` was set explicitly (rather than left at its default).
+
+        :param name: one of :attr:`FIELDS`.
+        """
         return name in self._values
 
     def explicit_settings(self) -> dict[str, t.Any]:
@@ -219,7 +222,11 @@ class Configuration:
         return dict(self._values)
 
     def merge(self, other: Configuration | None) -> Configuration:
-        """A new configuration: this one's settings, overridden by what ``other`` sets."""
+        """A new configuration: this one's settings, overridden by what ``other`` sets.
+
+        :param other: the configuration whose explicit settings win, or None.
+        :returns: the merged configuration (neither is changed).
+        """
         settings = self.explicit_settings()
         if other is not None:
             settings.update(other.explicit_settings())

@@ -114,7 +114,11 @@ class Subscription:
         return self
 
     def wait_acknowledged(self, timeout: float) -> bool:
-        """Block until the server acknowledges the subscription (True) or ``timeout`` seconds pass (False)."""
+        """Block until the server acknowledges the subscription (True) or ``timeout`` seconds pass (False).
+
+        :param timeout: seconds to wait at most.
+        :returns: True once acknowledged.
+        """
         return self._acknowledged.wait(timeout)
 
     @property
@@ -123,7 +127,10 @@ class Subscription:
         return self._thread.is_alive()
 
     def close(self, timeout: float = 5.0) -> None:
-        """End the subscription and wait (up to ``timeout`` seconds) for its thread. Idempotent."""
+        """End the subscription and wait (up to ``timeout`` seconds) for its thread. Idempotent.
+
+        :param timeout: seconds to wait for the thread to end.
+        """
         self._stop.cancel("subscription closed")
         with self._lock:
             current = self._current
@@ -142,6 +149,9 @@ class Subscription:
         by one notification per change the agreed filter covers, through :attr:`deliver`.
 
         :return: whether the notification was for this subscription.
+        :param subscription_id: the subscription id the notification carries in its ``_meta``.
+        :param method: the notification's method.
+        :param params: its params.
         """
         if subscription_id != self.request_id:
             return False

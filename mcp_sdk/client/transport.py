@@ -88,6 +88,7 @@ class Transport:
         """Send a JSON-RPC notification (or a response to a server request); nothing comes back.
 
         :raises mcp_sdk.TransportError: the server cannot be reached.
+        :param notification: a JSON-RPC notification, or a response to a server-to-client request.
         """
         raise NotImplementedError
 

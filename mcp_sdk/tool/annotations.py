@@ -32,7 +32,11 @@ class Annotations:
 
     @classmethod
     def coerce(cls, value: t.Any) -> Annotations | None:
-        """An :class:`Annotations` from one, a dict with snake_case or camelCase keys, or None."""
+        """An :class:`Annotations` from one, a dict with snake_case or camelCase keys, or None.
+
+        :param value: the ``annotations`` given to a tool.
+        :raises TypeError: not a dict nor :class:`Annotations`, or a dict with an unknown key.
+        """
         if value is None or isinstance(value, Annotations):
             return value
         if not isinstance(value, t.Mapping):

@@ -102,6 +102,9 @@ class DPoPVerifier:
         :param url: the resource's URL (``htu`` is compared without query and fragment).
         :param jkt: the token's ``cnf.jkt``: the proof must be signed by that key.
         :raises InvalidDPoPProofError: naming what is wrong (never the proof or the token).
+        :param proof: the request's ``DPoP`` header (None when missing).
+        :param method: the request's HTTP method.
+        :param access_token: the token the request carries.
         """
         if not isinstance(jkt, str) or not jkt:
             raise InvalidDPoPProofError("the access token is not DPoP-bound (no cnf.jkt)")

@@ -95,7 +95,10 @@ class RateLimit(Middleware):
         return call_next(request)
 
     def take(self, key: t.Hashable) -> float:
-        """Take a token from ``key``'s bucket: 0 when taken, else the seconds until one is there."""
+        """Take a token from ``key``'s bucket: 0 when taken, else the seconds until one is there.
+
+        :param key: the caller's key (see :func:`caller_key`).
+        """
         now = self._clock()
         with self._lock:
             tokens, at = self._buckets.get(key, (self.burst, now))

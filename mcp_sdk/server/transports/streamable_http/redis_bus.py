@@ -25,7 +25,11 @@ class RedisSubscriptionBus:
         backplane.on("bus", self._received)
 
     def publish(self, kind: str, uri: str | None = None) -> None:
-        """Announce a change to every worker (this one hears it back from Redis)."""
+        """Announce a change to every worker (this one hears it back from Redis).
+
+        :param kind: what changed: ``"tools"``, ``"prompts"``, ``"resources"`` (a list), ``"resource"``, ``"task"``.
+        :param uri: the resource's URI for ``"resource"``, the task's id for ``"task"``.
+        """
         self.backplane.start()
         self.backplane.broadcast({"k": "bus", "e": [kind, uri]})
 

@@ -88,23 +88,7 @@ class MultiServerClient(t.Generic[_C]):
     :param connect_timeout: seconds :meth:`connect` waits for all the servers together.
     :param mode: the ``mode`` each client connects with (``"auto"``, ``"modern"``, ``"legacy"``).
     :raises ConfigError: no client, or a name that is empty or holds ``/``.
-        :param name: the prefixed name, ``<server>_<tool>``.
-        :param arguments: the tool's arguments.
-        :param tool: a :class:`~mcp_sdk.client.Tool` from :meth:`tools`, instead of ``name``.
-        :param progress_token: asks the server for ``notifications/progress`` under this token.
-        :param meta: extra ``_meta`` entries for the request.
-        :param cancellation: a :class:`~mcp_sdk.Cancellation`; cancelling it cancels the call.
-        :param timeout: seconds to wait for the answer (default: the client's).
-        :param name: the prefixed name, ``<server>_<prompt>``.
-        :param arguments: the prompt's arguments (strings).
-        :param meta: extra ``_meta`` entries for the request.
-        :param cancellation: a :class:`~mcp_sdk.Cancellation`; cancelling it cancels the call.
-        :param timeout: seconds to wait for the answer (default: the client's).
-        :param uri: the URI with the server's segment, ``scheme://<server>/path``.
-        :param meta: extra ``_meta`` entries for the request.
-        :param cancellation: a :class:`~mcp_sdk.Cancellation`; cancelling it cancels the call.
-        :param timeout: seconds to wait for the answer (default: the client's).
-        """
+    """
 
     def __init__(self, clients: t.Mapping[str, _C], *, connect_timeout: float = 30.0, mode: str = "auto") -> None:
         if not clients:
@@ -258,6 +242,13 @@ class MultiServerClient(t.Generic[_C]):
         :raises UnknownServerError: the name has no configured server's prefix.
         :raises ServerUnavailableError: that server failed (now, or before).
         :raises ServerError: the server answered with a JSON-RPC error.
+        :param name: the prefixed name, ``<server>_<tool>``.
+        :param arguments: the tool's arguments.
+        :param tool: a :class:`~mcp_sdk.client.Tool` from :meth:`tools`, instead of ``name``.
+        :param progress_token: asks the server for ``notifications/progress`` under this token.
+        :param meta: extra ``_meta`` entries for the request.
+        :param cancellation: a :class:`~mcp_sdk.Cancellation`; cancelling it cancels the call.
+        :param timeout: seconds to wait for the answer (default: the client's).
         """
         prefixed = tool.name if tool is not None else name
         if not prefixed:
@@ -272,6 +263,11 @@ class MultiServerClient(t.Generic[_C]):
 
         :raises UnknownServerError: the name has no configured server's prefix.
         :raises ServerUnavailableError: that server failed.
+        :param name: the prefixed name, ``<server>_<prompt>``.
+        :param arguments: the prompt's arguments (strings).
+        :param meta: extra ``_meta`` entries for the request.
+        :param cancellation: a :class:`~mcp_sdk.Cancellation`; cancelling it cancels the call.
+        :param timeout: seconds to wait for the answer (default: the client's).
         """
         server, inner = self._route_name(name)
         return self._call(server, lambda client: client.get_prompt(
@@ -284,6 +280,10 @@ class MultiServerClient(t.Generic[_C]):
 
         :raises UnknownServerError: the URI has no configured server's segment.
         :raises ServerUnavailableError: that server failed.
+        :param uri: the URI with the server's segment, ``scheme://<server>/path``.
+        :param meta: extra ``_meta`` entries for the request.
+        :param cancellation: a :class:`~mcp_sdk.Cancellation`; cancelling it cancels the call.
+        :param timeout: seconds to wait for the answer (default: the client's).
         """
         parts = split_uri(uri)
         if parts is None or parts[1] not in self.clients:

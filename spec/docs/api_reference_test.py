@@ -159,3 +159,31 @@ def test_roles_naming_documented_objects_link_to_them(site: Path) -> None:
     transports = (site / "transports" / "index.html").read_text(encoding="utf-8")
     # a relative target, :class:`~.streamable_http.Limits`, links to the page of the package it is imported from
     assert re.search(r'href="\.\./streamable-http/#mcp_sdk\.server\.transports\.streamable_http\.Limits"><code>Limits</code></a>', transports)
+
+
+def test_every_param_field_names_a_parameter_of_its_function_once() -> None:
+    # A ``:param x:`` under the wrong function, or twice, would render a wrong table.
+    import ast
+
+    def parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+        arguments = function.args
+        found = {argument.arg for argument in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
+        return found | {argument.arg for argument in (arguments.vararg, arguments.kwarg) if argument is not None}
+
+    wrong = []
+    for path in sorted((ROOT / "mcp_sdk").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            names = re.findall(r"^\s*:param (?:[\w\[\], .|]+ )?\**(\w+):", ast.get_docstring(node, clean=False) or "", re.MULTILINE)
+            if isinstance(node, ast.ClassDef):
+                inits = [item for item in node.body if isinstance(item, ast.FunctionDef) and item.name == "__init__"]
+                fields = {item.target.id.lstrip("_") for item in node.body if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)}
+                if not inits and not fields:
+                    continue  # its constructor is inherited
+                known = fields.union(*(parameters(init) for init in inits))
+            else:
+                known = parameters(node)
+            if len(names) != len(set(names)) or set(names) - known:
+                wrong.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}: {sorted(set(names) - known)} {names}")
+    assert wrong == []

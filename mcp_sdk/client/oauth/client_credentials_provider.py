@@ -101,7 +101,10 @@ class ClientCredentialsProvider(StorageBackedProvider):
         return info
 
     def save_client_information(self, info: dict[str, t.Any] | None) -> None:
-        """Pre-registered credentials are fixed; this is a no-op."""
+        """Pre-registered credentials are fixed; this is a no-op.
+
+        :param info: ignored.
+        """
 
     def client_assertion(self, audience: str) -> str:
         """A freshly signed RFC 7523 client assertion for ``audience`` (the issuer).

@@ -52,7 +52,11 @@ class AuthorizationServer:
         return self.protected_resource_metadata is None
 
     def endpoint(self, name: str) -> str | None:
-        """``authorization_endpoint``, ``token_endpoint`` or ``registration_endpoint``."""
+        """``authorization_endpoint``, ``token_endpoint`` or ``registration_endpoint``.
+
+        :param name: the metadata key.
+        :returns: the endpoint's URL, or None when the metadata has none.
+        """
         value = self.metadata.get(name)
         return value if isinstance(value, str) and value else None
 

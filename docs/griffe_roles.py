@@ -176,7 +176,7 @@ def attrs_init(cls: griffe.Class) -> None:
     cls.set_member("__init__", init)
 
 
-def comment_docstring(obj: griffe.Object) -> None:
+def comment_docstring(obj: griffe.Object, loader: griffe.GriffeLoader) -> None:
     """Give an attribute documented Sphinx's way, by ``#:`` comment lines right above it, that
     comment as its docstring (Griffe reads only a string literal after the assignment)."""
     if obj.lineno is None or not isinstance(obj.filepath, Path):
@@ -188,7 +188,13 @@ def comment_docstring(obj: griffe.Object) -> None:
         comment.insert(0, lines[number].strip()[2:].strip())
         number -= 1
     if comment:
-        obj.docstring = griffe.Docstring("\n".join(comment), lineno=number + 2, parent=obj)
+        obj.docstring = griffe.Docstring(
+            "\n".join(comment),
+            lineno=number + 2,
+            parser=loader.docstring_parser,
+            parser_options=loader.docstring_options,
+            parent=obj,
+        )
 
 
 class SphinxRoles(griffe.Extension):
@@ -197,7 +203,7 @@ class SphinxRoles(griffe.Extension):
 
     def on_object(self, *, obj: griffe.Object, loader: griffe.GriffeLoader, **kwargs: t.Any) -> None:
         if obj.is_attribute and obj.docstring is None:
-            comment_docstring(obj)
+            comment_docstring(obj, loader)
         if obj.docstring is not None and obj.docstring.value:
             obj.docstring.value = markdown(obj, obj.docstring.value)
 
@@ -226,7 +232,14 @@ def inherit_docstrings(obj: griffe.Object) -> None:
                 for base in bases:
                     overridden = base.members.get(name)
                     if overridden is not None and not overridden.is_alias and overridden.docstring is not None:
-                        method.docstring = griffe.Docstring(overridden.docstring.value, lineno=overridden.docstring.lineno, parent=method)
+                        docstring = overridden.docstring
+                        method.docstring = griffe.Docstring(
+                            docstring.value,
+                            lineno=docstring.lineno,
+                            parser=docstring.parser,
+                            parser_options=docstring.parser_options,
+                            parent=method,
+                        )
                         break
         if member.is_module or member.is_class:
             inherit_docstrings(t.cast(griffe.Object, member))

@@ -146,6 +146,7 @@ def test_the_built_reference_shows_no_raw_rest(site: Path) -> None:
     for page in site.glob("*/index.html"):
         text = page.read_text(encoding="utf-8")
         assert re.findall(r":(?:class|meth|attr|func|mod|data|exc|obj):`", text) == [], page
+        assert re.findall(r"^\s*:(?:param|returns?|raises|ivar)\b", text, re.MULTILINE) == [], page  # fields parsed
         assert "``" not in text, page
         assert "<autoref" not in text, page
 

@@ -56,9 +56,27 @@ def _root(obj: griffe.Object | griffe.Alias) -> griffe.Object:
     return t.cast(griffe.Object, obj)
 
 
+def _followed(root: griffe.Object, path: str) -> str:
+    """``path``, or what it aliases when it is an attribute naming another object
+    (``Tool.Response: TypeAlias = Response``: the class, which the reference documents)."""
+    try:
+        found = root[path.partition(".")[2]]
+    except (KeyError, ValueError, griffe.AliasResolutionError, griffe.CyclicAliasError):
+        return path
+    if found.is_alias or not found.is_attribute:
+        return path
+    value = found.value
+    if isinstance(value, griffe.ExprName) and _exists(root, value.canonical_path):
+        return value.canonical_path
+    return path
+
+
 def resolve(obj: griffe.Object, target: str) -> str:
     """The full path ``target`` names from the docstring of ``obj``; ``target`` itself if none."""
-    target = target.rstrip("()")
+    return _followed(_root(obj), _resolve(obj, target.rstrip("()")))
+
+
+def _resolve(obj: griffe.Object, target: str) -> str:
     root = _root(obj)
     if target.startswith("."):
         module = obj if obj.is_module else obj.module

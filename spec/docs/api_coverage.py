@@ -66,6 +66,9 @@ class Survey:
     objects: dict[str, griffe.Object] = field(default_factory=dict)
     #: canonical path of a class -> True when its page renders inherited members
     inherits: dict[str, bool] = field(default_factory=dict)
+    #: canonical path -> each object a page renders (the directives' objects and their public members)
+    rendered: dict[str, griffe.Object] = field(default_factory=dict)
+    package: griffe.Module | None = None
 
 
 def load() -> griffe.Module:
@@ -136,10 +139,20 @@ def survey() -> Survey:
     for path in sorted(classes):
         for member in _members(t.cast(griffe.Class, objects[path]), classes):
             methods.setdefault(f"{path}.{member.name}", member)
-    result = Survey(names=names, methods=methods, objects=objects)
+    result = Survey(names=names, methods=methods, objects=objects, package=package)
     for directive in directives():
         rendered = lookup(package, directive.identifier)
         result.inherits[rendered.path] = directive.inherited_members
+        result.rendered[rendered.path] = rendered
+        if rendered.is_class:
+            members = rendered.all_members if directive.inherited_members else rendered.members
+            for name, member in members.items():
+                try:
+                    target = t.cast(griffe.Object, member.final_target if member.is_alias else member)
+                except (griffe.AliasResolutionError, griffe.CyclicAliasError):
+                    continue
+                if not name.startswith("_"):
+                    result.rendered[target.path] = target
         for path in [*names, *methods]:
             if path == rendered.path or path.startswith(f"{rendered.path}."):
                 result.documented_by.setdefault(path, []).append(directive)
@@ -160,7 +173,9 @@ def described_parameters(function: griffe.Function, extra: griffe.Object | None 
 
 
 def figures(result: Survey) -> dict[str, tuple[int, int]]:
-    """``{figure: (count, total)}``: names documented, methods with a docstring, parameters described."""
+    """``{figure: (count, total)}``: names documented, methods with a docstring, parameters described,
+    and the docstrings' cross-references (reST roles) that name an object the reference renders
+    (the others name modules and helpers outside it, and show as code)."""
     names_documented = sum(1 for path in result.names if path in result.documented_by and result.objects[path].docstring)
     methods_documented = sum(1 for path, method in result.methods.items() if path in result.documented_by and method.docstring)
     callables = []
@@ -171,6 +186,12 @@ def figures(result: Survey) -> dict[str, tuple[int, int]]:
             callables.append((t.cast(griffe.Function, found.members["__init__"]), found))
     names_parameters = [described_parameters(function, extra) for function, extra in callables]
     method_parameters = [described_parameters(t.cast(griffe.Function, method)) for method in result.methods.values() if method.is_function]
+    references = [
+        identifier
+        for found in result.rendered.values()
+        if found.docstring is not None
+        for identifier in re.findall(r'<autoref identifier="([^"]+)"', found.docstring.value)
+    ]
     return {
         "public names documented": (names_documented, len(result.names)),
         "public methods and properties documented": (methods_documented, len(result.methods)),
@@ -182,7 +203,19 @@ def figures(result: Survey) -> dict[str, tuple[int, int]]:
             sum(len(names) - len(missing) for names, missing in method_parameters),
             sum(len(names) for names, _ in method_parameters),
         ),
+        "cross-references of the rendered docstrings that link": (
+            sum(1 for identifier in references if _canonical(result, identifier) in result.rendered),
+            len(references),
+        ),
     }
+
+
+def _canonical(result: Survey, identifier: str) -> str:
+    assert result.package is not None
+    try:
+        return lookup(result.package, identifier).path
+    except (KeyError, ValueError, griffe.AliasResolutionError, griffe.CyclicAliasError):
+        return identifier
 
 
 def main() -> None:

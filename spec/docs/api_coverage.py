@@ -14,6 +14,7 @@ Django's settings).
 from __future__ import annotations
 
 import importlib
+import inspect
 import re
 import typing as t
 from dataclasses import dataclass, field
@@ -93,8 +94,10 @@ def public_object(package: griffe.Module, module_name: str, name: str) -> griffe
     """What ``module_name.name`` is; a function re-exported under its module's own name (as
     ``mcp_sdk.configuration``) is the function, not the submodule Griffe sees there."""
     found = lookup(package, f"{module_name}.{name}")
-    if found.is_module and name in found.members and not importlib.import_module(module_name).__dict__[name].__class__.__name__ == "module":
-        return lookup(package, f"{found.path}.{name}")
+    if found.is_module and name in found.members:
+        runtime = vars(importlib.import_module(module_name)).get(name)
+        if runtime is not None and not inspect.ismodule(runtime):
+            return lookup(package, f"{found.path}.{name}")
     return found
 
 

@@ -32,7 +32,9 @@ def main(argv: t.Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit status.
 
     :param argv: the arguments after the program's name (default ``sys.argv[1:]``).
-    :returns: the exit status: 0, 1 after an error (printed as one line on stderr), 130 on Ctrl-C.
+    :returns: the command's exit status (0 on success), 1 after an error (printed as one line on stderr),
+        130 on Ctrl-C.
+    :raises SystemExit: arguments the parser refuses (status 2, with argparse's usage message).
     """
     search_current_directory_last()
     parser = build_parser()

@@ -392,8 +392,8 @@ class ServerContext(t.Mapping[str, t.Any]):
         :raises CapabilityError: the client lacks ``elicitation.url``.
         :param message: why the user should visit ``url``.
         :param url: the page to send the user to.
-        :param elicitation_id: an id for the elicitation, sent as ``elicitationId`` (2025-11-25) and given to
-            :meth:`notify_elicitation_complete` when it is done.
+        :param elicitation_id: an id for the elicitation, sent as ``elicitationId`` (MCP 2026-07-28 dropped
+            it) and given to :meth:`notify_elicitation_complete` when it is done.
         :param timeout: seconds to wait for the client's answer (default: the configuration's ``server_request_timeout``).
         :returns: the client's answer, ``{"action": ...}``.
         """

@@ -38,7 +38,7 @@ class Client(ServerMessages):
 
     Open it with ``with`` (or :meth:`close` it), :meth:`connect` (the handshake), then list and call:
     :meth:`tools` and :meth:`call_tool`, :meth:`prompts` and :meth:`get_prompt`, :meth:`resources` and
-    :meth:`read_resource`. A call returns the JSON-RPC response, a ``dict``. With a server in the same process:
+    :meth:`read_resource` (``call_tool`` returns the whole JSON-RPC response). With a server in the same process:
 
     .. code-block:: python
 

@@ -13,7 +13,8 @@ mkdocstrings parses a docstring, this extension rewrites, in its text only:
   resolve. ``~`` shows only the last component; ``:role:`title <target>``` shows the title. The
   ``optional`` attribute makes a target the site does not document render as plain code
   instead of failing the strict build;
-- a ``double-backtick`` literal into a Markdown code span;
+- a ``double-backtick`` literal into a Markdown code span, and ``:raises ~a.b.Error:`` into
+  ``:raises a.b.Error:`` (the page shows the exception's type as written: no stray ``~``);
 - a method without a docstring that overrides a documented one gets that docstring, as
   ``inspect.getdoc`` gives it;
 - a module attribute's ``#:`` comment (Sphinx's attribute doc) into its docstring;
@@ -149,8 +150,12 @@ def _blocks(text: str) -> str:
     return "\n".join(out)
 
 
+RAISES_TILDE = re.compile(r"^(?P<field>[ ]*:raises[ ]+)~(?=[\w.]+:)", re.MULTILINE)
+
+
 def markdown(obj: griffe.Object, text: str) -> str:
     """The Markdown mkdocstrings should read for the reST docstring ``text`` of ``obj``."""
+    text = RAISES_TILDE.sub(lambda match: match.group("field"), text)
     parts = re.split(r"(^[ ]*```.*?^[ ]*```$)", _blocks(text), flags=re.MULTILINE | re.DOTALL)
     for number in range(0, len(parts), 2):  # prose only, never the fenced code
         prose = ROLE.sub(lambda match: _role(obj, match), parts[number])

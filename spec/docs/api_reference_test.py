@@ -149,6 +149,7 @@ def test_the_built_reference_shows_no_raw_rest(site: Path) -> None:
         assert re.findall(r"^\s*:(?:param|returns?|raises|ivar)\b", text, re.MULTILINE) == [], page  # fields parsed
         assert "``" not in text, page
         assert "<autoref" not in text, page
+        assert "<code>~" not in text, page
 
 
 def test_roles_naming_documented_objects_link_to_them(site: Path) -> None:

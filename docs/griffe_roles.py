@@ -17,7 +17,7 @@ mkdocstrings parses a docstring, this extension rewrites, in its text only:
   ``:raises a.b.Error:`` (the page shows the exception's type as written: no stray ``~``);
 - a method without a docstring that overrides a documented one gets that docstring, as
   ``inspect.getdoc`` gives it;
-- a module attribute's ``#:`` comment (Sphinx's attribute doc) into its docstring;
+- an attribute's ``#:`` comment (Sphinx's attribute doc) into its docstring;
 - a ``.. code-block:: LANGUAGE`` directive, or a literal block introduced by ``::`` at the end of
   a paragraph (Python, as in Sphinx), into a fenced block.
 

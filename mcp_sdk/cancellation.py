@@ -33,7 +33,10 @@ class Cancellation:
         self.reason: str | None = None
 
     def cancel(self, reason: str | None = None) -> bool:
-        """Cancel, run the callbacks once, and return True; False if already cancelled."""
+        """Cancel, run the callbacks once, and return True; False if already cancelled.
+
+        :param reason: why, kept as :attr:`reason` (``notifications/cancelled`` sends it).
+        """
         with self._lock:
             if self._cancelled:
                 return False
@@ -60,7 +63,10 @@ class Cancellation:
             raise CancelledError(reason=self.reason)
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Block until cancelled or ``timeout`` seconds pass; return :meth:`cancelled`."""
+        """Block until cancelled or ``timeout`` seconds pass; return :meth:`cancelled`.
+
+        :param timeout: seconds to wait at most (None: until cancelled).
+        """
         if self._cancelled:
             return True
         with self._lock:
@@ -75,6 +81,7 @@ class Cancellation:
         """Call ``callback(self)`` on cancellation (at once if already cancelled).
 
         :return: a function that unregisters the callback.
+        :param callback: called with this token, once.
         """
         with self._lock:
             if not self._cancelled:

@@ -154,11 +154,17 @@ class Channel:
         return self.protocol_version or self.server.configuration.protocol_version
 
     def supports(self, feature: str) -> bool:
-        """Whether the version in effect has ``feature`` (see :func:`mcp_sdk.protocol_version.supports`)."""
+        """Whether the version in effect has ``feature`` (see :func:`mcp_sdk.protocol_version.supports`).
+
+        :param feature: a feature name of :mod:`mcp_sdk.protocol_version` (``"progress_message"``...).
+        """
         return versions.supports(self.version, feature)
 
     def client_supports(self, capability: str) -> bool:
-        """Whether the client declared ``capability`` (dotted: ``"sampling.tools"``, ``"elicitation.url"``)."""
+        """Whether the client declared ``capability`` (dotted: ``"sampling.tools"``, ``"elicitation.url"``).
+
+        :param capability: a capability's dotted path.
+        """
         capabilities = self.client_capabilities
         if capability == "elicitation.form":
             elicitation = capabilities.get("elicitation")
@@ -174,7 +180,11 @@ class Channel:
         return True
 
     def require_capability(self, capability: str, method: str) -> None:
-        """Raise :class:`~mcp_sdk.errors.CapabilityError` unless the client declared ``capability``."""
+        """Raise :class:`~mcp_sdk.errors.CapabilityError` unless the client declared ``capability``.
+
+        :param capability: a capability's dotted path.
+        :param method: the request that needs it, for the message.
+        """
         if not self.client_supports(capability):
             raise CapabilityError(f"Client does not support {capability} (needed for {method})")
 
@@ -186,7 +196,11 @@ class Channel:
     # -- encoding ------------------------------------------------------------
 
     def encode(self, response: t.Any) -> str | None:
-        """JSON text of a response; a result JSON cannot represent becomes a ``-32603`` error."""
+        """JSON text of a response; a result JSON cannot represent becomes a ``-32603`` error.
+
+        :param response: a JSON-RPC response, a batch of them, or None.
+        :returns: the JSON text, or None for None.
+        """
         if response is None:
             return None
         if type(response) is list:  # a batch: only the responses that cannot be encoded become errors
@@ -207,7 +221,12 @@ class Channel:
         raise NotImplementedError
 
     def send_notification(self, method: str, params: t.Any = None, related_request_id: t.Any = None) -> None:
-        """Send a notification to this client."""
+        """Send a notification to this client.
+
+        :param method: the notification's method.
+        :param params: its params.
+        :param related_request_id: the client request it belongs to (its SSE stream carries it).
+        """
         self.write(json_rpc.notification(method, params), related_request_id)
 
     def notify_log_message(
@@ -216,6 +235,10 @@ class Channel:
         """Send ``notifications/message`` if ``level`` is at or above the client's log level.
 
         :raises ValueError: for a level that is not one of the eight.
+        :param data: the message: a string or any JSON value.
+        :param level: its syslog level: ``"debug"`` to ``"emergency"``.
+        :param logger: the name of the logger that produced it, if any.
+        :param related_request_id: the client request it belongs to.
         """
         severity = methods.LOG_SEVERITY.get(level)
         if severity is None:
@@ -246,6 +269,8 @@ class Channel:
         :raises JSONRPCError: the client answered with an error.
         :raises RequestTimeoutError: no answer in time.
         :raises TransportError: the channel cannot carry this request.
+        :param method: the request's method (``"sampling/createMessage"``...).
+        :param params: its params.
         """
         return self.ask(ClientRequest(method, params, related_request_id, cancellation, timeout))
 
@@ -260,6 +285,9 @@ class Channel:
 
         :raises ValidationError: the client's result is not an object.
         :raises RequestTimeoutError: no answer within ``timeout``.
+        :param timeout: seconds to wait for the answer (default: the configuration's ``server_request_timeout``).
+        :param related_request_id: the client request this one is part of.
+        :param cancellation: the parent request's token: its cancellation ends the wait.
         """
         result = self.send_request(
             methods.PING, None, related_request_id=related_request_id, cancellation=cancellation, timeout=timeout
@@ -273,6 +301,7 @@ class Channel:
         ``Last-Event-ID`` and receives what follows, the response included (SEP-1699 polling).
 
         :return: whether a connection was closed (False where the transport cannot resume).
+        :param request_id: the id of the client request whose SSE connection to close.
         """
         closer = self.stream_closer
         return closer(request_id) if closer is not None else False
@@ -293,7 +322,10 @@ class Channel:
         raise NotImplementedError
 
     def end(self, request_id: t.Any) -> None:
-        """Stop tracking a request that ended."""
+        """Stop tracking a request that ended.
+
+        :param request_id: the request's JSON-RPC id.
+        """
         raise NotImplementedError
 
     def cancel_request(self, request_id: t.Any, reason: str | None = None) -> bool:

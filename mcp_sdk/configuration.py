@@ -108,6 +108,7 @@ class Configuration:
 
     @property
     def exception_reporter(self) -> ExceptionReporter | None:
+        """``fn(exception, context)`` called with each exception a handler raises (None: none); setting a non-callable raises ``TypeError``."""
         return t.cast("ExceptionReporter | None", self._get("exception_reporter"))
 
     @exception_reporter.setter
@@ -116,6 +117,7 @@ class Configuration:
 
     @property
     def around_request(self) -> AroundRequest | None:
+        """``fn(data, request_handler)`` wrapped around each request (None: none); it must call ``request_handler()``."""
         return t.cast("AroundRequest | None", self._get("around_request"))
 
     @around_request.setter
@@ -124,6 +126,7 @@ class Configuration:
 
     @property
     def instrumentation_callback(self) -> InstrumentationCallback | None:
+        """``fn(data)`` called after each request with ``data["duration"]`` in seconds (soft-deprecated: prefer :attr:`around_request`)."""
         return t.cast("InstrumentationCallback | None", self._get("instrumentation_callback"))
 
     @instrumentation_callback.setter
@@ -145,6 +148,7 @@ class Configuration:
 
     @property
     def validate_tool_call_arguments(self) -> bool:
+        """Whether ``tools/call`` arguments are checked against the tool's input schema (default True)."""
         return t.cast(bool, self._get("validate_tool_call_arguments"))
 
     @validate_tool_call_arguments.setter
@@ -153,6 +157,7 @@ class Configuration:
 
     @property
     def validate_tool_call_results(self) -> bool:
+        """Whether successful results' ``structuredContent`` is checked against the output schema (default False)."""
         return t.cast(bool, self._get("validate_tool_call_results"))
 
     @validate_tool_call_results.setter
@@ -161,6 +166,7 @@ class Configuration:
 
     @property
     def server_request_timeout(self) -> float:
+        """Seconds a server-to-client request waits for its answer; setting a non-positive number raises ``ValueError``."""
         return t.cast(float, self._get("server_request_timeout"))
 
     @server_request_timeout.setter
@@ -171,6 +177,11 @@ class Configuration:
 
     @property
     def request_state_keys(self) -> tuple[bytes, ...] | None:
+        """The keys (as ``bytes``) that sign and verify ``requestState``; None: a random key per process.
+
+        Setting them takes ``str`` or ``bytes`` keys of 32 bytes or more; the first signs, all verify.
+        A short key or an empty list raises ``ValueError``.
+        """
         return t.cast("tuple[bytes, ...] | None", self._get("request_state_keys"))
 
     @request_state_keys.setter
@@ -190,6 +201,7 @@ class Configuration:
 
     @property
     def request_state_ttl(self) -> float:
+        """Seconds a ``requestState`` stays valid; setting a non-positive number raises ``ValueError``."""
         return t.cast(float, self._get("request_state_ttl"))
 
     @request_state_ttl.setter
@@ -199,7 +211,10 @@ class Configuration:
         self._values["request_state_ttl"] = float(value)
 
     def is_set(self, name: str) -> bool:
-        """Whether ``name`` was set explicitly (rather than left at its default)."""
+        """Whether ``name`` was set explicitly (rather than left at its default).
+
+        :param name: one of :attr:`FIELDS`.
+        """
         return name in self._values
 
     def explicit_settings(self) -> dict[str, t.Any]:
@@ -207,7 +222,11 @@ class Configuration:
         return dict(self._values)
 
     def merge(self, other: Configuration | None) -> Configuration:
-        """A new configuration: this one's settings, overridden by what ``other`` sets."""
+        """A new configuration: this one's settings, overridden by what ``other`` sets.
+
+        :param other: the configuration whose explicit settings win, or None.
+        :returns: the merged configuration (neither is changed).
+        """
         settings = self.explicit_settings()
         if other is not None:
             settings.update(other.explicit_settings())
@@ -239,6 +258,11 @@ def configure(**settings: t.Any) -> Configuration:
 
     ``mcp_sdk.configure(around_request=fn, exception_reporter=fn)``. Servers
     created afterwards merge their own configuration over it.
+
+    :param settings: any of :attr:`Configuration.FIELDS`, as keywords.
+    :returns: the process-wide default :class:`Configuration`.
+    :raises TypeError: an unknown setting, or a setting that must be callable is not.
+    :raises ValueError: a value its setting refuses (see :class:`Configuration`).
     """
     with _default_lock:
         for name, value in settings.items():

@@ -26,6 +26,9 @@ class CancelledError(MCPError):
     Raised by ``ServerContext.raise_if_cancelled()`` and from a nested
     server-to-client request whose parent request was cancelled; on the client,
     from a call whose :class:`~mcp_sdk.Cancellation` was cancelled.
+
+    :param message: the exception's message.
+    :param reason: the reason the canceller gave (``notifications/cancelled``'s ``reason``), if any.
     """
 
     def __init__(self, message: str = "Request was cancelled", reason: str | None = None) -> None:
@@ -93,7 +96,11 @@ class PromptNotUnique(MCPError, ValueError):
 
 class NotRegisteredError(MCPError, KeyError):
     """No tool, prompt, resource or resource template of that name is registered on the server
-    (``server.remove_tool(name)``, ``disable_tool``, ...)."""
+    (``server.remove_tool(name)``, ``disable_tool``, ...).
+
+    :param kind: what was looked up: ``"tool"``, ``"prompt"``, ``"resource"``...
+    :param name: the name (or URI) that is not registered.
+    """
 
     def __init__(self, kind: str, name: str) -> None:
         super().__init__(f"No {kind} {name!r} is registered")
@@ -105,7 +112,10 @@ class NotRegisteredError(MCPError, KeyError):
 
 
 class MethodAlreadyDefinedError(MCPError, ValueError):
-    """``define_custom_method`` would override a protocol method or an earlier custom one."""
+    """``define_custom_method`` would override a protocol method or an earlier custom one.
+
+    :param method_name: the JSON-RPC method already defined.
+    """
 
     def __init__(self, method_name: str) -> None:
         super().__init__(f"Method {method_name} already defined")
@@ -138,6 +148,10 @@ class JSONRPCError(MCPError):
 
     Raised on the side that *receives* an error response (e.g. a client's
     answer to a server-to-client request was an error).
+
+    :param message: the error object's ``message``.
+    :param code: the error object's ``code``.
+    :param data: the error object's ``data``, if any.
     """
 
     def __init__(self, message: str, code: int, data: t.Any = None) -> None:
@@ -158,6 +172,10 @@ class RequestHandlerError(JSONRPCError):
     """Raise from a handler to answer the request with this JSON-RPC error.
 
     Subclasses set :attr:`code`; the message defaults to the code's standard one.
+
+    :param message: the error's message (default: the standard message of its code).
+    :param data: the error object's ``data``, if any.
+    :param code: the JSON-RPC code (default: the class's :attr:`code`).
     """
 
     #: The JSON-RPC error code sent to the client.
@@ -206,6 +224,7 @@ class URLElicitationRequiredError(RequestHandlerError):
 
     :param elicitations: the ``elicitation/create`` params (``mode: "url"``) the
         client should present.
+    :param message: the error's message (default ``"URL elicitation required"``).
     """
 
     code = error_codes.URL_ELICITATION_REQUIRED

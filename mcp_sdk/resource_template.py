@@ -12,7 +12,18 @@ from ._tags import tag_set
 
 @attrs.define
 class ResourceTemplate:
-    """A parameterized resource: ``ResourceTemplate(uri_template="file:///{path}", name=...)`` (RFC 6570)."""
+    """A parameterized resource: ``ResourceTemplate(uri_template="file:///{path}", name=...)`` (RFC 6570).
+
+    :param uri_template: the RFC 6570 URI template (``uriTemplate``).
+    :param name: the template's name.
+    :param title: a display name (protocol 2025-06-18 and later).
+    :param description: what the resources are.
+    :param mime_type: the resources' media type (``mimeType``), when they all share one.
+    :param annotations: the ``annotations`` of the listing (``audience``, ``priority``...).
+    :param icons: icons (protocol 2025-11-25), each ``{"src": ..., "mimeType": ...}``.
+    :param meta: ``_meta`` of the listing.
+    :param tags: the server's labels for it, for ``Server(include_tags=..., exclude_tags=...)``; never sent.
+    """
 
     uri_template: str
     name: str

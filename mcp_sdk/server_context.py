@@ -24,7 +24,48 @@ if t.TYPE_CHECKING:
 
 
 class ServerContext(t.Mapping[str, t.Any]):
-    """A read-only mapping over the server's context, bound to one in-flight request."""
+    """A read-only mapping over the server's context, bound to one in-flight request.
+
+    A tool, prompt or resource handler that declares a ``server_context`` parameter gets one:
+    ``server_context["key"]`` reads the ``server_context`` dict given to the
+    :class:`~mcp_sdk.Server`, and its methods act for the request: :meth:`report_progress`,
+    :meth:`raise_if_cancelled`, :meth:`elicit`, :meth:`create_sampling_message`,
+    :meth:`list_roots`; :attr:`auth` is the caller and :attr:`request` the HTTP request.
+
+    .. code-block:: python
+
+        from mcp_sdk import Client, Server, ServerContext
+        from mcp_sdk.client import InMemory
+
+        server = Server(name="importer", server_context={"source": "inventory.csv"})
+
+
+        @server.tool
+        def import_rows(rows: int, server_context: ServerContext) -> str:
+            for done in range(1, rows + 1):
+                server_context.report_progress(done, total=rows)
+            return f"{rows} rows from {server_context['source']}"
+
+
+        with Client(transport=InMemory(server)) as client:
+            progress = []
+            client.on_progress(lambda params: progress.append(params["progress"]))
+            client.connect()
+            response = client.call_tool(name="import_rows", arguments={"rows": 2}, meta={"progressToken": 1})
+            assert response["result"]["content"][0]["text"] == "2 rows from inventory.csv"
+            assert progress == [1, 2]
+
+    :param context: the ``server_context`` given to the server (a mapping, or None).
+    :param session: the connection the request came on.
+    :param request_id: the JSON-RPC id of the request being handled (None for a notification).
+    :param progress_token: ``params._meta.progressToken`` of the request, if the client sent one.
+    :param cancellation: the request's cancellation token (default: a new one).
+    :param meta: the request's ``_meta``, seen under ``"_meta"``.
+    :param inputs: the answers and ``requestState`` of a 2026-07-28 multi round-trip request.
+    :param http_request: the HTTP request that carried the message (see :attr:`request`).
+
+    The server builds one for each request; handlers never construct it.
+    """
 
     __slots__ = (
         "context",
@@ -110,7 +151,11 @@ class ServerContext(t.Mapping[str, t.Any]):
 
     def client_supports(self, capability: str) -> bool:
         """Whether the client declared ``capability`` for this request (dotted:
-        ``"sampling"``, ``"elicitation.url"``, ``"extensions.io.modelcontextprotocol/ui"``)."""
+        ``"sampling"``, ``"elicitation.url"``, ``"extensions.io.modelcontextprotocol/ui"``).
+
+        :param capability: a capability's dotted path.
+        :returns: True when the client declared it.
+        """
         return self.session is not None and self.session.client_supports(capability)
 
     @property
@@ -155,7 +200,12 @@ class ServerContext(t.Mapping[str, t.Any]):
     # -- notifications -------------------------------------------------------
 
     def report_progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
-        """Send ``notifications/progress`` for this request; a no-op without a progress token."""
+        """Send ``notifications/progress`` for this request; a no-op without a progress token.
+
+        :param progress: the progress so far (it must grow with each call).
+        :param total: the total, when known.
+        :param message: a human-readable status (sent to clients of 2025-03-26 and later).
+        """
         if self.progress_token is None or self.session is None:
             return
         params: dict[str, t.Any] = {"progressToken": self.progress_token, "progress": progress}
@@ -169,6 +219,10 @@ class ServerContext(t.Mapping[str, t.Any]):
         """Send ``notifications/message`` to this client if ``level`` passes its ``logging/setLevel``.
 
         Logging is deprecated as of MCP 2026-07-28 (SEP-2577): warns with :class:`~mcp_sdk.MCPDeprecationWarning`.
+
+        :param data: the message: a string or any JSON value.
+        :param level: its syslog level: ``"debug"``, ``"info"``, ``"warning"``, ``"error"``...
+        :param logger: the name of the logger that produced it, if any.
         """
         warn_deprecated("logging")
         if self.session is not None:
@@ -176,7 +230,10 @@ class ServerContext(t.Mapping[str, t.Any]):
 
     def notify_resources_updated(self, uri: str) -> None:
         """Tell this client a resource it may have subscribed to changed, and every
-        ``subscriptions/listen`` request (2026-07-28) subscribed to ``uri``."""
+        ``subscriptions/listen`` request (2026-07-28) subscribed to ``uri``.
+
+        :param uri: the URI of the resource that changed.
+        """
         session = self.session
         if session is None:
             return
@@ -185,7 +242,10 @@ class ServerContext(t.Mapping[str, t.Any]):
         session.server.notify_resources_updated(uri)
 
     def notify_elicitation_complete(self, elicitation_id: str) -> None:
-        """Tell this client a URL elicitation finished (protocol 2025-11-25)."""
+        """Tell this client a URL elicitation finished (protocol 2025-11-25).
+
+        :param elicitation_id: the ``elicitationId`` of the URL elicitation.
+        """
         if self.session is not None and self.session.supports("elicitation_complete"):
             self.session.send_notification(
                 methods.NOTIFICATIONS_ELICITATION_COMPLETE, {"elicitationId": elicitation_id}
@@ -224,6 +284,7 @@ class ServerContext(t.Mapping[str, t.Any]):
 
         :raises CapabilityError: the client did not declare ``roots``.
         :raises JSONRPCError: the client answered with an error.
+        :param timeout: seconds to wait for the client's answer (default: the configuration's ``server_request_timeout``).
         """
         warn_deprecated("roots")
         self._require("roots", methods.ROOTS_LIST)
@@ -233,6 +294,8 @@ class ServerContext(t.Mapping[str, t.Any]):
         """Ping the client; returns ``{}``.
 
         :raises ValidationError: the client's result is not an object.
+        :param timeout: seconds to wait for the client's answer (default: the configuration's ``server_request_timeout``).
+        :raises RequestTimeoutError: no answer within ``timeout``.
         """
         if self.session is None:
             raise CapabilityError(f"{methods.PING} needs a client connection; this context has none")
@@ -257,6 +320,17 @@ class ServerContext(t.Mapping[str, t.Any]):
         Sampling is deprecated as of MCP 2026-07-28 (SEP-2577): warns with :class:`~mcp_sdk.MCPDeprecationWarning`.
 
         :raises CapabilityError: the client lacks ``sampling`` (or ``sampling.tools`` when ``tools`` is given).
+        :param messages: the conversation, as ``SamplingMessage`` dicts (``{"role": ..., "content": ...}``).
+        :param max_tokens: the most tokens to generate (``maxTokens``).
+        :param system_prompt: the system prompt the client may use (``systemPrompt``).
+        :param model_preferences: hints and priorities for the client's choice of model (``modelPreferences``).
+        :param include_context: ``"none"``, ``"thisServer"`` or ``"allServers"`` (``includeContext``).
+        :param temperature: the sampling temperature.
+        :param stop_sequences: sequences that end the generation (``stopSequences``).
+        :param metadata: provider-specific metadata, passed through.
+        :param tools: tools the model may call (protocol 2025-11-25; needs ``sampling.tools``).
+        :param tool_choice: how the model may use them (``toolChoice``).
+        :param timeout: seconds to wait for the client's answer (default: the configuration's ``server_request_timeout``).
         """
         warn_deprecated("sampling")
         self._require("sampling", methods.SAMPLING_CREATE_MESSAGE)
@@ -282,6 +356,9 @@ class ServerContext(t.Mapping[str, t.Any]):
         """Ask the user for structured input through the client; returns ``{"action": ..., "content": ...}``.
 
         :raises CapabilityError: the client lacks form elicitation.
+        :param message: what to ask the user.
+        :param requested_schema: the form, a flat JSON Schema object of primitive properties (``requestedSchema``).
+        :param timeout: seconds to wait for the client's answer (default: the configuration's ``server_request_timeout``).
         """
         self._require("elicitation.form", methods.ELICITATION_CREATE)
         params: dict[str, t.Any] = {"message": message, "requestedSchema": requested_schema}
@@ -300,6 +377,8 @@ class ServerContext(t.Mapping[str, t.Any]):
         :raises ElicitationContentError: the client's answer does not match the schema (naming the field);
             a tool that lets it escape answers ``isError`` with its message.
         :raises CapabilityError: the client lacks form elicitation.
+        :param message: what to ask the user.
+        :param timeout: seconds to wait for the client's answer (default: the configuration's ``server_request_timeout``).
         """
         from .elicitation import elicit
 
@@ -311,6 +390,12 @@ class ServerContext(t.Mapping[str, t.Any]):
         """Send the user to ``url`` for an out-of-band interaction (protocol 2025-11-25).
 
         :raises CapabilityError: the client lacks ``elicitation.url``.
+        :param message: why the user should visit ``url``.
+        :param url: the page to send the user to.
+        :param elicitation_id: an id for the elicitation, sent as ``elicitationId`` (MCP 2026-07-28 dropped
+            it) and given to :meth:`notify_elicitation_complete` when it is done.
+        :param timeout: seconds to wait for the client's answer (default: the configuration's ``server_request_timeout``).
+        :returns: the client's answer, ``{"action": ...}``.
         """
         self._require("elicitation.url", methods.ELICITATION_CREATE)
         params = {"mode": "url", "message": message, "url": url}

@@ -109,11 +109,15 @@ class ServerSession(Channel):
 
         :param cancellation: the token :meth:`accept` gave for this request, when
             the transport took it earlier; by default a new one.
+        :param message: a decoded JSON-RPC message, or a batch (list).
         """
         return self.server.handle_message(message, self, cancellation)
 
     def handle_json(self, text: str | bytes) -> str | None:
-        """Process one JSON text; return the response's JSON text, or None."""
+        """Process one JSON text; return the response's JSON text, or None.
+
+        :param text: the message's JSON text.
+        """
         try:
             message = json_rpc.decode(text)
         except ValueError as error:
@@ -124,6 +128,8 @@ class ServerSession(Channel):
         """Whether a transport should run ``message`` on a worker thread rather than inline.
 
         Responses, cancellations and the quick, order-sensitive methods run inline.
+
+        :param message: a decoded JSON-RPC message, or a batch.
         """
         if type(message) is not dict:
             return type(message) is list
@@ -131,7 +137,10 @@ class ServerSession(Channel):
         return method is not None and method not in INLINE_METHODS
 
     def receive_response(self, message: dict[str, t.Any]) -> None:
-        """Hand the client's response to the server-to-client request waiting for it (or drop it)."""
+        """Hand the client's response to the server-to-client request waiting for it (or drop it).
+
+        :param message: a JSON-RPC response from the client.
+        """
         response_id = message["id"]
         if not json_rpc.is_valid_id(response_id):  # null, 1.0, true, [..]: never an id we sent (or hashable)
             logger.debug("response with invalid id %r dropped", response_id)
@@ -154,6 +163,7 @@ class ServerSession(Channel):
 
         :return: the token; None when ``request_id`` is already taken or in flight
             (the duplicate is then refused when handled).
+        :param request_id: the request's JSON-RPC id.
         """
         with self._lock:
             if request_id in self._in_flight or request_id in self._accepted:
@@ -165,12 +175,19 @@ class ServerSession(Channel):
         return cancellation
 
     def forget(self, request_id: t.Any) -> None:
-        """Drop what :meth:`accept` noted, for a request that will not be handled."""
+        """Drop what :meth:`accept` noted, for a request that will not be handled.
+
+        :param request_id: the request's JSON-RPC id.
+        """
         with self._lock:
             self._accepted.pop(request_id, None)
 
     def begin(self, request_id: t.Any, cancellation: Cancellation) -> bool:
-        """Track a request; False (and nothing tracked) when ``request_id`` is already in flight."""
+        """Track a request; False (and nothing tracked) when ``request_id`` is already in flight.
+
+        :param request_id: the request's JSON-RPC id.
+        :param cancellation: the token that cancels it (``notifications/cancelled`` or the session's end).
+        """
         with self._lock:
             accepted = self._accepted.get(request_id)
             if accepted is cancellation:
@@ -184,11 +201,20 @@ class ServerSession(Channel):
         return True
 
     def end(self, request_id: t.Any) -> None:
+        """Stop tracking a request that ended (answered, failed or cancelled); unknown ids are ignored.
+
+        :param request_id: the request's JSON-RPC id.
+        """
         with self._lock:
             self._in_flight.pop(request_id, None)
 
     def cancel_request(self, request_id: t.Any, reason: str | None = None) -> bool:
-        """Cancel a client request in flight or accepted (as ``notifications/cancelled`` does)."""
+        """Cancel a client request in flight or accepted (as ``notifications/cancelled`` does).
+
+        :param request_id: the request's JSON-RPC id.
+        :param reason: the reason, given to its :class:`~mcp_sdk.Cancellation`.
+        :returns: whether a request was cancelled (False: unknown, or already cancelled).
+        """
         with self._lock:
             cancellation = self._in_flight.get(request_id) or self._accepted.get(request_id)
         if cancellation is None:
@@ -197,13 +223,18 @@ class ServerSession(Channel):
 
     @property
     def in_flight_count(self) -> int:
+        """How many client requests this session is handling now."""
         with self._lock:
             return len(self._in_flight)
 
     # -- outgoing ------------------------------------------------------------
 
     def write(self, message: dict[str, t.Any], related_request_id: t.Any = None) -> None:
-        """Hand a message to the transport (dropped when there is none or the session closed)."""
+        """Hand a message to the transport (dropped when there is none or the session closed).
+
+        :param message: a JSON-RPC message.
+        :param related_request_id: the client request it belongs to (its SSE stream carries it).
+        """
         send = self._send
         if send is None or self._closed:
             return
@@ -214,6 +245,8 @@ class ServerSession(Channel):
 
         When its cancellation is cancelled (the parent request was), the client is sent
         ``notifications/cancelled`` for it.
+
+        :param request: the request, its params and how long to wait.
         """
         method, params, related_request_id, cancellation, timeout = request
         if self._send is None or not self.can_send_requests:
@@ -271,7 +304,10 @@ class ServerSession(Channel):
     # -- lifecycle -----------------------------------------------------------
 
     def close(self, reason: str = "Connection closed") -> None:
-        """End the session: cancel in-flight requests, fail waiting server requests, leave the server."""
+        """End the session: cancel in-flight requests, fail waiting server requests, leave the server.
+
+        :param reason: the reason given to the cancelled requests.
+        """
         with self._lock:
             if self._closed:
                 return

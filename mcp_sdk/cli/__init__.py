@@ -29,7 +29,13 @@ PROGRAM = "mcp-sdk"
 
 
 def main(argv: t.Sequence[str] | None = None) -> int:
-    """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit status."""
+    """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit status.
+
+    :param argv: the arguments after the program's name (default ``sys.argv[1:]``).
+    :returns: the command's exit status (0 on success), 1 after an error (printed as one line on stderr),
+        130 on Ctrl-C.
+    :raises SystemExit: arguments the parser refuses (status 2, with argparse's usage message).
+    """
     search_current_directory_last()
     parser = build_parser()
     arguments = parser.parse_args(argv)
@@ -129,6 +135,9 @@ def parse_arguments(pairs: t.Sequence[str], schema: t.Mapping[str, t.Any]) -> di
     schema says ``string`` (or the text is not JSON).
 
     :raises CLIError: an item without ``=``.
+    :param pairs: ``key=value`` items, as typed on the command line.
+    :param schema: the tool's input schema (its ``properties`` say which values stay strings).
+    :returns: the arguments dict.
     """
     properties = schema.get("properties") or {}
     values: dict[str, t.Any] = {}

@@ -1,15 +1,5 @@
 """The MCP client: :class:`Client`, over the :class:`Stdio` or :class:`HTTP` transport (or your own).
 
-.. code-block:: python
-
-    from mcp_sdk import Client
-    from mcp_sdk.client import Stdio
-
-    with Client(transport=Stdio(command="python", args=["server.py"])) as client:
-        client.connect()
-        tools = client.tools()
-        response = client.call_tool(tool=tools[0], arguments={"message": "hi"})
-
 ``InMemory(server)`` connects to a server in the same process (for tests).
 ``HTTP`` (which needs requests) and ``oauth`` load only when first used.
 """
@@ -46,28 +36,43 @@ if t.TYPE_CHECKING:
 class Client(ServerMessages):
     """A connection to one MCP server, through a :class:`~mcp_sdk.client.transport.Transport`.
 
-    Thread-safe: any number of threads may send requests at once. Every
-    request method accepts ``meta=`` (extra ``_meta`` entries, e.g. W3C trace
-    context; the current OpenTelemetry span's is added when the application uses
-    OpenTelemetry, see :mod:`mcp_sdk.client.trace_propagation`), ``cancellation=`` (a :class:`~mcp_sdk.Cancellation`; cancelling it
-    from another thread sends ``notifications/cancelled`` and raises
-    :class:`~mcp_sdk.CancelledError` in the caller) and ``timeout=`` (seconds;
+    Open it with ``with`` (or :meth:`close` it), :meth:`connect` (the handshake), then list and call:
+    :meth:`tools` and :meth:`call_tool`, :meth:`prompts` and :meth:`get_prompt`, :meth:`resources` and
+    :meth:`read_resource` (``call_tool`` returns the whole JSON-RPC response). With a server in the same process:
+
+    .. code-block:: python
+
+        from mcp_sdk import Client, Server
+        from mcp_sdk.client import InMemory
+        server = Server(name="calculator")
+
+        @server.tool
+        def add(a: int, b: int) -> int:
+            return a + b
+        with Client(transport=InMemory(server)) as client:
+            client.connect()
+            assert [tool.name for tool in client.tools()] == ["add"]
+            response = client.call_tool(name="add", arguments={"a": 2, "b": 3})
+            assert response["result"]["structuredContent"] == {"result": 5}
+
+    Thread-safe: any number of threads may send requests at once. Every request method accepts ``meta=``
+    (extra ``_meta`` entries, e.g. W3C trace context; the current OpenTelemetry span's is added when the
+    application uses OpenTelemetry, see :mod:`mcp_sdk.client.trace_propagation`), ``cancellation=`` (a
+    :class:`~mcp_sdk.Cancellation`; cancelling it from another thread sends ``notifications/cancelled`` and
+    raises :class:`~mcp_sdk.CancelledError` in the caller) and ``timeout=`` (seconds;
     :class:`~mcp_sdk.RequestTimeoutError` when it runs out).
 
     :param transport: how to reach the server.
     :param timeout: default seconds to wait for each response (``None``: the transport's default).
-    :param validate_structured_content: check a tool's ``structuredContent``
-        against its output schema (for tools seen in a ``tools/list`` page, or
-        passed as ``tool=``) and raise :attr:`ValidationError` when it does not conform.
+    :param validate_structured_content: check a tool's ``structuredContent`` against its output schema (for tools
+        seen in a ``tools/list`` page, or passed as ``tool=``) and raise :attr:`ValidationError` when it does not conform.
     :param max_pages: most pages :meth:`tools` and its siblings fetch.
-    :param cache: keep results that carry ``ttlMs`` (MCP 2026-07-28) until they
-        expire; ``False`` asks the server every time.
+    :param cache: keep results that carry ``ttlMs`` (MCP 2026-07-28) until they expire; ``False`` asks every time.
     :param max_input_rounds: most ``input_required`` rounds one call may take (MCP 2026-07-28).
-    :raises: see each method; every exception is an :class:`~mcp_sdk.MCPError`:
-        :attr:`ServerError` (a JSON-RPC error from the server; :attr:`ServerBusyError`, a
-        subclass, when HTTP said 429 or 503),
-        :attr:`ValidationError` (a malformed response),
-        :class:`~mcp_sdk.TransportError` (the server is unreachable or died).
+    :raises ServerError: (from each method) the server answered with a JSON-RPC error;
+        :attr:`ServerBusyError`, a subclass, when HTTP said 429 or 503. Every exception is an
+        :class:`~mcp_sdk.MCPError`: :attr:`ValidationError` for a malformed response,
+        :class:`~mcp_sdk.TransportError` when the server is unreachable or died.
     """
 
     # Aliases, so `Client.Tool`, `Client.ServerError`... work as in the gem (and as types).
@@ -151,17 +156,14 @@ class Client(ServerMessages):
     ) -> dict[str, t.Any]:
         """Agree on a protocol version with the server.
 
-        ``mode="auto"`` (the default) probes with ``server/discover`` and speaks
-        MCP 2026-07-28 to a server that answers it; any other answer (or none
-        within ``probe_timeout``) falls back to ``initialize`` +
-        ``notifications/initialized``. The era is remembered per server for the
-        process: the next ``connect`` to a legacy server skips the probe.
-        ``"modern"`` speaks 2026-07-28 only; ``"legacy"`` only ``initialize``.
+        ``mode="auto"`` (the default) probes with ``server/discover`` and speaks MCP 2026-07-28 to a server
+        that answers it; any other answer (or none within ``probe_timeout``) falls back to ``initialize`` +
+        ``notifications/initialized``. The era is remembered per server for the process: the next ``connect``
+        to a legacy server skips the probe. ``"modern"`` speaks 2026-07-28 only; ``"legacy"`` only ``initialize``.
 
         :param client_info: ``{"name": ..., "version": ...}``; defaults to this SDK's.
         :param protocol_version: the version to offer (default: the latest of the era).
-        :param capabilities: merged over the capabilities the registered
-            handlers imply (``sampling``, ``elicitation``, ``roots``).
+        :param capabilities: merged over the capabilities the registered handlers imply (``sampling``, ``elicitation``, ``roots``).
         :return: the server's ``InitializeResult``, or on 2026-07-28 its ``DiscoverResult`` with
             ``protocolVersion`` and ``serverInfo`` added, so code reading those works in both eras.
         :raises ServerError: the server refused.

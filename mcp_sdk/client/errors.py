@@ -37,6 +37,7 @@ class ServerBusyError(ServerError):
     :param code: the JSON-RPC error code of the body (``-32600`` without one).
     :param status: the HTTP status (429 or 503).
     :param retry_after: the seconds ``Retry-After`` asks for (None: no usable header).
+    :param data: the error's ``data`` (from the JSON-RPC body), if any.
     """
 
     def __init__(self, message: str, code: int, data: t.Any = None, *, status: int, retry_after: float | None) -> None:
@@ -83,7 +84,7 @@ class ConfigError(errors.MCPError, ValueError):
     """An ``mcpServers`` configuration (:meth:`Client.from_config`) is malformed: not a mapping,
     an entry with neither ``command`` nor ``url``, a transport this SDK does not speak...
 
-    :param message: what is wrong, naming the server entry.
+    Its message says what is wrong, naming the server entry.
     """
 
 
@@ -92,7 +93,7 @@ class UnknownServerError(errors.MCPError, LookupError):
     without a configured server's prefix (``<server>_<name>``), or a resource URI without a
     server segment (``scheme://<server>/path``).
 
-    :param message: the name or URI, and the servers configured.
+    Its message gives the name or URI, and the servers configured.
     """
 
 

@@ -66,6 +66,9 @@ class ServerMessages:
         :class:`~mcp_sdk.JSONRPCError` to answer with that error (the
         specification uses code ``-1`` for a user's refusal).
         Sampling is deprecated as of MCP 2026-07-28 (SEP-2577): warns with :class:`~mcp_sdk.MCPDeprecationWarning`.
+
+        :param handler: ``handler(params)``, or None to use this method as a decorator.
+        :returns: ``handler``; without it, a decorator that registers the function it decorates.
         """
         warn_deprecated("sampling")
         return self._register("_sampling_handler", handler)
@@ -77,6 +80,10 @@ class ServerMessages:
         handler left out (SEP-1034). Declares ``elicitation: {"form": {}}``, plus
         ``"url": {}`` when ``url=True`` (the handler also handles ``mode: "url"``).
         Works as a call and as a decorator (``@client.on_elicitation(url=True)`` too).
+
+        :param handler: ``handler(params)``, or None to use this method as a decorator.
+        :param url: also declare (and handle) URL elicitations.
+        :returns: ``handler``; without it, a decorator that registers the function it decorates.
         """
         self._elicitation_url = url
         return self._register("_elicitation_handler", handler)
@@ -87,6 +94,9 @@ class ServerMessages:
         Declares ``roots: {"listChanged": true}``; call
         :meth:`notify_roots_list_changed` when they change.
         Roots are deprecated as of MCP 2026-07-28 (SEP-2577): warns with :class:`~mcp_sdk.MCPDeprecationWarning`.
+
+        :param handler: ``handler(params)``, or None to use this method as a decorator.
+        :returns: ``handler``; without it, a decorator that registers the function it decorates.
         """
         warn_deprecated("roots")
         return self._register("_roots_handler", handler)
@@ -96,15 +106,26 @@ class ServerMessages:
 
         Notification handlers run on the transport's reader thread, in order:
         keep them quick (hand long work to a thread of your own).
+
+        :param handler: ``handler(params)``, or None to use this method as a decorator.
+        :returns: ``handler``; without it, a decorator that registers the function it decorates.
         """
         return self._register("_progress_handler", handler)
 
     def on_log_message(self, handler: F | None = None) -> t.Any:
-        """Receive every ``notifications/message``: ``handler(params)`` (``level``, ``data``, ``logger``)."""
+        """Receive every ``notifications/message``: ``handler(params)`` (``level``, ``data``, ``logger``).
+
+        :param handler: ``handler(params)``, or None to use this method as a decorator.
+        :returns: ``handler``; without it, a decorator that registers the function it decorates.
+        """
         return self._register("_log_handler", handler)
 
     def on_notification(self, handler: F | None = None) -> t.Any:
-        """Receive the other notifications (list changes, resource updates...): ``handler(method, params)``."""
+        """Receive the other notifications (list changes, resource updates...): ``handler(method, params)``.
+
+        :param handler: ``handler(method, params)``, or None to use this method as a decorator.
+        :returns: ``handler``; without it, a decorator that registers the function it decorates.
+        """
         return self._register("_notification_handler", handler)
 
     def _register(self, attribute: str, handler: F | None) -> F | t.Callable[[F], F]:

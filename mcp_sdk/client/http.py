@@ -146,6 +146,10 @@ class HTTP(Transport):
             ``Mcp-Method``, ``Mcp-Name``, ``Mcp-Param-*``). With them, a cancelled request
             is cancelled by closing its stream.
         :raises SessionExpiredError: the server answered 404 to this session.
+        :param request: a complete JSON-RPC request object (with ``id``).
+        :param cancellation: when cancelled before the response arrives, stop waiting and raise
+            :class:`~mcp_sdk.CancelledError`.
+        :returns: the JSON-RPC response object (``result`` or ``error``).
         """
         waiter = self._pending.add(request)
         current = CurrentRead()
@@ -180,7 +184,10 @@ class HTTP(Transport):
         return response
 
     def send_notification(self, notification: Message) -> None:
-        """``POST`` ``notification`` (or a response to a server request); any 2xx will do (``202`` is usual)."""
+        """``POST`` ``notification`` (or a response to a server request); any 2xx will do (``202`` is usual).
+
+        :param notification: a JSON-RPC notification, or a response to a server-to-client request.
+        """
         response = self._http("POST", body=notification, stream=False, timeout=None)
         try:
             self._check_status(response, "POST", None)

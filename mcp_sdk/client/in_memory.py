@@ -48,7 +48,14 @@ class InMemory(Transport):
     def send_request(
         self, request: Message, *, timeout: float | None = None, cancellation: Cancellation | None = None
     ) -> Message:
-        """Hand ``request`` to the server and block until its response (see :class:`Transport`)."""
+        """Hand ``request`` to the server and block until its response (see :class:`Transport`).
+
+        :param request: a complete JSON-RPC request object (with ``id``).
+        :param timeout: seconds to wait for the response (default: the transport's ``timeout``).
+        :param cancellation: when cancelled before the response arrives, stop waiting and raise
+            :class:`~mcp_sdk.CancelledError`.
+        :returns: the JSON-RPC response object (``result`` or ``error``).
+        """
         if self._closed:
             raise closed_error("in-memory transport")
         waiter = self._pending.add(request)
@@ -61,7 +68,10 @@ class InMemory(Transport):
             self._pending.remove(waiter)
 
     def send_notification(self, notification: Message) -> None:
-        """Hand a notification (or a response to a server request) to the server."""
+        """Hand a notification (or a response to a server request) to the server.
+
+        :param notification: a JSON-RPC notification, or a response to a server-to-client request.
+        """
         if self._closed:
             raise closed_error("in-memory transport")
         self.session.handle_json(json_rpc.encode(notification))

@@ -67,6 +67,16 @@ class Subscription:
     :ivar notifications: the filter asked for.
     :ivar acknowledged: the filter the server agreed to (None until it acknowledges).
     :ivar request_id: the JSON-RPC id of the current listen request (its subscription id).
+    :param listen: sends one ``subscriptions/listen`` request and blocks until it ends.
+    :param new_id: a new JSON-RPC request id for each listen request.
+    :param notifications: the filter to ask for (``{"toolsListChanged": True, ...}``).
+    :param callback: ``callback(method, params)`` for each notification the subscription receives.
+    :param max_reconnects: how many failures in a row end the subscription (a refusal, HTTP 429 or
+        503, never does).
+    :param reconnect_delay: seconds of the first wait before listening again; each wait doubles.
+    :param max_reconnect_delay: the longest wait between two listen requests, in seconds.
+
+    :meth:`Client.listen` makes one; applications do not construct it.
     """
 
     def __init__(self, listen: Listen, new_id: t.Callable[[], int], notifications: dict[str, t.Any], *,
@@ -96,11 +106,19 @@ class Subscription:
         self._thread = threading.Thread(target=self._run, name=f"mcp-client-listen-{next(_names)}", daemon=True)
 
     def start(self) -> Subscription:
+        """Start keeping the subscription open, on a daemon thread.
+
+        :returns: this subscription, so ``Subscription(...).start()`` reads as one expression.
+        """
         self._thread.start()
         return self
 
     def wait_acknowledged(self, timeout: float) -> bool:
-        """Block until the server acknowledges the subscription (True) or ``timeout`` seconds pass (False)."""
+        """Block until the server acknowledges the subscription (True) or ``timeout`` seconds pass (False).
+
+        :param timeout: seconds to wait at most.
+        :returns: True once acknowledged.
+        """
         return self._acknowledged.wait(timeout)
 
     @property
@@ -109,7 +127,10 @@ class Subscription:
         return self._thread.is_alive()
 
     def close(self, timeout: float = 5.0) -> None:
-        """End the subscription and wait (up to ``timeout`` seconds) for its thread. Idempotent."""
+        """End the subscription and wait (up to ``timeout`` seconds) for its thread. Idempotent.
+
+        :param timeout: seconds to wait for the thread to end.
+        """
         self._stop.cancel("subscription closed")
         with self._lock:
             current = self._current
@@ -128,6 +149,9 @@ class Subscription:
         by one notification per change the agreed filter covers, through :attr:`deliver`.
 
         :return: whether the notification was for this subscription.
+        :param subscription_id: the subscription id the notification carries in its ``_meta``.
+        :param method: the notification's method.
+        :param params: its params.
         """
         if subscription_id != self.request_id:
             return False

@@ -186,7 +186,10 @@ class MultiServerClient(t.Generic[_C]):
     # -- lists ---------------------------------------------------------------
 
     def tools(self, *, timeout: float | None = None) -> list[Tool]:
-        """Every tool of every connected server, named ``<server>_<tool>``, in configuration order."""
+        """Every tool of every connected server, named ``<server>_<tool>``, in configuration order.
+
+        :param timeout: seconds to wait for each server's answer (default: each client's).
+        """
         found: list[Tool] = []
         for server, tools in self._each("tools", None, lambda client: client.tools(timeout=timeout)):
             for tool in tools:
@@ -196,7 +199,10 @@ class MultiServerClient(t.Generic[_C]):
         return found
 
     def prompts(self, *, timeout: float | None = None) -> list[dict[str, t.Any]]:
-        """Every prompt of every connected server, named ``<server>_<prompt>``."""
+        """Every prompt of every connected server, named ``<server>_<prompt>``.
+
+        :param timeout: seconds to wait for each server's answer (default: each client's).
+        """
         return [
             {**prompt, "name": f"{server}_{prompt.get('name')}"}
             for server, prompts in self._each("prompts", "prompts", lambda client: client.prompts(timeout=timeout))
@@ -204,11 +210,17 @@ class MultiServerClient(t.Generic[_C]):
         ]
 
     def resources(self, *, timeout: float | None = None) -> list[dict[str, t.Any]]:
-        """Every resource of every connected server, its ``uri`` as ``scheme://<server>/path``."""
+        """Every resource of every connected server, its ``uri`` as ``scheme://<server>/path``.
+
+        :param timeout: seconds to wait for each server's answer (default: each client's).
+        """
         return self._prefixed_uris("resources", "uri", lambda client: client.resources(timeout=timeout))
 
     def resource_templates(self, *, timeout: float | None = None) -> list[dict[str, t.Any]]:
-        """Every resource template of every connected server, its ``uriTemplate`` as ``scheme://<server>/path``."""
+        """Every resource template of every connected server, its ``uriTemplate`` as ``scheme://<server>/path``.
+
+        :param timeout: seconds to wait for each server's answer (default: each client's).
+        """
         return self._prefixed_uris("resource templates", "uriTemplate", lambda client: client.resource_templates(timeout=timeout))
 
     # -- calls ---------------------------------------------------------------
@@ -230,6 +242,13 @@ class MultiServerClient(t.Generic[_C]):
         :raises UnknownServerError: the name has no configured server's prefix.
         :raises ServerUnavailableError: that server failed (now, or before).
         :raises ServerError: the server answered with a JSON-RPC error.
+        :param name: the prefixed name, ``<server>_<tool>``.
+        :param arguments: the tool's arguments.
+        :param tool: a :class:`~mcp_sdk.client.Tool` from :meth:`tools`, instead of ``name``.
+        :param progress_token: asks the server for ``notifications/progress`` under this token.
+        :param meta: extra ``_meta`` entries for the request.
+        :param cancellation: a :class:`~mcp_sdk.Cancellation`; cancelling it cancels the call.
+        :param timeout: seconds to wait for the answer (default: the client's).
         """
         prefixed = tool.name if tool is not None else name
         if not prefixed:
@@ -244,6 +263,11 @@ class MultiServerClient(t.Generic[_C]):
 
         :raises UnknownServerError: the name has no configured server's prefix.
         :raises ServerUnavailableError: that server failed.
+        :param name: the prefixed name, ``<server>_<prompt>``.
+        :param arguments: the prompt's arguments (strings).
+        :param meta: extra ``_meta`` entries for the request.
+        :param cancellation: a :class:`~mcp_sdk.Cancellation`; cancelling it cancels the call.
+        :param timeout: seconds to wait for the answer (default: the client's).
         """
         server, inner = self._route_name(name)
         return self._call(server, lambda client: client.get_prompt(
@@ -256,6 +280,10 @@ class MultiServerClient(t.Generic[_C]):
 
         :raises UnknownServerError: the URI has no configured server's segment.
         :raises ServerUnavailableError: that server failed.
+        :param uri: the URI with the server's segment, ``scheme://<server>/path``.
+        :param meta: extra ``_meta`` entries for the request.
+        :param cancellation: a :class:`~mcp_sdk.Cancellation`; cancelling it cancels the call.
+        :param timeout: seconds to wait for the answer (default: the client's).
         """
         parts = split_uri(uri)
         if parts is None or parts[1] not in self.clients:

@@ -18,7 +18,12 @@ logger = logging.getLogger("mcp_sdk.client")
 
 @attrs.frozen
 class ListToolsResult:
-    """A page of ``tools/list``: :attr:`tools` and the cursor of the next page (None on the last)."""
+    """A page of ``tools/list``: :attr:`tools` and the cursor of the next page (None on the last).
+
+    :param tools: the page's tools.
+    :param next_cursor: the ``nextCursor`` to ask for the next page with; None on the last page.
+    :param meta: the result's ``_meta``, if any.
+    """
 
     tools: list[Tool]
     next_cursor: str | None = None
@@ -27,7 +32,12 @@ class ListToolsResult:
 
 @attrs.frozen
 class ListPromptsResult:
-    """A page of ``prompts/list``: :attr:`prompts` (wire dicts) and :attr:`next_cursor`."""
+    """A page of ``prompts/list``: :attr:`prompts` (wire dicts) and :attr:`next_cursor`.
+
+    :param prompts: the page's prompts, as wire dicts.
+    :param next_cursor: the ``nextCursor`` to ask for the next page with; None on the last page.
+    :param meta: the result's ``_meta``, if any.
+    """
 
     prompts: list[dict[str, t.Any]]
     next_cursor: str | None = None
@@ -36,7 +46,12 @@ class ListPromptsResult:
 
 @attrs.frozen
 class ListResourcesResult:
-    """A page of ``resources/list``: :attr:`resources` (wire dicts) and :attr:`next_cursor`."""
+    """A page of ``resources/list``: :attr:`resources` (wire dicts) and :attr:`next_cursor`.
+
+    :param resources: the page's resources, as wire dicts.
+    :param next_cursor: the ``nextCursor`` to ask for the next page with; None on the last page.
+    :param meta: the result's ``_meta``, if any.
+    """
 
     resources: list[dict[str, t.Any]]
     next_cursor: str | None = None
@@ -45,7 +60,12 @@ class ListResourcesResult:
 
 @attrs.frozen
 class ListResourceTemplatesResult:
-    """A page of ``resources/templates/list``: :attr:`resource_templates` (wire dicts) and :attr:`next_cursor`."""
+    """A page of ``resources/templates/list``: :attr:`resource_templates` (wire dicts) and :attr:`next_cursor`.
+
+    :param resource_templates: the page's resource templates, as wire dicts.
+    :param next_cursor: the ``nextCursor`` to ask for the next page with; None on the last page.
+    :param meta: the result's ``_meta``, if any.
+    """
 
     resource_templates: list[dict[str, t.Any]]
     next_cursor: str | None = None

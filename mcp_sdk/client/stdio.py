@@ -220,6 +220,10 @@ class Stdio(Transport):
         """Write ``request`` and wait for the response with the same id (see :meth:`Transport.send_request`).
 
         :param timeout: seconds; defaults to ``read_timeout``.
+        :param request: a complete JSON-RPC request object (with ``id``).
+        :param cancellation: when cancelled before the response arrives, stop waiting and raise
+            :class:`~mcp_sdk.CancelledError`.
+        :returns: the JSON-RPC response object (``result`` or ``error``).
         """
         if self.process is None:
             self.start()
@@ -231,7 +235,10 @@ class Stdio(Transport):
             self._pending.remove(waiter)
 
     def send_notification(self, notification: Message) -> None:
-        """Queue ``notification`` for writing (see :meth:`Transport.send_notification`)."""
+        """Queue ``notification`` for writing (see :meth:`Transport.send_notification`).
+
+        :param notification: a JSON-RPC notification, or a response to a server-to-client request.
+        """
         if self.process is None:
             self.start()
         self._enqueue(notification)

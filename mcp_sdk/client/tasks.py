@@ -76,6 +76,9 @@ class TaskHandle:
     :param sender: what the task requests go through (the client's request sender).
     :ivar task_id: the server's id for it (a bearer secret: keep it private).
     :ivar task: the last task state seen (``CreateTaskResult`` or ``tasks/get`` result).
+    :param task_id: the server's id for the task.
+    :param task: the task's state when known (default ``{"taskId": task_id, "status": "working"}``).
+    :raises ValueError: ``task_id`` is not a non-empty string.
     """
 
     def __init__(self, sender: TaskRequests, task_id: str, task: dict[str, t.Any] | None = None) -> None:
@@ -89,7 +92,12 @@ class TaskHandle:
 
     @classmethod
     def completed(cls, sender: TaskRequests, result: dict[str, t.Any]) -> TaskHandle:
-        """A handle for a call the server answered at once (no task): already ``completed``."""
+        """A handle for a call the server answered at once (no task): already ``completed``.
+
+        :param sender: what the task requests go through (the client's request sender).
+        :param result: the tool's result.
+        :returns: a handle whose :meth:`result` returns ``result`` at once.
+        """
         handle = cls(sender, "-", {"taskId": None, "status": "completed", "result": result})
         return handle
 
@@ -105,6 +113,8 @@ class TaskHandle:
         """The task now (``tasks/get``): ``status`` with its ``result``, ``error`` or ``inputRequests``.
 
         :raises ServerError: the server does not know the task (-32602), among others.
+        :param timeout: seconds to wait for the answer (default: the client's).
+        :returns: the ``tasks/get`` result.
         """
         if self.task.get("taskId") is None or self.task.get("status") in TERMINAL_STATUSES:
             return dict(self.task)
@@ -126,6 +136,7 @@ class TaskHandle:
         :raises ServerError: the task ``failed`` (its JSON-RPC error).
         :raises CancelledError: the task was cancelled, or ``cancellation`` was.
         :raises InputRequiredError: it asked for something no handler answers.
+        :param cancellation: a :class:`~mcp_sdk.Cancellation`; cancelling it stops waiting and cancels the task.
         """
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
@@ -159,7 +170,10 @@ class TaskHandle:
                 time.sleep(pause)
 
     def cancel(self, *, timeout: float | None = None) -> None:
-        """Ask the server to cancel the task (``tasks/cancel``); cooperative: it may still complete."""
+        """Ask the server to cancel the task (``tasks/cancel``); cooperative: it may still complete.
+
+        :param timeout: seconds to wait for the server's answer (default: the client's).
+        """
         if self.task.get("taskId") is None:
             return
         self.sender.request(methods.TASKS_CANCEL, {"taskId": self.task_id}, timeout=timeout)

@@ -54,6 +54,7 @@ class Tool:
         """Build from a ``tools/list`` entry.
 
         :raises ValidationError: the entry has no string ``name``.
+        :param data: the entry, as received.
         """
         if not isinstance(data, t.Mapping) or not isinstance(data.get("name"), str):
             raise ValidationError(f"tools/list entry without a name: {data!r:.200}")
@@ -89,6 +90,7 @@ class Tool:
         result (``isError: true``). The schema is compiled once, on first use.
 
         :raises ValidationError: ``structuredContent`` is missing or does not conform.
+        :param result: the ``tools/call`` result.
         """
         if self.output_schema is None or result.get("isError") is True:
             return

@@ -88,6 +88,7 @@ class Transport:
         """Send a JSON-RPC notification (or a response to a server request); nothing comes back.
 
         :raises mcp_sdk.TransportError: the server cannot be reached.
+        :param notification: a JSON-RPC notification, or a response to a server-to-client request.
         """
         raise NotImplementedError
 
@@ -100,6 +101,8 @@ class Transport:
 
         The client installs its own; a transport passes messages to it through
         :meth:`dispatch`.
+
+        :param handler: ``handler(message)``, returning the response to a request (None for a notification).
         """
         self._message_handler = handler
 
@@ -112,6 +115,9 @@ class Transport:
         of its own); its response goes back through ``reply``. A request with no
         handler is answered ``-32601``; past :attr:`max_server_requests` running
         at once, ``-32603`` (the client is busy).
+
+        :param message: the server's request or notification.
+        :param reply: sends the response to a request back to the server.
         """
         handler = self._message_handler
         if "id" not in message:
@@ -159,6 +165,11 @@ class Transport:
         """Route what the server sent: responses to their waiting callers, requests and notifications to :meth:`dispatch`.
 
         ``message`` may be a batch; ``source`` names the server in log lines.
+
+        :param message: what the server sent: a message or a batch.
+        :param pending: the requests waiting for their responses.
+        :param reply: sends the response to a server request back.
+        :param source: names the server in log lines.
         """
         for item in message if type(message) is list else (message,):
             if is_response(item):

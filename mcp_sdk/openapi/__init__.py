@@ -78,6 +78,7 @@ def from_openapi(
     :returns: the server.
     :raises OpenAPIError: the document is not OpenAPI 3.0/3.1, has a dangling ``$ref``, or names no base URL.
     :raises MissingExtraError: the document is YAML and PyYAML is not installed.
+    :param server_options: more keywords for ``server_class`` (``version=``, ``instructions=``...).
     """
     spec = load_document(document)
     resolver = Resolver(spec)

@@ -57,7 +57,10 @@ class RouteMap:
     mcp_tags: t.AbstractSet[str] = frozenset()
 
     def matches(self, route: Route) -> bool:
-        """True when ``route`` has one of the methods, a path matching the pattern, and all the tags."""
+        """True when ``route`` has one of the methods, a path matching the pattern, and all the tags.
+
+        :param route: an operation of the document.
+        """
         methods = [self.methods] if isinstance(self.methods, str) else self.methods
         if "*" not in methods and route.method not in {method.upper() for method in methods}:
             return False

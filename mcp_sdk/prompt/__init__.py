@@ -22,7 +22,35 @@ from .typed_arguments import is_model, model_arguments, model_loader
 
 
 class Prompt:
-    """Base class of prompts. Never instantiated."""
+    """Base class of prompts. Never instantiated: metadata and ``template`` live on the class.
+
+    Subclass it with class-level metadata (``description``, ``arguments``, optionally
+    ``prompt_name``, ``title``...) and a ``template`` classmethod that takes the arguments dict
+    (and ``server_context``) and returns a :class:`Result` of :class:`Message` objects. Register the
+    class with ``Server(prompts=[...])`` or :meth:`~mcp_sdk.Server.add_prompt`;
+    ``@server.prompt`` builds one from a function instead.
+
+    .. code-block:: python
+
+        from mcp_sdk import Client, Content, Prompt, Server
+        from mcp_sdk.client import InMemory
+
+
+        class Greeting(Prompt):
+            description = "Greets someone by name"
+            arguments = [Prompt.Argument(name="name", required=True)]
+
+            @classmethod
+            def template(cls, args, server_context=None):
+                return Prompt.Result(messages=[Prompt.Message(role="user", content=Content.Text(f"Say hello to {args['name']}"))])
+
+
+        server = Server(name="greeter", prompts=[Greeting])
+        with Client(transport=InMemory(server)) as client:
+            client.connect()
+            response = client.get_prompt("greeting", {"name": "Ada"})
+            assert response["messages"][0]["content"]["text"] == "Say hello to Ada"
+    """
 
     #: The wire name; defaults to the snake_case class name.
     prompt_name: t.ClassVar[str] = "prompt"
@@ -71,11 +99,21 @@ class Prompt:
         cls._signature = Signature(cls.template)
 
     def __init__(self, *args: t.Any, **kwargs: t.Any) -> None:
+        """Always raises: a prompt is its class, registered as is (``Server(prompts=[Greeting])``).
+
+        :param args: ignored.
+        :param kwargs: ignored.
+        :raises TypeError: always.
+        """
         raise TypeError("Prompts are classes: register the class itself, do not instantiate it")
 
     @classmethod
     def template(cls, args: dict[str, t.Any], server_context: t.Any = None) -> t.Any:
-        """Build the messages from ``args``; return a :class:`Prompt.Result` (or its wire dict)."""
+        """Build the messages from ``args``; return a :class:`Prompt.Result` (or its wire dict).
+
+        :param args: the ``prompts/get`` arguments (or the validated model, when ``arguments`` is a model).
+        :param server_context: the :class:`~mcp_sdk.ServerContext`, passed when ``template`` declares it.
+        """
         raise NotImplementedError(f"{cls.__name__}.template is not implemented")
 
     @classmethod
@@ -88,6 +126,9 @@ class Prompt:
         """Call the template the way its signature asks.
 
         :raises InvalidParamsError: the ``arguments`` model rejected ``args`` (naming the field).
+        :param args: the ``prompts/get`` arguments.
+        :param server_context: the :class:`~mcp_sdk.ServerContext`, passed when ``template`` declares it.
+        :returns: what ``template`` returns.
         """
         value = cls._arguments_model(args) if cls._arguments_model is not None else dict(args)
         if cls._signature.accepts_server_context:
@@ -96,7 +137,11 @@ class Prompt:
 
     @classmethod
     def missing_arguments(cls, args: t.Mapping[str, t.Any]) -> list[str]:
-        """Names of required arguments absent from ``args``."""
+        """Names of required arguments absent from ``args``.
+
+        :param args: the ``prompts/get`` arguments.
+        :returns: the names, in declaration order.
+        """
         return [a.name for a in cls.arguments if a.required and args.get(a.name) is None]
 
     @classmethod
@@ -131,6 +176,17 @@ class Prompt:
         """Make a Prompt subclass from ``handler(args, server_context=None)``.
 
         With ``handler=`` the class is returned; without it, a decorator that returns the class.
+
+        :param name: the prompt's name (default: the function's name).
+        :param title: a display name.
+        :param description: what it is for.
+        :param arguments: its arguments: :class:`Argument` objects or dicts, or a Pydantic model whose fields they are.
+        :param meta: ``_meta`` of the ``prompts/list`` entry.
+        :param icons: icons, each ``{"src": ..., "mimeType": ..., "sizes": [...]}``.
+        :param required_scopes: OAuth scopes a caller needs to see and get it.
+        :param tags: the server's labels for it, for ``Server(include_tags=..., exclude_tags=...)``.
+        :param handler: the template function; without it, ``define`` returns a decorator.
+        :returns: the Prompt subclass, or a decorator returning it.
         """
 
         def build(function: t.Callable[..., t.Any]) -> type[Prompt]:

@@ -9,7 +9,13 @@ import attrs
 
 @attrs.define
 class Argument:
-    """``Prompt.Argument(name="message", title=None, description=None, required=False)``."""
+    """``Prompt.Argument(name="message", title=None, description=None, required=False)``.
+
+    :param name: the argument's name, the key of the arguments dict.
+    :param title: a display name (protocol 2025-06-18 and later).
+    :param description: what the argument is for.
+    :param required: whether ``prompts/get`` must give it.
+    """
 
     name: str
     title: str | None = None

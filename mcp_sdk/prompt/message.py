@@ -11,7 +11,11 @@ from .._converter import to_wire
 
 @attrs.define
 class Message:
-    """``Prompt.Message(role="user", content=Content.Text("..."))``; content may be a wire dict."""
+    """``Prompt.Message(role="user", content=Content.Text("..."))``; content may be a wire dict.
+
+    :param role: ``"user"`` or ``"assistant"``.
+    :param content: a ``Content.*`` block (:class:`~mcp_sdk.Content`) or its wire dict.
+    """
 
     role: str
     content: t.Any

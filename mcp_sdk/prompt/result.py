@@ -11,7 +11,12 @@ from .._converter import to_wire
 
 @attrs.define
 class Result:
-    """``Prompt.Result(description=None, messages=[...], meta=None)``."""
+    """``Prompt.Result(description=None, messages=[...], meta=None)``.
+
+    :param description: a description of the result.
+    :param messages: the :class:`Message` objects (or wire dicts), in order.
+    :param meta: the result's ``_meta``.
+    """
 
     description: str | None = None
     messages: list[t.Any] = attrs.field(factory=list)

@@ -11,7 +11,13 @@ from .._converter import unstructure
 
 @attrs.define
 class TextContents:
-    """``{"uri": ..., "mimeType": ..., "text": ...}``."""
+    """``{"uri": ..., "mimeType": ..., "text": ...}``.
+
+    :param text: the contents, as text.
+    :param uri: the URI read.
+    :param mime_type: the contents' media type (``mimeType``).
+    :param meta: the contents' ``_meta``.
+    """
 
     text: str
     uri: str
@@ -25,7 +31,13 @@ class TextContents:
 
 @attrs.define
 class BlobContents:
-    """``{"uri": ..., "mimeType": ..., "blob": <base64 data>}``."""
+    """``{"uri": ..., "mimeType": ..., "blob": <base64 data>}``.
+
+    :param data: the contents, base64-encoded (sent as ``blob``).
+    :param uri: the URI read.
+    :param mime_type: the contents' media type (``mimeType``).
+    :param meta: the contents' ``_meta``.
+    """
 
     data: str
     uri: str

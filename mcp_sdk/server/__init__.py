@@ -56,6 +56,12 @@ class Server:
     :class:`~.composition.Composition`); each sees the server only as the :class:`~.core.ServerCore` it declares.
 
     :param name: ``serverInfo.name``.
+    :param title: ``serverInfo.title``, a display name.
+    :param version: ``serverInfo.version`` (default ``"0.1.0"``).
+    :param instructions: ``instructions`` of ``initialize`` and ``server/discover``: how to use the server, for the model.
+    :param website_url: ``serverInfo.websiteUrl``.
+    :param icons: ``serverInfo.icons``, each ``{"src": ..., "mimeType": ..., "sizes": [...]}``.
+    :param description: ``serverInfo.description``.
     :param tools: Tool subclasses (names must be unique).
     :param prompts: Prompt subclasses.
     :param resources: :class:`~mcp_sdk.Resource` objects.

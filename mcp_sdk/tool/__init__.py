@@ -40,7 +40,13 @@ NAME_PATTERN = re.compile(r"[A-Za-z0-9_.\-]{1,128}")
 
 
 def validate_name(name: t.Any, kind: str = "tool") -> str:
-    """Return ``name`` if it is 1-128 characters of ``A-Za-z0-9_-.``; else raise :class:`~mcp_sdk.InvalidNameError`."""
+    """Return ``name`` if it is 1-128 characters of ``A-Za-z0-9_-.``; else raise :class:`~mcp_sdk.InvalidNameError`.
+
+    :param name: the name to check.
+    :param kind: what is named, for the message (``"tool"``, ``"prompt"``...).
+    :returns: ``name``.
+    :raises ~mcp_sdk.InvalidNameError: ``name`` is not a string of 1 to 128 allowed characters.
+    """
     if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
         raise InvalidNameError(
             f"Invalid {kind} name {name!r}: use 1 to 128 characters of A-Z, a-z, 0-9, '_', '-' and '.'"
@@ -49,7 +55,36 @@ def validate_name(name: t.Any, kind: str = "tool") -> str:
 
 
 class Tool:
-    """Base class of tools. Never instantiated: metadata and ``call`` live on the class."""
+    """Base class of tools. Never instantiated: metadata and ``call`` live on the class.
+
+    Subclass it with class-level metadata (``description``, ``input_schema``, optionally
+    ``tool_name``, ``title``, ``output_schema``, ``annotations``...) and a ``call`` classmethod that
+    takes the arguments as keywords (plus ``server_context`` when it declares it) and returns a
+    :class:`Response`, a list of content, a string or a value for ``structuredContent``. Register
+    the class with ``Server(tools=[...])`` or :meth:`~mcp_sdk.Server.add_tool`;
+    :meth:`define` and ``@server.tool`` build one from a function instead.
+
+    .. code-block:: python
+
+        from mcp_sdk import Client, Server, Tool
+        from mcp_sdk.client import InMemory
+
+
+        class EchoTool(Tool):
+            description = "Echoes its argument"
+            input_schema = {"properties": {"message": {"type": "string"}}, "required": ["message"]}
+
+            @classmethod
+            def call(cls, message, server_context=None):
+                return Tool.Response([{"type": "text", "text": message}])
+
+
+        server = Server(name="echo", tools=[EchoTool])
+        with Client(transport=InMemory(server)) as client:
+            client.connect()
+            response = client.call_tool(name="echo_tool", arguments={"message": "hi"})
+            assert response["result"]["content"] == [{"type": "text", "text": "hi"}]
+    """
 
     #: The wire name; defaults to the snake_case class name (``EchoTool`` -> ``echo_tool``).
     tool_name: t.ClassVar[str] = "tool"
@@ -136,6 +171,12 @@ class Tool:
         cls._signature = Signature(cls.call)
 
     def __init__(self, *args: t.Any, **kwargs: t.Any) -> None:
+        """Always raises: a tool is its class, registered as is (``Server(tools=[EchoTool])``).
+
+        :param args: ignored.
+        :param kwargs: ignored.
+        :raises TypeError: always.
+        """
         raise TypeError("Tools are classes: register the class itself, do not instantiate it")
 
     @classmethod
@@ -143,6 +184,7 @@ class Tool:
         """Run the tool. Arguments arrive as keyword arguments; declare ``server_context`` to get it.
 
         :return: a :class:`Tool.Response` (or a wire dict, a string, or a list of content).
+        :param arguments: the tool's arguments (and ``server_context``, when ``call`` declares it).
         """
         raise NotImplementedError(f"{cls.__name__}.call is not implemented")
 
@@ -156,6 +198,9 @@ class Tool:
         """Call the tool the way its signature asks: the SDK's single entry point.
 
         :raises InvalidArgumentsError: a parameter's model rejected its argument (naming the field).
+        :param arguments: the ``tools/call`` arguments.
+        :param server_context: the :class:`~mcp_sdk.ServerContext`, passed when ``call`` declares it.
+        :returns: what ``call`` returns.
         """
         signature = cls._signature
         # Typed loosely: a tool made by define() has call(args, server_context=None) instead.
@@ -215,6 +260,22 @@ class Tool:
         arguments dict (``def add(args)``: a single parameter named ``args``/``arguments``, typed
         ``dict``, or not a property of the given ``input_schema``). Either may declare ``server_context``. ``arguments_dict=True``/``False``
         says which form instead of guessing.
+
+        :param name: the tool's name (default: the function's name).
+        :param title: a display name.
+        :param description: what it does (default: the function's docstring).
+        :param input_schema: JSON Schema of the arguments (default: derived from the function's parameters).
+        :param output_schema: JSON Schema of ``structuredContent`` (a dict or a Pydantic model).
+        :param annotations: behaviour hints (a dict or :class:`Annotations`).
+        :param meta: ``_meta`` of the ``tools/list`` entry.
+        :param icons: icons, each ``{"src": ..., "mimeType": ..., "sizes": [...]}``.
+        :param required_scopes: OAuth scopes a caller needs to see and call it.
+        :param task: task support: True or ``"optional"``, ``"required"``, or None.
+        :param tags: the server's labels for it, for ``Server(include_tags=..., exclude_tags=...)``.
+        :param handler: the function; without it, ``define`` returns a decorator.
+        :param arguments_dict: True: the function takes one arguments dict; False: keyword arguments;
+            None: guessed (see :func:`takes_arguments_dict`).
+        :returns: the Tool subclass, or a decorator returning it.
         """
 
         def build(function: t.Callable[..., t.Any]) -> type[Tool]:
@@ -247,12 +308,20 @@ class Tool:
 
 
 def defines_call(tool: type[Tool]) -> bool:
-    """Whether a Tool class (or an ancestor below :class:`Tool`) defines its own ``call``."""
+    """Whether a Tool class (or an ancestor below :class:`Tool`) defines its own ``call``.
+
+    :param tool: a :class:`Tool` subclass.
+    :returns: True when it (or an ancestor below :class:`Tool`) defines ``call``.
+    """
     return getattr(tool.call, "__func__", None) is not t.cast(t.Any, Tool.call).__func__
 
 
 def check_has_call(tool: type[Tool]) -> None:
-    """Raise :class:`DefinitionError` when a Tool class (about to be served) never defines ``call``."""
+    """Raise :class:`DefinitionError` when a Tool class (about to be served) never defines ``call``.
+
+    :param tool: a :class:`Tool` subclass.
+    :raises ~mcp_sdk.DefinitionError: it never defines ``call``.
+    """
     if not defines_call(tool):
         raise DefinitionError(
             f"Tool {tool.tool_name}: no call method; define '@classmethod def call(cls, <arguments>, server_context=None)' returning the result"
@@ -274,7 +343,14 @@ def task_support(owner: str, value: t.Any) -> str | None:
 
 
 def takes_arguments_dict(function: t.Callable[..., t.Any], input_schema: t.Any = None) -> bool:
-    """Whether ``function`` takes the one arguments dict (``fn(args)``) rather than keyword arguments."""
+    """Whether ``function`` takes the one arguments dict (``fn(args)``) rather than keyword arguments.
+
+    :param function: the tool's function.
+    :param input_schema: its input schema, if given (a dict, an :class:`InputSchema` or a model class).
+    :returns: True when ``function`` takes one parameter that is not a property of the schema and is
+        ``*args``, named ``args``/``arguments``/``params``, or annotated as a mapping (or a schema was
+        given without it); False when it takes keyword arguments.
+    """
     try:
         parameters = [
             p

@@ -16,6 +16,12 @@ class Annotations:
 
     Unset hints are left out, so clients apply the specification's defaults
     (destructive and open-world true, read-only and idempotent false).
+
+    :param read_only_hint: the tool does not change its environment (``readOnlyHint``).
+    :param destructive_hint: it may destroy or overwrite data, rather than only add (``destructiveHint``).
+    :param idempotent_hint: calling it again with the same arguments has no further effect (``idempotentHint``).
+    :param open_world_hint: it reaches outside entities, such as the web (``openWorldHint``).
+    :param title: a display name for the tool.
     """
 
     read_only_hint: bool | None = None
@@ -26,7 +32,11 @@ class Annotations:
 
     @classmethod
     def coerce(cls, value: t.Any) -> Annotations | None:
-        """An :class:`Annotations` from one, a dict with snake_case or camelCase keys, or None."""
+        """An :class:`Annotations` from one, a dict with snake_case or camelCase keys, or None.
+
+        :param value: the ``annotations`` given to a tool.
+        :raises TypeError: not a dict nor :class:`Annotations`, or a dict with an unknown key.
+        """
         if value is None or isinstance(value, Annotations):
             return value
         if not isinstance(value, t.Mapping):

@@ -14,7 +14,10 @@ class InputSchema(Schema):
     root_name = "arguments"
 
     def validate_arguments(self, arguments: t.Any) -> None:
-        """Raise :class:`~mcp_sdk.ValidationError` naming the offending field if invalid."""
+        """Raise :class:`~mcp_sdk.ValidationError` naming the offending field if invalid.
+
+        :param arguments: a ``tools/call``'s arguments.
+        """
         message = self.errors(arguments)
         if message is not None:
             raise ValidationError(f"Invalid arguments: {message}")

@@ -14,7 +14,10 @@ class OutputSchema(Schema):
     root_name = "structuredContent"
 
     def validate_result(self, result: t.Any) -> None:
-        """Raise :class:`~mcp_sdk.ValidationError` if ``result`` does not conform."""
+        """Raise :class:`~mcp_sdk.ValidationError` if ``result`` does not conform.
+
+        :param result: a tool's ``structuredContent``.
+        """
         message = self.errors(result)
         if message is not None:
             raise ValidationError(f"Invalid structured content: {message}")

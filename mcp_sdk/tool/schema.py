@@ -64,7 +64,10 @@ class Schema:
         return validator
 
     def errors(self, data: t.Any) -> str | None:
-        """The first validation failure as a message naming the field, or None when valid."""
+        """The first validation failure as a message naming the field, or None when valid.
+
+        :param data: the value to validate.
+        """
         try:
             self._compiled()(data)
         except fastjsonschema.JsonSchemaValueException as error:

@@ -46,7 +46,10 @@ class StorageBackedProvider:
         return tokens if isinstance(tokens, dict) else None
 
     def save_tokens(self, tokens: dict[str, t.Any] | None) -> None:
-        """Store ``tokens``; ``None`` clears them."""
+        """Store ``tokens``; ``None`` clears them.
+
+        :param tokens: the token response (``access_token``, ``refresh_token``, ``expires_at``...), or None.
+        """
         self.storage.save_tokens(tokens)
 
     def client_information(self) -> dict[str, t.Any] | None:
@@ -55,7 +58,10 @@ class StorageBackedProvider:
         return info if isinstance(info, dict) else None
 
     def save_client_information(self, info: dict[str, t.Any] | None) -> None:
-        """Store the client registration; ``None`` clears it."""
+        """Store the client registration; ``None`` clears it.
+
+        :param info: the client's registration (``client_id``, ``client_secret``...), or None.
+        """
         self.storage.save_client_information(info)
 
     @property

@@ -101,10 +101,16 @@ class ClientCredentialsProvider(StorageBackedProvider):
         return info
 
     def save_client_information(self, info: dict[str, t.Any] | None) -> None:
-        """Pre-registered credentials are fixed; this is a no-op."""
+        """Pre-registered credentials are fixed; this is a no-op.
+
+        :param info: ignored.
+        """
 
     def client_assertion(self, audience: str) -> str:
-        """A freshly signed RFC 7523 client assertion for ``audience`` (the issuer)."""
+        """A freshly signed RFC 7523 client assertion for ``audience`` (the issuer).
+
+        :param audience: the authorization server's issuer.
+        """
         if self._signer is None:
             raise InvalidCredentialsError("client_assertion needs token_endpoint_auth_method='private_key_jwt'")
         return self._signer.client_assertion(client_id=self.client_id, audience=audience)

@@ -123,7 +123,10 @@ class CrossAppAccessProvider(StorageBackedProvider):
         }
 
     def save_client_information(self, info: dict[str, t.Any] | None) -> None:
-        """Pre-registered credentials are fixed; this is a no-op."""
+        """Pre-registered credentials are fixed; this is a no-op.
+
+        :param info: ignored.
+        """
 
     def id_token(self) -> str:
         """The ID token to exchange: the one given, or a fresh one from the callable."""

@@ -29,7 +29,13 @@ _ENDPOINTS = ("authorization_endpoint", "token_endpoint", "registration_endpoint
 
 @dataclass(frozen=True)
 class AuthorizationServer:
-    """What discovery found: the server to talk to and the resource to ask for."""
+    """What discovery found: the server to talk to and the resource to ask for.
+
+    :param issuer: the authorization server's issuer identifier.
+    :param metadata: its RFC 8414 metadata (the 2025-03-26 defaults when none is published).
+    :param resource: the RFC 8707 ``resource`` sent on authorization and token requests.
+    :param protected_resource_metadata: the Protected Resource Metadata, or None on the 2025-03-26 path.
+    """
 
     #: The authorization server's issuer identifier.
     issuer: str
@@ -46,7 +52,11 @@ class AuthorizationServer:
         return self.protected_resource_metadata is None
 
     def endpoint(self, name: str) -> str | None:
-        """``authorization_endpoint``, ``token_endpoint`` or ``registration_endpoint``."""
+        """``authorization_endpoint``, ``token_endpoint`` or ``registration_endpoint``.
+
+        :param name: the metadata key.
+        :returns: the endpoint's URL, or None when the metadata has none.
+        """
         value = self.metadata.get(name)
         return value if isinstance(value, str) and value else None
 

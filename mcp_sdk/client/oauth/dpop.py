@@ -105,6 +105,9 @@ class DPoPKey:
 
         :param access_token: adds ``ath`` (required when the request carries a token).
         :param nonce: the server's nonce; by default the last one ``url``'s origin sent.
+        :param method: the request's HTTP method (``htm``).
+        :param url: the request's URL (``htu``, without query and fragment).
+        :returns: the signed proof JWT, for the ``DPoP`` header.
         """
         claims: dict[str, t.Any] = {
             "jti": secrets.token_urlsafe(18),
@@ -121,12 +124,19 @@ class DPoPKey:
         return t.cast(str, self._jwt.encode(claims, self._key, algorithm=self.algorithm, headers=headers))
 
     def nonce_for(self, url: str) -> str | None:
-        """The last nonce ``url``'s origin sent in a ``DPoP-Nonce`` header, or ``None``."""
+        """The last nonce ``url``'s origin sent in a ``DPoP-Nonce`` header, or ``None``.
+
+        :param url: a URL of the server (only its origin counts).
+        """
         with self._lock:
             return self._nonces.get(_origin(url))
 
     def remember_nonce(self, url: str, headers: t.Mapping[str, str]) -> bool:
-        """Keep the ``DPoP-Nonce`` of a response from ``url``; ``True`` when it is new."""
+        """Keep the ``DPoP-Nonce`` of a response from ``url``; ``True`` when it is new.
+
+        :param url: the URL the response came from.
+        :param headers: the response's headers.
+        """
         nonce = headers.get("DPoP-Nonce")
         # RFC 9449 section 8.1: a nonce is NQCHAR (printable ASCII, no quote or backslash).
         if not isinstance(nonce, str) or not nonce or len(nonce) > 1024:

@@ -97,6 +97,8 @@ class OAuthClient:
 
         Origin, path and query are compared after canonicalization, so the bearer
         token never goes to another host, path or tenant.
+
+        :param url: the URL a token is about to be sent to.
         """
         ensure_secure_url(url, "MCP request URL")
         if not same_endpoint(url, self.server_url):
@@ -112,6 +114,10 @@ class OAuthClient:
         <token>``, with a fresh ``DPoP`` proof for ``method`` and ``url`` when both
         are given. A token about to run out (``expires_in``) is refreshed first,
         when a refresh token is stored.
+
+        :param method: the request's HTTP method (for a DPoP proof).
+        :param url: the request's URL (for a DPoP proof).
+        :returns: the headers to add to the request.
         """
         expires_at = self._expires_at
         if expires_at is not None and time.monotonic() >= expires_at:
@@ -133,6 +139,8 @@ class OAuthClient:
         """Whether ``response`` is a DPoP ``use_dpop_nonce`` challenge with a new nonce (RFC 9449 section 9).
 
         Any ``DPoP-Nonce`` the MCP server sends is kept for the next proofs.
+
+        :param response: the MCP server's response.
         """
         dpop = self.provider.dpop
         if dpop is None:
@@ -172,6 +180,7 @@ class OAuthClient:
 
         :param wait: seconds to wait for another thread's flow to finish (``None``:
             as long as it takes); past it, :class:`~mcp_sdk.RequestTimeoutError`.
+        :param response: the MCP server's response to a request.
         """
         status = response.status_code
         if status not in (401, 403):

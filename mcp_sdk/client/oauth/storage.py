@@ -23,7 +23,10 @@ class Storage(t.Protocol):
         ...
 
     def save_tokens(self, tokens: dict[str, t.Any] | None) -> None:
-        """Store ``tokens`` (``None`` clears them)."""
+        """Store ``tokens`` (``None`` clears them).
+
+        :param tokens: the token response (``access_token``, ``refresh_token``, ``expires_at``...), or None.
+        """
         ...
 
     def client_information(self) -> dict[str, t.Any] | None:
@@ -31,7 +34,10 @@ class Storage(t.Protocol):
         ...
 
     def save_client_information(self, info: dict[str, t.Any] | None) -> None:
-        """Store the client registration (``None`` clears it)."""
+        """Store the client registration (``None`` clears it).
+
+        :param info: the client's registration (``client_id``, ``client_secret``...), or None.
+        """
         ...
 
 
@@ -52,7 +58,10 @@ class InMemoryStorage:
             return copy.deepcopy(self._tokens)
 
     def save_tokens(self, tokens: dict[str, t.Any] | None) -> None:
-        """Store ``tokens`` (``None`` clears them)."""
+        """Store ``tokens`` (``None`` clears them).
+
+        :param tokens: the token response (``access_token``, ``refresh_token``, ``expires_at``...), or None.
+        """
         with self._lock:
             self._tokens = copy.deepcopy(tokens)
 
@@ -62,7 +71,10 @@ class InMemoryStorage:
             return copy.deepcopy(self._client_information)
 
     def save_client_information(self, info: dict[str, t.Any] | None) -> None:
-        """Store the client registration (``None`` clears it)."""
+        """Store the client registration (``None`` clears it).
+
+        :param info: the client's registration (``client_id``, ``client_secret``...), or None.
+        """
         with self._lock:
             self._client_information = copy.deepcopy(info)
 

@@ -109,7 +109,10 @@ class WorkloadIdentityProvider(StorageBackedProvider):
         return {"client_id": self.client_id, "token_endpoint_auth_method": "none"}
 
     def save_client_information(self, info: dict[str, t.Any] | None) -> None:
-        """Workload clients are not registered; this is a no-op."""
+        """Workload clients are not registered; this is a no-op.
+
+        :param info: ignored.
+        """
 
     def __repr__(self) -> str:
         source = f"token_file={self.token_file!r}" if self.token_file is not None else "token=<callable>"

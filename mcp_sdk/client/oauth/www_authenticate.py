@@ -29,7 +29,11 @@ class Challenge(t.NamedTuple):
 
 
 def parse_www_authenticate(header: str | None) -> list[Challenge]:
-    """Every challenge in ``header``, in order; ``[]`` for ``None`` or garbage."""
+    """Every challenge in ``header``, in order; ``[]`` for ``None`` or garbage.
+
+    :param header: the ``WWW-Authenticate`` header's value, or None.
+    :returns: the challenges, each with its scheme and parameters.
+    """
     if not header:
         return []
     challenges: list[Challenge] = []

@@ -34,7 +34,10 @@ if t.TYPE_CHECKING:
     from .views import mcp_view as mcp_view
     from .views import protected_resource_view as protected_resource_view
 
-    #: The server ``MCP_SDK["SERVER"]`` names (imported on first use).
+    #: The :class:`~mcp_sdk.Server` the ``MCP_SDK["SERVER"]`` setting names (a dotted path, such as
+    #: ``"myapp.mcp.server"``), imported on first access of the attribute: the object
+    #: :func:`configured_server` returns, on which apps register tools from their ``mcp.py``
+    #: modules. Reading it needs Django's settings; a missing setting raises ``ImproperlyConfigured``.
     server: Server
 
 _LAZY = {

@@ -108,6 +108,7 @@ class MCP:
 
         :raises RuntimeError: if the app was not set up with this extension (or, without
             ``app``, outside an app context).
+        :param app: the Flask app (default: ``current_app``).
         """
         return self.state(app).transport
 
@@ -116,6 +117,7 @@ class MCP:
 
         :raises RuntimeError: if the app was not set up with this extension (or, without
             ``app``, outside an app context).
+        :param app: the Flask app (default: ``current_app``).
         """
         found = (app if app is not None else current_app).extensions.get(EXTENSION_KEY)
         if not isinstance(found, AppState) or found.mcp is not self:
@@ -129,6 +131,8 @@ class MCP:
         Flask has no application shutdown signal: call it where the process ends (a gunicorn
         ``worker_exit`` hook, the end of a test). The transport's threads are daemons, so a
         process that never calls it still exits.
+
+        :param app: the Flask app (default: ``current_app``).
         """
         self.transport(app).close()
 

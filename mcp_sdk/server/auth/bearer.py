@@ -36,7 +36,11 @@ def quote(value: str) -> str:
 
 def canonical_uri(uri: str) -> str:
     """``uri`` for comparing resource identifiers: scheme and host lowercased, no trailing ``/``
-    on an empty path (2025-11-25 authorization, "Canonical Server URI")."""
+    on an empty path (2025-11-25 authorization, "Canonical Server URI").
+
+    :param uri: an absolute URI (anything else is returned as is).
+    :returns: the canonical form.
+    """
     parts = urlsplit(uri)
     if not parts.scheme or not parts.netloc:
         return uri
@@ -45,7 +49,11 @@ def canonical_uri(uri: str) -> str:
 
 
 def metadata_url_for(resource: str) -> str:
-    """Where the Protected Resource Metadata of ``resource`` lives (RFC 9728 section 3.1)."""
+    """Where the Protected Resource Metadata of ``resource`` lives (RFC 9728 section 3.1).
+
+    :param resource: the protected resource's URL (the MCP endpoint).
+    :returns: its ``/.well-known/oauth-protected-resource`` URL.
+    """
     parts = urlsplit(resource)
     path = parts.path.rstrip("/")
     return urlunsplit((parts.scheme, parts.netloc, WELL_KNOWN + path, "", ""))
@@ -137,7 +145,13 @@ class BearerAuth:
     # -- refusals --------------------------------------------------------------
 
     def challenge(self, error: str | None = None, description: str | None = None, scopes: t.Sequence[str] = ()) -> str:
-        """A ``WWW-Authenticate`` value for this resource."""
+        """A ``WWW-Authenticate`` value for this resource.
+
+        :param error: the OAuth error code (``invalid_token``, ``insufficient_scope``...), if any.
+        :param description: its human-readable ``error_description``.
+        :param scopes: the scopes to ask for (``scope``).
+        :returns: the header's value: a ``Bearer`` challenge, and a ``DPoP`` one when DPoP is accepted.
+        """
         params = []
         if error is not None:
             params.append(f"error={quote(error)}")
@@ -153,13 +167,21 @@ class BearerAuth:
         return dpop if self.dpop.required else "Bearer " + ", ".join(params) + ", " + dpop
 
     def unauthorized(self, error: str | None = None, description: str | None = None, status: int = 401) -> AuthRefusal:
-        """The 401 (or 400) refusal, asking for the required scopes."""
+        """The 401 (or 400) refusal, asking for the required scopes.
+
+        :param error: the OAuth error code, if any.
+        :param description: what is wrong, for the message and ``error_description``.
+        :param status: the HTTP status (401, or 400 for a malformed request).
+        """
         message = "Unauthorized" if description is None else f"Unauthorized: {description}"
         headers = {"WWW-Authenticate": self.challenge(error, description, self.required_scopes)}
         return AuthRefusal(status, message, headers)
 
     def forbidden(self, required: t.Sequence[str]) -> AuthRefusal:
-        """The 403 ``insufficient_scope`` refusal naming every scope needed, to let a client step up."""
+        """The 403 ``insufficient_scope`` refusal naming every scope needed, to let a client step up.
+
+        :param required: the scopes the request needs.
+        """
         description = "the token lacks a required scope"
         scopes = list(dict.fromkeys([*self.required_scopes, *required]))
         headers = {"WWW-Authenticate": self.challenge("insufficient_scope", description, scopes)}
@@ -168,7 +190,10 @@ class BearerAuth:
     # -- authentication --------------------------------------------------------
 
     def expand(self, principal: Principal) -> Principal:
-        """``principal`` with the scopes its scopes imply (see ``implied_scopes``)."""
+        """``principal`` with the scopes its scopes imply (see ``implied_scopes``).
+
+        :param principal: the verified caller.
+        """
         if not self.implied_scopes:
             return principal
         granted = set(principal.scopes)
@@ -186,6 +211,7 @@ class BearerAuth:
         :raises AuthRefusal: 401 without a token or with an invalid one, 400 for a
             malformed ``Authorization`` header, 403 without the required scopes, 503
             when the authorization server cannot be asked.
+        :param environ: the request's WSGI environ.
         """
         header = environ.get("HTTP_AUTHORIZATION")
         if not header:

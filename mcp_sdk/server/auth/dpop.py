@@ -32,7 +32,11 @@ class InvalidDPoPProofError(MCPError):
 
 
 class DPoPNonceRequiredError(InvalidDPoPProofError):
-    """The proof lacks the server's current nonce: the client should retry with ``nonce`` (RFC 9449 section 9)."""
+    """The proof lacks the server's current nonce: the client should retry with ``nonce`` (RFC 9449 section 9).
+
+    :param message: what the proof lacks.
+    :param nonce: the nonce to send in the ``DPoP-Nonce`` header.
+    """
 
     def __init__(self, message: str, nonce: str) -> None:
         super().__init__(message)
@@ -61,6 +65,8 @@ class DPoPVerifier:
         seconds (the previous one stays good); they are HMACs of the time, so
         workers sharing ``nonce_secret`` (bytes) accept each other's.
     :raises ~mcp_sdk.MissingExtraError: without PyJWT and cryptography installed.
+    :param nonce_lifetime: seconds each server nonce stays current (see ``require_nonce``).
+    :param nonce_secret: the key nonces are HMACs with (default: random, this process's own).
     """
 
     def __init__(
@@ -96,6 +102,9 @@ class DPoPVerifier:
         :param url: the resource's URL (``htu`` is compared without query and fragment).
         :param jkt: the token's ``cnf.jkt``: the proof must be signed by that key.
         :raises InvalidDPoPProofError: naming what is wrong (never the proof or the token).
+        :param proof: the request's ``DPoP`` header (None when missing).
+        :param method: the request's HTTP method.
+        :param access_token: the token the request carries.
         """
         if not isinstance(jkt, str) or not jkt:
             raise InvalidDPoPProofError("the access token is not DPoP-bound (no cnf.jkt)")

@@ -26,7 +26,10 @@ class AuthRefusal(MCPError):
 
 
 class InsufficientScopeError(RequestHandlerError):
-    """The caller lacks a scope the tool, prompt or resource requires (``data.requiredScopes``)."""
+    """The caller lacks a scope the tool, prompt or resource requires (``data.requiredScopes``).
+
+    :param required: the scopes the item requires, sent as ``data.requiredScopes``.
+    """
 
     code = error_codes.INVALID_REQUEST
 

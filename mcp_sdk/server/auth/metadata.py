@@ -16,6 +16,9 @@ def protected_resource_metadata(auth: BearerAuth) -> WSGIApp:
     (``/.well-known/oauth-protected-resource/mcp`` for ``https://api.example.com/mcp``) on the host's root.
 
     The document is public: it allows any origin (CORS), so browser-based clients can read it.
+
+    :param auth: the endpoint's :class:`BearerAuth` (its :meth:`~BearerAuth.metadata`).
+    :returns: the WSGI application (``GET``, ``HEAD`` and ``OPTIONS``; other methods get 405).
     """
     body = json.dumps(auth.metadata(), separators=(",", ":")).encode("utf-8")
     cors = [("Access-Control-Allow-Origin", "*"), ("Access-Control-Allow-Methods", "GET, OPTIONS")]

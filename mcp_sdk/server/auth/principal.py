@@ -64,23 +64,36 @@ class Principal:
         return (self.issuer, self.subject, self.client_id)
 
     def same_as(self, other: Principal | None) -> bool:
-        """Whether ``other`` is the same caller (issuer, subject, client), whatever its token's scopes."""
+        """Whether ``other`` is the same caller (issuer, subject, client), whatever its token's scopes.
+
+        :param other: another principal, or None.
+        """
         return other is not None and self.key == other.key
 
     def valid_at(self, now: float, leeway: float = DEFAULT_LEEWAY) -> bool:
         """Whether the token is in force at ``now``: not expired (``exp``) nor not yet valid
-        (a numeric ``nbf`` claim), give or take ``leeway`` seconds of clock skew."""
+        (a numeric ``nbf`` claim), give or take ``leeway`` seconds of clock skew.
+
+        :param now: the time, in seconds since the epoch.
+        :param leeway: seconds of clock skew tolerated.
+        """
         if self.expires_at is not None and self.expires_at <= now - leeway:
             return False
         not_before: t.Any = self.claims.get("nbf")
         return not (type(not_before) in (int, float) and not_before > now + leeway)
 
     def has_scopes(self, required: t.Iterable[str]) -> bool:
-        """Whether every scope in ``required`` was granted."""
+        """Whether every scope in ``required`` was granted.
+
+        :param required: the scopes to check.
+        """
         return self.scopes.issuperset(required)
 
     def missing_scopes(self, required: t.Iterable[str]) -> list[str]:
-        """The scopes of ``required`` not granted, in their order."""
+        """The scopes of ``required`` not granted, in their order.
+
+        :param required: the scopes to check.
+        """
         return [scope for scope in required if scope not in self.scopes]
 
     def __repr__(self) -> str:  # no claims: they may be personal data

@@ -37,7 +37,10 @@ class Middleware:
 
     def bind(self, server: ServerCore) -> None:
         """Called by :meth:`mcp_sdk.Server.add_middleware` with the server (a cache, say,
-        follows its changes). The default does nothing."""
+        follows its changes). The default does nothing.
+
+        :param server: the server the middleware was added to.
+        """
 
     def __call__(self, request: Request, call_next: CallNext) -> t.Any:
         """Handle ``request``: by default, pass it on."""
@@ -63,6 +66,9 @@ class MiddlewareChain:
         """Run ``middleware`` after those added before, for every request or only ``methods``.
 
         :raises TypeError: it is not callable, or ``methods`` is not strings.
+        :param middleware: a :class:`Middleware` or a function ``fn(request, call_next)``.
+        :param methods: the JSON-RPC methods it runs for (one, or several); None: every request.
+        :returns: ``middleware``.
         """
         if not callable(middleware):
             raise TypeError(f"middleware must be callable as fn(request, call_next), not {middleware!r}")
@@ -83,7 +89,10 @@ class MiddlewareChain:
         return len(self._entries)
 
     def for_method(self, method: str) -> tuple[MiddlewareFunction, ...]:
-        """The middleware that runs for ``method``, in order."""
+        """The middleware that runs for ``method``, in order.
+
+        :param method: a JSON-RPC method.
+        """
         chain = self._by_method.get(method)
         if chain is None:
             with self._lock:  # built from the entries it is stored with (add() may run meanwhile)
@@ -96,6 +105,8 @@ class MiddlewareChain:
 
         :param reused: ``handler`` answers every ``method`` request (a protocol method's):
             the wrapped handler is built once and kept until the chain changes.
+        :param method: the JSON-RPC method ``handler`` answers.
+        :param handler: the handler, ``handler(request)``.
         """
         entries = self._entries
         if not entries:

@@ -25,6 +25,8 @@ class RateLimitedError(RequestHandlerError):
     """The caller sent more requests than its rate allows (-32029).
 
     ``data`` is ``{"retryAfterMs": n}``: the milliseconds until one request would pass.
+
+    :param retry_after: seconds until one request would pass.
     """
 
     code = RATE_LIMITED
@@ -93,7 +95,10 @@ class RateLimit(Middleware):
         return call_next(request)
 
     def take(self, key: t.Hashable) -> float:
-        """Take a token from ``key``'s bucket: 0 when taken, else the seconds until one is there."""
+        """Take a token from ``key``'s bucket: 0 when taken, else the seconds until one is there.
+
+        :param key: the caller's key (see :func:`caller_key`).
+        """
         now = self._clock()
         with self._lock:
             tokens, at = self._buckets.get(key, (self.burst, now))

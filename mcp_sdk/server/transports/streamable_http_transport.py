@@ -113,47 +113,58 @@ StartResponse = t.Callable[..., t.Any]
 class StreamableHTTPTransport:
     """Serves a :class:`~mcp_sdk.Server` over Streamable HTTP, as a WSGI application.
 
-    Mount it anywhere WSGI goes (werkzeug ``DispatcherMiddleware`` beside a Flask
-    app, a Django URL, gunicorn, waitress); it answers every path it is given.
-    Sessions live in this process's memory, unless ``redis_url`` is given: then
-    any number of processes and hosts share them (see "Running several processes").
+    Mount it anywhere WSGI goes (werkzeug ``DispatcherMiddleware`` beside a Flask app, a Django URL,
+    gunicorn, waitress); it answers every path it is given. Sessions live in this process's memory,
+    unless ``redis_url`` is given: then any number of processes and hosts share them. Give the WSGI
+    server's thread count as ``wsgi_threads`` so that open SSE streams never take every thread:
 
-    Options come in three groups, each a frozen value validated when built (its class documents
-    every field); each field is also a keyword of the transport, so
-    ``StreamableHTTPTransport(server, wsgi_threads=32)`` is
-    ``StreamableHTTPTransport(server, limits=Limits(wsgi_threads=32))``:
+    .. code-block:: python
+
+        import threading
+        from werkzeug.serving import make_server
+        from mcp_sdk import Client, Server
+        from mcp_sdk.client import HTTP
+        from mcp_sdk.server.transports import StreamableHTTPTransport
+
+        server = Server(name="calculator")
+        server.define_tool(name="add", handler=lambda a, b: a + b)
+        app = StreamableHTTPTransport(server, wsgi_threads=8)  # any WSGI server; here werkzeug's, threaded
+        httpd = make_server("127.0.0.1", 0, app, threaded=True)
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        with Client(transport=HTTP(url=f"http://127.0.0.1:{httpd.port}/mcp")) as client:
+            client.connect()
+            assert client.call_tool(name="add", arguments={"a": 2, "b": 3})["result"]["content"][0]["text"] == "5"
+        httpd.shutdown()
+
+    Options come in three groups, each a frozen value validated when built (its class documents every
+    field); each field is also a keyword of the transport, so ``StreamableHTTPTransport(server,
+    wsgi_threads=32)`` is ``StreamableHTTPTransport(server, limits=Limits(wsgi_threads=32))``:
 
     - ``limits=`` :class:`~.streamable_http.Limits`: ``max_body_bytes``, ``body_timeout``,
       ``max_sessions``, ``session_idle_timeout``, ``unused_session_timeout``, ``max_workers``,
       ``wsgi_threads``, ``max_streams``, ``max_streams_per_session``, ``max_requests_per_session``.
     - ``security=`` :class:`~.streamable_http.Security`: ``allowed_hosts``, ``allowed_origins``,
       ``dns_rebinding_protection``, ``auth``, ``authenticate``.
-    - ``storage=`` :class:`~.streamable_http.Storage`: ``event_store``, ``redis_url``, ``redis``,
-      ``redis_prefix``.
+    - ``storage=`` :class:`~.streamable_http.Storage`: ``event_store``, ``redis_url``, ``redis``, ``redis_prefix``.
 
-    A group given replaces all of its keywords: passing ``limits=`` and ``wsgi_threads=`` together
-    is a :class:`TypeError` (``attrs.evolve(limits, wsgi_threads=32)`` changes one field of a group).
+    A group given replaces all of its keywords: passing ``limits=`` and ``wsgi_threads=`` together is a
+    :class:`TypeError` (``attrs.evolve(limits, wsgi_threads=32)`` changes one field of a group).
     The classes are also ``StreamableHTTPTransport.Limits``, ``.Security`` and ``.Storage``.
 
     :param server: the server to serve.
-    :param stateless: no sessions: every POST is self-contained (a fresh session,
-        its protocol version from ``MCP-Protocol-Version``); no GET stream, no
-        server-to-client requests (:class:`~mcp_sdk.errors.ClientRequestsUnavailableError`), no
-        ``logging/setLevel`` (a level in a request's ``_meta`` instead), and
-        ``notifications/cancelled`` cancels nothing (closing the connection does). Fits several
-        processes behind a load balancer.
-    :param enable_json_response: answer every request with ``application/json``:
-        request-scoped progress and log messages are dropped and server-to-client
-        requests raise :class:`~mcp_sdk.errors.TransportError`; session-scoped
-        messages still flow on the GET stream.
+    :param stateless: no sessions: every POST is self-contained (a fresh session, its protocol version
+        from ``MCP-Protocol-Version``); no GET stream, no server-to-client requests
+        (:class:`~mcp_sdk.errors.ClientRequestsUnavailableError`), no ``logging/setLevel`` (a level in a
+        request's ``_meta`` instead), and ``notifications/cancelled`` cancels nothing (closing the
+        connection does). Fits several processes behind a load balancer.
+    :param enable_json_response: answer every request with ``application/json``: request-scoped progress
+        and log messages are dropped and server-to-client requests raise
+        :class:`~mcp_sdk.errors.TransportError`; session-scoped messages still flow on the GET stream.
     :param keepalive_interval: seconds between keep-alive comments on an idle SSE connection.
-    :param retry_interval: seconds a client should wait before reconnecting (the SSE
-        ``retry`` field); None leaves it out.
+    :param retry_interval: seconds a client should wait before reconnecting (the SSE ``retry`` field); None: none.
     :param limits: caps and timeouts (default ``Limits()``, or built from its keywords).
-    :param security: ``Host``/``Origin`` checks and authorization (default ``Security()``, or built
-        from its keywords).
-    :param storage: where sessions and events live (default ``Storage()``, in memory, or built from
-        its keywords).
+    :param security: ``Host``/``Origin`` checks and authorization (default ``Security()``, or built from its keywords).
+    :param storage: where sessions and events live (default ``Storage()``, in memory, or built from its keywords).
     :raises ValueError: for an invalid combination or value.
     :raises TypeError: a group and one of its keywords both given; a group of the wrong class;
         ``auth`` not a :class:`~mcp_sdk.server.auth.BearerAuth`; ``authenticate`` not callable.

@@ -45,11 +45,16 @@ class EventStore:
 
         :return: the id of the stream ``last_event_id`` belongs to, or None when it is
             unknown (then nothing was sent).
+        :param last_event_id: the ``Last-Event-ID`` the client sent.
+        :param send: ``send(event_id, message)``, called for each event to replay.
         """
         raise NotImplementedError
 
     def forget_stream(self, stream_id: str) -> None:
-        """The stream's response was delivered: its events may be dropped. The default keeps them."""
+        """The stream's response was delivered: its events may be dropped. The default keeps them.
+
+        :param stream_id: the stream whose response was delivered.
+        """
 
     def expire(self) -> None:
         """Drop what is past the store's retention; called now and then while the session lives. The default does nothing."""

@@ -156,11 +156,17 @@ class Limits:
         return self.streams_per_session_for(self.threads)
 
     def total_streams_for(self, threads: int) -> int:
-        """``max_streams``, or the default for a WSGI server of ``threads`` threads."""
+        """``max_streams``, or the default for a WSGI server of ``threads`` threads.
+
+        :param threads: the WSGI server's threads (``wsgi_threads``).
+        """
         return self.max_streams if self.max_streams is not None else streams_for_threads(threads)
 
     def streams_per_session_for(self, threads: int) -> int:
-        """``max_streams_per_session``, or the default for a WSGI server of ``threads`` threads."""
+        """``max_streams_per_session``, or the default for a WSGI server of ``threads`` threads.
+
+        :param threads: the WSGI server's threads (``wsgi_threads``).
+        """
         if self.max_streams_per_session is not None:
             return self.max_streams_per_session
         return max(2, self.total_streams_for(threads) // 2)

@@ -56,6 +56,7 @@ class RedisBackplane:
 
     :param client: a ``redis.Redis`` client.
     :param prefix: prepended to every key and channel (several endpoints may share one Redis).
+    :param owns_client: whether :meth:`close` disconnects ``client`` (True for one made from ``redis_url``).
     """
 
     def __init__(self, client: t.Any, prefix: str = "mcp:", *, owns_client: bool = False) -> None:
@@ -107,40 +108,68 @@ class RedisBackplane:
             self._pid = pid
 
     def key(self, *parts: str) -> str:
+        """The Redis key of ``parts`` under this backplane's prefix: ``prefix`` + the parts joined with ``:``.
+
+        :param parts: the key's components, such as ``("s", session_id)``.
+        :returns: the key.
+        """
         return self.prefix + ":".join(parts)
 
     def worker_channel(self, worker_id: str) -> str:
+        """The pub/sub channel on which the worker ``worker_id`` receives messages routed to it.
+
+        :param worker_id: a worker's id (12 hexadecimal digits).
+        :returns: the channel's name.
+        """
         return self.key("w", worker_id)
 
     @property
     def broadcast_channel(self) -> str:
+        """The pub/sub channel every worker listens on (changes announced to all)."""
         return self.key("all")
 
     def alive(self, worker_id: str) -> bool:
-        """Whether the worker's heartbeat key is still there (never, for an id of another form)."""
+        """Whether the worker's heartbeat key is still there (never, for an id of another form).
+
+        :param worker_id: a worker's id.
+        """
         return is_worker_id(worker_id) and bool(self.redis.exists(self.key("alive", worker_id)))
 
     # -- messages -----------------------------------------------------------------
 
     def on(self, kind: str, handler: Handler) -> None:
-        """Call ``handler(message)`` on the listener thread for each message of ``kind``."""
+        """Call ``handler(message)`` on the listener thread for each message of ``kind``.
+
+        :param kind: the messages' kind (their ``"k"`` key).
+        :param handler: called with each message of that kind.
+        """
         with self._lock:
             self._handlers.setdefault(kind, []).append(handler)
 
     def every_beat(self, tick: t.Callable[[], None]) -> None:
-        """Call ``tick()`` on the listener thread at each heartbeat (housekeeping: refresh expiries)."""
+        """Call ``tick()`` on the listener thread at each heartbeat (housekeeping: refresh expiries).
+
+        :param tick: called at each heartbeat.
+        """
         with self._lock:
             self._ticks.append(tick)
 
     def send(self, worker_id: str, message: dict[str, t.Any]) -> bool:
         """Publish ``message`` to one worker; False when nobody received it (an id of another form, or
-        a worker whose connection to Redis is gone: a killed worker's closes with it)."""
+        a worker whose connection to Redis is gone: a killed worker's closes with it).
+
+        :param worker_id: the receiving worker's id.
+        :param message: a JSON-serializable dict.
+        """
         if not is_worker_id(worker_id):
             return False
         return bool(self.redis.publish(self.worker_channel(worker_id), json.dumps(message, separators=(",", ":"))))
 
     def broadcast(self, message: dict[str, t.Any]) -> None:
-        """Publish ``message`` to every worker, this one included (tagged with its origin as ``"o"``)."""
+        """Publish ``message`` to every worker, this one included (tagged with its origin as ``"o"``).
+
+        :param message: a JSON-serializable dict.
+        """
         message = {**message, "o": self.worker_id}
         self.redis.publish(self.broadcast_channel, json.dumps(message, separators=(",", ":")))
 
@@ -149,6 +178,9 @@ class RedisBackplane:
 
         The caller does not block on Redis (a write lost to an outage is logged), unless
         ``wait`` is given: then it waits that many seconds at most for the write to be sent.
+
+        :param commands: called with a Redis pipeline to queue the writes on.
+        :param wait: seconds to wait for the write to be sent (None: do not wait).
         """
         self.start()
         done = threading.Event() if wait is not None else None
@@ -259,7 +291,10 @@ class RedisBackplane:
                         pass
 
     def close(self, timeout: float = 3.0) -> None:
-        """Stop the listener and drop the heartbeat (others see this worker gone at once)."""
+        """Stop the listener and drop the heartbeat (others see this worker gone at once).
+
+        :param timeout: seconds to wait for each of the backplane's threads to end.
+        """
         self._stop.set()
         self._wake.set()
         for thread in (self._thread, self._writer):

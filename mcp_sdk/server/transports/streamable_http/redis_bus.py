@@ -25,11 +25,22 @@ class RedisSubscriptionBus:
         backplane.on("bus", self._received)
 
     def publish(self, kind: str, uri: str | None = None) -> None:
-        """Announce a change to every worker (this one hears it back from Redis)."""
+        """Announce a change to every worker (this one hears it back from Redis).
+
+        :param kind: what changed: ``"tools"``, ``"prompts"``, ``"resources"`` (a list), ``"resource"``, ``"task"``.
+        :param uri: the resource's URI for ``"resource"``, the task's id for ``"task"``.
+        """
         self.backplane.start()
         self.backplane.broadcast({"k": "bus", "e": [kind, uri]})
 
     def subscribe(self, deliver: Deliver) -> t.Callable[[], None]:
+        """Call ``deliver(event)`` for each change announced by any worker from now on.
+
+        Starts the backplane's listener if it is not running yet.
+
+        :param deliver: called with each change event, on the backplane's listener thread.
+        :returns: the function that stops the delivery.
+        """
         self.backplane.start()
         return self._local.subscribe(deliver)
 
@@ -46,6 +57,7 @@ class RedisSubscriptionBus:
 
     @property
     def listener_count(self) -> int:
+        """How many ``deliver`` functions of this worker are subscribed."""
         return self._local.listener_count
 
 

@@ -128,7 +128,12 @@ class RedisEventStore(EventStore):
         return f"{SHARED_STREAM}-{number}"
 
     def append_after_last(self, stream_id: str, message: dict[str, t.Any]) -> str:
-        """Store ``message`` after whatever ``stream_id`` holds (for a stream another process wrote)."""
+        """Store ``message`` after whatever ``stream_id`` holds (for a stream another process wrote).
+
+        :param stream_id: the stream.
+        :param message: the JSON-RPC message.
+        :returns: the new event's id.
+        """
         number = int(self._append(keys=[self._list(stream_id)], args=[json_rpc.encode(message), self.ttl]))
         return f"{stream_id}-{number}"
 

@@ -89,7 +89,17 @@ def _principal_key(principal: Principal | None) -> str:
 
 
 class SharedHTTPSession(HTTPSession):
-    """This worker's copy of a session shared through Redis."""
+    """This worker's copy of a session shared through Redis.
+
+    :param registry: the registry of the shared sessions.
+    :param server: the server the session belongs to.
+    :param session_id: the ``Mcp-Session-Id``.
+    :param event_store: makes the session's event store (by session id).
+    :param can_send_requests: False in JSON response mode (no server-to-client requests).
+    :param principal: the caller who opened the session, if authenticated.
+
+    :class:`RedisSessionRegistry` makes and restores them; applications do not construct them.
+    """
 
     def __init__(
         self,
@@ -134,7 +144,10 @@ class SharedHTTPSession(HTTPSession):
         }
 
     def load(self, record: dict[str, str]) -> None:
-        """Take the session's state from its Redis record."""
+        """Take the session's state from its Redis record.
+
+        :param record: the session's Redis hash.
+        """
         session = self.server_session
         session.protocol_version = record.get("v") or None
         client_info = record.get("ci")
@@ -185,6 +198,12 @@ class SharedHTTPSession(HTTPSession):
         return stream
 
     def finish_request_stream(self, stream: t.Any, response: t.Any, text_: str | None) -> None:
+        """Put the POST's answer (None: none) as the stream's last event, and note in Redis that it is done.
+
+        :param stream: the POST's stream.
+        :param response: the answer, or None.
+        :param text_: the answer's JSON text, when already encoded.
+        """
         super().finish_request_stream(stream, response, text_)
         running, stream_id = f"{self.key}:run", stream.stream_id
 
@@ -196,7 +215,10 @@ class SharedHTTPSession(HTTPSession):
         self.backplane.write_behind(write)
 
     def running_elsewhere(self, stream_id: str) -> bool:
-        """Whether another live worker runs ``stream_id``; a dead worker's requests get an error event."""
+        """Whether another live worker runs ``stream_id``; a dead worker's requests get an error event.
+
+        :param stream_id: a stream of this session.
+        """
         note = self.backplane.redis.hget(f"{self.key}:run", stream_id)
         if note is None:
             return False
@@ -235,7 +257,10 @@ class SharedHTTPSession(HTTPSession):
         self.store.store_event(STANDALONE, message)
 
     def put_standalone(self, message: dict[str, t.Any]) -> None:
-        """Write a session-scoped message another worker routed here to the GET stream."""
+        """Write a session-scoped message another worker routed here to the GET stream.
+
+        :param message: the JSON-RPC message.
+        """
         stream = self.find_stream(STANDALONE)
         if stream is None:
             self.store.store_event(STANDALONE, message)
@@ -254,6 +279,9 @@ class RedisSessionRegistry(SessionRegistry):
     :param server: the server the sessions belong to.
     :param event_store: makes a session's event store (by session id).
     :param can_send_requests: False in JSON response mode.
+    :param idle_timeout: seconds without activity after which a session expires (None: never).
+    :param max_sessions: the most sessions open at once (None: no limit).
+    :param unused_timeout: seconds a session that sent nothing after ``initialize`` lives (None: no limit).
     """
 
     def __init__(
@@ -293,6 +321,11 @@ class RedisSessionRegistry(SessionRegistry):
         backplane.every_beat(self._refresh)
 
     def session_key(self, session_id: str) -> str:
+        """The Redis key holding the shared state of the session ``session_id``.
+
+        :param session_id: the ``Mcp-Session-Id``.
+        :returns: the key, under the backplane's prefix.
+        """
         return self.backplane.key("s", session_id)
 
     @property
@@ -316,7 +349,10 @@ class RedisSessionRegistry(SessionRegistry):
     # -- the registry in Redis ----------------------------------------------------
 
     def add(self, session: HTTPSession) -> bool:
-        """Register ``session`` in Redis; False when ``max_sessions`` are open everywhere and none can make room."""
+        """Register ``session`` in Redis; False when ``max_sessions`` are open everywhere and none can make room.
+
+        :param session: a session from :meth:`new_session`.
+        """
         assert isinstance(session, SharedHTTPSession)
         ttl = self.unused_timeout or self.idle_timeout
         for attempt in range(2):
@@ -338,6 +374,8 @@ class RedisSessionRegistry(SessionRegistry):
         """The session, marked active everywhere; this worker's copy, made or refreshed from Redis.
 
         None for an id :func:`~.sessions.new_session_id` could not have made: it never reaches Redis.
+
+        :param session_id: the ``Mcp-Session-Id`` a request sent.
         """
         if not is_session_id(session_id):
             return None
@@ -372,7 +410,10 @@ class RedisSessionRegistry(SessionRegistry):
         return local
 
     def commit(self, session: HTTPSession) -> None:
-        """Write what changed in the session's state to its record."""
+        """Write what changed in the session's state to its record.
+
+        :param session: the session a request used.
+        """
         if not isinstance(session, SharedHTTPSession) or session.closed:
             return
         state = session.state()
@@ -382,7 +423,12 @@ class RedisSessionRegistry(SessionRegistry):
             self.backplane.broadcast({"k": "state", "s": session.id})
 
     def remove(self, session_id: str, reason: str = "Session terminated") -> HTTPSession | None:
-        """End the session everywhere: its record and events go, every worker closes its copy."""
+        """End the session everywhere: its record and events go, every worker closes its copy.
+
+        :param session_id: the session's id.
+        :param reason: the reason given to its cancelled requests.
+        :returns: this worker's copy of the session, or None.
+        """
         key = self.session_key(session_id)
         pipe = self.backplane.redis.pipeline()
         pipe.delete(key, f"{key}:get", f"{key}:run")
@@ -406,7 +452,11 @@ class RedisSessionRegistry(SessionRegistry):
     # -- messages from other workers ------------------------------------------------
 
     def route(self, session: HTTPSession, message: t.Any) -> t.Any:
-        """Forward the responses other workers wait for, and broadcast cancellations; return the rest."""
+        """Forward the responses other workers wait for, and broadcast cancellations; return the rest.
+
+        :param session: the session the POST is for.
+        :param message: the POSTed message or batch.
+        """
         batch = message if type(message) is list else [message]
         kept = [item for item in batch if not self._forwarded(session, item)]
         if type(message) is list:

@@ -59,6 +59,9 @@ class RebindingGuard:
         """Return why the request is refused, or None when it may pass.
 
         A missing header passes: non-browser clients send no ``Origin``, HTTP/1.0 no ``Host``.
+
+        :param host: the request's ``Host`` header, if any.
+        :param origin: its ``Origin`` header, if any.
         """
         key = (host, origin)
         verdict = self._verdicts.get(key, _UNKNOWN)

@@ -104,7 +104,10 @@ class HTTPSession:
         self.server_session.auth = principal
 
     def belongs_to(self, principal: Principal | None) -> bool:
-        """Whether ``principal`` is the one who created the session (same issuer, subject, client)."""
+        """Whether ``principal`` is the one who created the session (same issuer, subject, client).
+
+        :param principal: the caller of a request, or None when unauthenticated.
+        """
         if self.principal is None:
             return principal is None
         return self.principal.same_as(principal)
@@ -124,7 +127,10 @@ class HTTPSession:
         return store
 
     def open_request_stream(self, request_ids: t.Sequence[t.Any]) -> Stream:
-        """A new stream carrying the answers to ``request_ids`` (one POST)."""
+        """A new stream carrying the answers to ``request_ids`` (one POST).
+
+        :param request_ids: the JSON-RPC ids of the POST's requests.
+        """
         store = self.store
         with self._lock:
             stream = Stream(f"{self.stream_prefix}{next(self._numbers)}", store, request_ids)
@@ -164,12 +170,19 @@ class HTTPSession:
         return False
 
     def find_stream(self, stream_id: str) -> Stream | None:
-        """The live stream with this id, if any."""
+        """The live stream with this id, if any.
+
+        :param stream_id: the stream's id (the prefix of its event ids).
+        """
         with self._lock:
             return self._streams.get(stream_id)
 
     def stream_ended(self, stream: Stream, delivered: bool) -> None:
-        """A connection to ``stream`` ended; ``delivered``: the final answer was written to it."""
+        """A connection to ``stream`` ended; ``delivered``: the final answer was written to it.
+
+        :param stream: the stream whose connection ended.
+        :param delivered: whether the final answer was written to it.
+        """
         self.touch()
         if stream.stream_id == STANDALONE:
             return
@@ -208,7 +221,11 @@ class HTTPSession:
             store.forget_stream(evicted)
 
     def close_request_stream(self, request_id: t.Any) -> bool:
-        """End the connection carrying ``request_id``'s answer, if the client can resume it."""
+        """End the connection carrying ``request_id``'s answer, if the client can resume it.
+
+        :param request_id: the JSON-RPC id of the request whose answer the connection carries.
+        :returns: whether a connection was closed.
+        """
         with self._lock:
             stream = self._by_request.get(request_id)
         if stream is None or not stream.primed:
@@ -261,13 +278,20 @@ class HTTPSession:
         """Seconds without client activity; 0 while an SSE connection is open.
 
         Requests still running do not keep a session alive: its client may be gone.
+
+        :param now: the ``time.monotonic()`` time to measure to.
         """
         if self.has_connections():
             return 0.0
         return now - self.last_active
 
     def expired(self, now: float, idle_timeout: float | None, unused_timeout: float | None) -> bool:
-        """Whether the session outlived ``idle_timeout``, or ``unused_timeout`` without a request after ``initialize``."""
+        """Whether the session outlived ``idle_timeout``, or ``unused_timeout`` without a request after ``initialize``.
+
+        :param now: the ``time.monotonic()`` time to judge at.
+        :param idle_timeout: seconds without activity a session may last (None: forever).
+        :param unused_timeout: seconds a session that sent nothing after ``initialize`` may last (None: forever).
+        """
         if idle_timeout is None and (unused_timeout is None or self.engaged):
             return False
         idle = self.idle_for(now)
@@ -285,7 +309,10 @@ class HTTPSession:
                 logger.exception("MCP event store expire() failed")
 
     def close(self, reason: str = "Session terminated") -> None:
-        """End the session: cancel its requests, end its connections, drop its events."""
+        """End the session: cancel its requests, end its connections, drop its events.
+
+        :param reason: the reason given to the cancelled requests.
+        """
         with self._lock:
             if self.closed:
                 return
@@ -337,21 +364,38 @@ class SessionRegistry:
         can_send_requests: bool = True,
         principal: Principal | None = None,
     ) -> HTTPSession:
-        """A new session of this registry's kind (not yet added)."""
+        """A new session of this registry's kind (not yet added).
+
+        :param server: the server the session belongs to.
+        :param session_id: the ``Mcp-Session-Id``.
+        :param event_store: makes the session's event store (by session id).
+        :param can_send_requests: False in JSON response mode (no server-to-client requests).
+        :param principal: the caller who opened the session, if authenticated.
+        """
         return HTTPSession(server, session_id, event_store, can_send_requests, principal)
 
     def route(self, session: HTTPSession, message: t.Any) -> t.Any:
-        """What of a POSTed ``message`` this process handles (a shared registry forwards the rest)."""
+        """What of a POSTed ``message`` this process handles (a shared registry forwards the rest).
+
+        :param session: the session the POST is for.
+        :param message: the POSTed message or batch.
+        """
         return message
 
     def commit(self, session: HTTPSession) -> None:
-        """Save what a request changed in the session's state (in-process: nothing to do)."""
+        """Save what a request changed in the session's state (in-process: nothing to do).
+
+        :param session: the session a request used.
+        """
 
     def _expired(self, session: HTTPSession, now: float) -> bool:
         return session.expired(now, self.idle_timeout, self.unused_timeout)
 
     def add(self, session: HTTPSession) -> bool:
-        """Register ``session``; False when ``max_sessions`` are open and none can make room."""
+        """Register ``session``; False when ``max_sessions`` are open and none can make room.
+
+        :param session: a session from :meth:`new_session`.
+        """
         while True:
             with self._lock:
                 if self.max_sessions is None or len(self._sessions) < self.max_sessions:
@@ -385,6 +429,8 @@ class SessionRegistry:
 
         The check and the mark happen under the registry's lock, as the reaper's
         re-check does: a session handed to a request is never reaped under it.
+
+        :param session_id: the ``Mcp-Session-Id`` a request sent.
         """
         with self._lock:
             session = self._sessions.get(session_id)
@@ -401,7 +447,12 @@ class SessionRegistry:
         return session
 
     def remove(self, session_id: str, reason: str = "Session terminated") -> HTTPSession | None:
-        """Take the session out and close it."""
+        """Take the session out and close it.
+
+        :param session_id: the session's id.
+        :param reason: the reason given to its cancelled requests.
+        :returns: the session, or None when there was none.
+        """
         with self._lock:
             session = self._sessions.pop(session_id, None)
         if session is not None:
@@ -409,6 +460,7 @@ class SessionRegistry:
         return session
 
     def snapshot(self) -> list[HTTPSession]:
+        """The sessions this process holds right now, as a list (a copy: it does not change as sessions come and go)."""
         with self._lock:
             return list(self._sessions.values())
 
@@ -445,7 +497,10 @@ class SessionRegistry:
                     return
 
     def close(self, timeout: float = 5.0) -> None:
-        """Stop the reaper and close every session."""
+        """Stop the reaper and close every session.
+
+        :param timeout: seconds to wait for the reaper thread.
+        """
         self._stop.set()
         with self._lock:
             reaper = self._reaper

@@ -355,38 +355,38 @@ class Server:
         after those added before it (see :mod:`mcp_sdk.server.middleware`); returns it."""
         return self.middleware.add(middleware, methods)
 
-    def _register_handler(self, name: str, function: t.Callable[..., t.Any]) -> t.Callable[..., t.Any]:
-        self.registry.add_handler(name, function)
-        return function
-
     def resources_read_handler(self, function: F) -> F:
         """Register ``fn(params, server_context=None)`` answering ``resources/read``.
 
         It returns a list of contents (dicts or ``Resource.TextContents``/``BlobContents``);
         raise :class:`Server.ResourceNotFoundError` for an unknown URI.
+
+        :param function: the handler; returned unchanged.
         """
-        return t.cast(F, self._register_handler("resources_read", function))
+        return self.registry.add_handler("resources_read", function)
 
     def resources_subscribe_handler(self, function: F) -> F:
         """Register ``fn(params, server_context=None)`` for ``resources/subscribe`` (advertises ``subscribe``)."""
-        return t.cast(F, self._register_handler("resources_subscribe", function))
+        return self.registry.add_handler("resources_subscribe", function)
 
     def resources_unsubscribe_handler(self, function: F) -> F:
         """Register ``fn(params, server_context=None)`` for ``resources/unsubscribe``."""
-        return t.cast(F, self._register_handler("resources_unsubscribe", function))
+        return self.registry.add_handler("resources_unsubscribe", function)
 
     def completion_handler(self, function: F) -> F:
         """Register ``fn(params, server_context=None)`` for ``completion/complete``.
 
         It returns ``{"completion": {"values": [...], "total": n, "hasMore": bool}}``;
         values past 100 are cut off.
+
+        :param function: the handler; returned unchanged.
         """
-        return t.cast(F, self._register_handler("completion", function))
+        return self.registry.add_handler("completion", function)
 
     def roots_list_changed_handler(self, function: F) -> F:
         """Register ``fn()`` called on ``notifications/roots/list_changed`` (Roots are deprecated: SEP-2577, it warns)."""
         warn_deprecated("roots")
-        return t.cast(F, self._register_handler("roots_list_changed", function))
+        return self.registry.add_handler("roots_list_changed", function)
 
     def define_custom_method(self, method_name: str, handler: t.Callable[..., t.Any] | None = None) -> t.Callable[[F], F]:
         """Decorator: answer the JSON-RPC method ``method_name`` with ``fn(params, server_context=None)``.

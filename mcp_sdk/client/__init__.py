@@ -6,22 +6,22 @@
 
 from __future__ import annotations
 
-import threading
 import typing as t
 
 from .. import methods
 from ..cancellation import Cancellation
 from ..deprecations import warn_deprecated
-from . import modern, negotiation, tasks
+from . import modern, negotiation
 from .cache import ResultCache
+from .calls import Calls
 from .errors import ConfigError, InputRequiredError, ServerBusyError, ServerError, ServerUnavailableError, UnknownServerError
 from .errors import ValidationError
 from .handlers import ServerMessages
 from .in_memory import InMemory
 from .legacy_era import LegacyEra
-from .listen import Subscription, notification_filter
+from .listen import Subscription, Subscriptions, notification_filter
 from .paginated_result import ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult
-from .paginated_result import all_pages, page_cursor, page_items
+from .paginated_result import all_pages
 from .request_sender import DEFAULT_CLIENT_INFO, RequestSender, check_log_level, result_of
 from .stdio import Stdio
 from .tasks import TaskHandle
@@ -109,9 +109,8 @@ class Client(ServerMessages):
         self.discover_result: dict[str, t.Any] | None = None
         self.max_input_rounds = max_input_rounds
         self._cache = ResultCache(auth_context=getattr(transport, "auth_context", None)) if cache else None
-        self._subscriptions: list[Subscription] = []
-        self._lock = threading.Lock()
-        self._known_tools: dict[str, Tool] = {}
+        self._subscriptions = Subscriptions()
+        self._calls = Calls(self, self._sender, self._answer, self._cache)
         set_handler = getattr(transport, "set_message_handler", None)
         if set_handler is not None:
             set_handler(self._handle_message)
@@ -131,8 +130,10 @@ class Client(ServerMessages):
         starts before its ``connect()``.
 
         :param config: ``{"mcpServers": {...}}``, or the path of a JSON file holding it.
-        :param timeout: seconds to wait for each response; ``connect_timeout``: for all the servers to connect.
-        :param mode: how each server's era is chosen (see :meth:`connect`); ``client_options`` go to each :class:`Client`.
+        :param timeout: seconds to wait for each response.
+        :param connect_timeout: seconds to wait for all the servers to connect.
+        :param mode: how each server's era is chosen (see :meth:`connect`).
+        :param client_options: the other keywords of :class:`Client` (``max_pages``, ``cache``...), for each client.
         :raises ConfigError: the configuration is malformed.
         """
         from .multi import MultiServerClient
@@ -164,6 +165,10 @@ class Client(ServerMessages):
         :param client_info: ``{"name": ..., "version": ...}``; defaults to this SDK's.
         :param protocol_version: the version to offer (default: the latest of the era).
         :param capabilities: merged over the capabilities the registered handlers imply (``sampling``, ``elicitation``, ``roots``).
+        :param mode: ``"auto"``, ``"modern"`` or ``"legacy"``, as above.
+        :param timeout: seconds to wait for each response of the handshake (None: :attr:`timeout`).
+        :param probe_timeout: seconds ``"auto"`` waits for the ``server/discover`` answer before falling back
+            (at most ``timeout``); None: as long as ``timeout``, and silence or a refusal raises instead.
         :return: the server's ``InitializeResult``, or on 2026-07-28 its ``DiscoverResult`` with
             ``protocolVersion`` and ``serverInfo`` added, so code reading those works in both eras.
         :raises ServerError: the server refused.
@@ -243,10 +248,7 @@ class Client(ServerMessages):
 
     def close(self) -> None:
         """End every :meth:`listen` subscription, then close the transport (ends a stdio server process, an HTTP session)."""
-        with self._lock:
-            subscriptions, self._subscriptions = self._subscriptions, []
-        for subscription in subscriptions:
-            subscription.close()
+        self._subscriptions.close()
         self.transport.close()
 
     def __enter__(self) -> Client:
@@ -262,61 +264,92 @@ class Client(ServerMessages):
         """Check that the server answers; returns its (empty) result ``{}``.
 
         MCP 2026-07-28 has no ``ping``: there ``server/discover`` is asked instead.
+
+        :param meta: extra ``_meta`` entries.
+        :param cancellation: cancels the request from another thread.
+        :param timeout: seconds to wait for the response (None: :attr:`timeout`).
         """
         return self._sender.era.ping(self._sender, meta=meta, cancellation=cancellation, timeout=timeout)
 
     def list_tools(self, cursor: str | None = None, *, meta: dict[str, t.Any] | None = None,
                    cancellation: Cancellation | None = None, timeout: float | None = None) -> ListToolsResult:
-        """One page of ``tools/list`` (one request): ``page.tools`` and ``page.next_cursor``."""
-        result = self._list(methods.TOOLS_LIST, cursor, meta, cancellation, timeout)
-        entries = self._sender.era.usable_tools(self._sender, page_items(result, "tools"))
-        tools = [Tool.from_dict(entry) for entry in entries]
-        with self._lock:
-            for tool in tools:
-                self._known_tools[tool.name] = tool
-        return ListToolsResult(tools=tools, next_cursor=page_cursor(result), meta=result.get("_meta"))
+        """One page of ``tools/list`` (one request): ``page.tools`` and ``page.next_cursor``.
+
+        :param cursor: the ``next_cursor`` of the previous page (None: the first page).
+        :param meta: extra ``_meta`` entries.
+        :param cancellation: cancels the request from another thread.
+        :param timeout: seconds to wait for the response (None: :attr:`timeout`).
+        """
+        return self._calls.list_tools(cursor, meta, cancellation, timeout)
 
     def list_prompts(self, cursor: str | None = None, *, meta: dict[str, t.Any] | None = None,
                      cancellation: Cancellation | None = None, timeout: float | None = None) -> ListPromptsResult:
-        """One page of ``prompts/list``: ``page.prompts`` and ``page.next_cursor``."""
-        result = self._list(methods.PROMPTS_LIST, cursor, meta, cancellation, timeout)
-        return ListPromptsResult(prompts=page_items(result, "prompts"), next_cursor=page_cursor(result), meta=result.get("_meta"))
+        """One page of ``prompts/list``: ``page.prompts`` and ``page.next_cursor``.
+
+        :param cursor: the ``next_cursor`` of the previous page (None: the first page).
+        :param meta: extra ``_meta`` entries.
+        :param cancellation: cancels the request from another thread.
+        :param timeout: seconds to wait for the response (None: :attr:`timeout`).
+        """
+        return self._calls.list_prompts(cursor, meta, cancellation, timeout)
 
     def list_resources(self, cursor: str | None = None, *, meta: dict[str, t.Any] | None = None,
                        cancellation: Cancellation | None = None, timeout: float | None = None) -> ListResourcesResult:
-        """One page of ``resources/list``: ``page.resources`` and ``page.next_cursor``."""
-        result = self._list(methods.RESOURCES_LIST, cursor, meta, cancellation, timeout)
-        return ListResourcesResult(
-            resources=page_items(result, "resources"), next_cursor=page_cursor(result), meta=result.get("_meta")
-        )
+        """One page of ``resources/list``: ``page.resources`` and ``page.next_cursor``.
+
+        :param cursor: the ``next_cursor`` of the previous page (None: the first page).
+        :param meta: extra ``_meta`` entries.
+        :param cancellation: cancels the request from another thread.
+        :param timeout: seconds to wait for the response (None: :attr:`timeout`).
+        """
+        return self._calls.list_resources(cursor, meta, cancellation, timeout)
 
     def list_resource_templates(
         self, cursor: str | None = None, *, meta: dict[str, t.Any] | None = None,
         cancellation: Cancellation | None = None, timeout: float | None = None,
     ) -> ListResourceTemplatesResult:
-        """One page of ``resources/templates/list``: ``page.resource_templates`` and ``page.next_cursor``."""
-        result = self._list(methods.RESOURCES_TEMPLATES_LIST, cursor, meta, cancellation, timeout)
-        return ListResourceTemplatesResult(
-            resource_templates=page_items(result, "resourceTemplates"), next_cursor=page_cursor(result), meta=result.get("_meta")
-        )
+        """One page of ``resources/templates/list``: ``page.resource_templates`` and ``page.next_cursor``.
+
+        :param cursor: the ``next_cursor`` of the previous page (None: the first page).
+        :param meta: extra ``_meta`` entries.
+        :param cancellation: cancels the request from another thread.
+        :param timeout: seconds to wait for the response (None: :attr:`timeout`).
+        """
+        return self._calls.list_resource_templates(cursor, meta, cancellation, timeout)
 
     def tools(self, *, cancellation: Cancellation | None = None, timeout: float | None = None) -> list[Tool]:
         """Every tool, following ``nextCursor``; stops at the last page, at a cursor seen before,
-        or after :attr:`max_pages` pages."""
+        or after :attr:`max_pages` pages.
+
+        :param cancellation: cancels the request in flight from another thread.
+        :param timeout: seconds to wait for each page (None: :attr:`timeout`).
+        """
         return all_pages(self.max_pages, self.list_tools, "tools", cancellation, timeout)
 
     def prompts(self, *, cancellation: Cancellation | None = None, timeout: float | None = None) -> list[dict[str, t.Any]]:
-        """Every prompt, over all pages."""
+        """Every prompt, over all pages (as :meth:`tools`).
+
+        :param cancellation: cancels the request in flight from another thread.
+        :param timeout: seconds to wait for each page (None: :attr:`timeout`).
+        """
         return all_pages(self.max_pages, self.list_prompts, "prompts", cancellation, timeout)
 
     def resources(self, *, cancellation: Cancellation | None = None, timeout: float | None = None) -> list[dict[str, t.Any]]:
-        """Every resource, over all pages."""
+        """Every resource, over all pages (as :meth:`tools`).
+
+        :param cancellation: cancels the request in flight from another thread.
+        :param timeout: seconds to wait for each page (None: :attr:`timeout`).
+        """
         return all_pages(self.max_pages, self.list_resources, "resources", cancellation, timeout)
 
     def resource_templates(
         self, *, cancellation: Cancellation | None = None, timeout: float | None = None
     ) -> list[dict[str, t.Any]]:
-        """Every resource template, over all pages."""
+        """Every resource template, over all pages (as :meth:`tools`).
+
+        :param cancellation: cancels the request in flight from another thread.
+        :param timeout: seconds to wait for each page (None: :attr:`timeout`).
+        """
         return all_pages(self.max_pages, self.list_resource_templates, "resource_templates", cancellation, timeout)
 
     def call_tool(
@@ -336,38 +369,19 @@ class Client(ServerMessages):
         ``response["result"]["content"]`` holds the content; a tool that failed
         answers ``isError: true`` in its result rather than raising.
 
+        :param name: the tool's name.
+        :param arguments: the tool's arguments (None: none sent).
+        :param tool: a :class:`Tool` from :meth:`tools` instead of ``name`` (its output schema validates the result).
         :param progress_token: asks the server for ``notifications/progress``
             (they reach :meth:`on_progress`); wins over a ``progressToken`` in ``meta``.
+        :param meta: extra ``_meta`` entries.
+        :param cancellation: cancels the request from another thread.
+        :param timeout: seconds to wait for the response (None: :attr:`timeout`).
         :raises TypeError: neither ``name`` nor ``tool`` was given.
         :raises ValidationError: with ``validate_structured_content``, a
             ``structuredContent`` that does not match the tool's output schema.
         """
-        tool_name = tool.name if tool is not None else name
-        if not tool_name:
-            raise TypeError("call_tool() needs name= or tool=")
-        params: dict[str, t.Any] = {"name": tool_name}
-        if arguments is not None:
-            params["arguments"] = arguments
-        entries = dict(meta or {})
-        if progress_token is not None:
-            entries["progressToken"] = progress_token
-        try:
-            response = self._final(methods.TOOLS_CALL, params, meta=entries, cancellation=cancellation, timeout=timeout)
-        except ServerError as error:
-            if not self._sender.era.relist_fixes(error):
-                raise
-            # List again, retry once.
-            self.tools(cancellation=cancellation, timeout=timeout)
-            response = self._final(methods.TOOLS_CALL, params, meta=entries, cancellation=cancellation, timeout=timeout)
-        result = result_of(response)
-        if tasks.is_task(result):  # the server made it a task: follow it to its end
-            result = self._task_handle(result).result(cancellation=cancellation)
-            response = {**response, "result": result}
-        if self.validate_structured_content:
-            known = tool if tool is not None else self._known_tools.get(tool_name)
-            if known is not None:
-                known.validate_structured_content(result)
-        return response
+        return self._calls.call_tool(name, arguments, tool, progress_token, meta, cancellation, timeout)
 
     def call_tool_task(
         self,
@@ -383,44 +397,44 @@ class Client(ServerMessages):
 
         A server that answers the call directly (no task) gives an already completed handle.
         Multi round-trip input before the task exists is answered with the registered handlers.
+
+        :param name: the tool's name.
+        :param arguments: the tool's arguments (None: none sent).
+        :param meta: extra ``_meta`` entries.
+        :param cancellation: cancels the request from another thread.
+        :param timeout: seconds to wait for the response (None: :attr:`timeout`).
         """
-        params: dict[str, t.Any] = {"name": name}
-        if arguments is not None:
-            params["arguments"] = arguments
-        response = self._final(methods.TOOLS_CALL, params, meta=meta, cancellation=cancellation, timeout=timeout)
-        result = result_of(response)
-        if tasks.is_task(result):
-            return self._task_handle(result)
-        return TaskHandle.completed(self._sender, result)
+        return self._calls.call_tool_task(name, arguments, meta, cancellation, timeout)
 
     def task(self, task_id: str) -> TaskHandle:
-        """A handle for a task this client (or an earlier connection) started, by its id."""
-        return TaskHandle(self._sender, task_id)
+        """A handle for a task this client (or an earlier connection) started, by its id.
 
-    def _task_handle(self, created: dict[str, t.Any]) -> TaskHandle:
-        task_id = created.get("taskId")
-        if not isinstance(task_id, str) or not task_id:
-            raise ValidationError("Response validation failed: a CreateTaskResult without a taskId")
-        return TaskHandle(self._sender, task_id, created)
+        :param task_id: the ``taskId`` the server gave.
+        """
+        return TaskHandle(self._sender, task_id)
 
     def read_resource(self, uri: str, *, meta: dict[str, t.Any] | None = None,
                       cancellation: Cancellation | None = None, timeout: float | None = None) -> list[dict[str, t.Any]]:
-        """Read a resource; returns its ``contents`` (text or blob entries)."""
-        params = {"uri": uri}
-        result = self._cache.get(methods.RESOURCES_READ, params) if self._cache is not None else None
-        if result is None:
-            response = self._final(methods.RESOURCES_READ, params, meta=meta, cancellation=cancellation, timeout=timeout,
-                                   cache=True)
-            result = result_of(response)
-        return page_items(result, "contents")
+        """Read a resource; returns its ``contents`` (text or blob entries).
+
+        :param uri: the resource's URI.
+        :param meta: extra ``_meta`` entries.
+        :param cancellation: cancels the request from another thread.
+        :param timeout: seconds to wait for the response (None: :attr:`timeout`).
+        """
+        return self._calls.read_resource(uri, meta, cancellation, timeout)
 
     def get_prompt(self, name: str, arguments: dict[str, str] | None = None, *, meta: dict[str, t.Any] | None = None,
                    cancellation: Cancellation | None = None, timeout: float | None = None) -> dict[str, t.Any]:
-        """Get a prompt filled in with ``arguments``; returns the result (``messages``, ``description``)."""
-        params: dict[str, t.Any] = {"name": name}
-        if arguments is not None:
-            params["arguments"] = arguments
-        return result_of(self._final(methods.PROMPTS_GET, params, meta=meta, cancellation=cancellation, timeout=timeout))
+        """Get a prompt filled in with ``arguments``; returns the result (``messages``, ``description``).
+
+        :param name: the prompt's name.
+        :param arguments: argument name -> string value (None: none sent).
+        :param meta: extra ``_meta`` entries.
+        :param cancellation: cancels the request from another thread.
+        :param timeout: seconds to wait for the response (None: :attr:`timeout`).
+        """
+        return self._calls.get_prompt(name, arguments, meta, cancellation, timeout)
 
     def complete(self, ref: dict[str, t.Any], argument: dict[str, t.Any], context: dict[str, t.Any] | None = None, *,
                  meta: dict[str, t.Any] | None = None, cancellation: Cancellation | None = None,
@@ -431,37 +445,50 @@ class Client(ServerMessages):
         :param ref: ``{"type": "ref/prompt", "name": ...}`` or ``{"type": "ref/resource", "uri": ...}``.
         :param argument: ``{"name": ..., "value": ...}``.
         :param context: ``{"arguments": {...}}``, values already chosen.
+        :param meta: extra ``_meta`` entries.
+        :param cancellation: cancels the request from another thread.
+        :param timeout: seconds to wait for the response (None: :attr:`timeout`).
+        :raises ValidationError: the result has no ``completion`` object.
         """
-        params: dict[str, t.Any] = {"ref": ref, "argument": argument}
-        if context is not None:
-            params["context"] = context
-        result = result_of(self._sender.request(methods.COMPLETION_COMPLETE, params, meta=meta, cancellation=cancellation, timeout=timeout))
-        completion = result.get("completion")
-        if not isinstance(completion, dict):
-            raise ValidationError("Response validation failed: completion/complete result has no completion object")
-        return completion
+        return self._calls.complete(ref, argument, context, meta, cancellation, timeout)
 
     def set_logging_level(self, level: str, *, timeout: float | None = None) -> dict[str, t.Any]:
         """Ask the server to send log messages at ``level`` and above (they reach :meth:`on_log_message`).
 
         On MCP 2026-07-28 this sets :attr:`log_level`, which every request then carries.
         Logging is deprecated as of MCP 2026-07-28 (SEP-2577): warns with :class:`~mcp_sdk.MCPDeprecationWarning`.
+
+        :param level: one of the eight syslog levels (``"debug"``, ``"info"``... ``"emergency"``).
+        :param timeout: seconds to wait for the response (None: :attr:`timeout`).
         """
         warn_deprecated("logging")
         return self._sender.era.set_logging_level(self._sender, level, timeout)
 
     def subscribe_resource(self, uri: str, *, timeout: float | None = None) -> dict[str, t.Any]:
-        """Ask for ``notifications/resources/updated`` about ``uri`` (they reach :meth:`on_notification`)."""
+        """Ask for ``notifications/resources/updated`` about ``uri`` (they reach :meth:`on_notification`).
+
+        :param uri: the resource's URI.
+        :param timeout: seconds to wait for the response (None: :attr:`timeout`).
+        """
         return result_of(self._sender.request(methods.RESOURCES_SUBSCRIBE, {"uri": uri}, timeout=timeout))
 
     def unsubscribe_resource(self, uri: str, *, timeout: float | None = None) -> dict[str, t.Any]:
-        """Stop the updates :meth:`subscribe_resource` asked for."""
+        """Stop the updates :meth:`subscribe_resource` asked for.
+
+        :param uri: the resource's URI.
+        :param timeout: seconds to wait for the response (None: :attr:`timeout`).
+        """
         return result_of(self._sender.request(methods.RESOURCES_UNSUBSCRIBE, {"uri": uri}, timeout=timeout))
 
     def request(self, method: str, params: dict[str, t.Any] | None = None, *, meta: dict[str, t.Any] | None = None,
                 cancellation: Cancellation | None = None, timeout: float | None = None) -> dict[str, t.Any]:
         """Send any request (e.g. a server's custom method); returns the full JSON-RPC response.
 
+        :param method: the JSON-RPC method.
+        :param params: its ``params`` (None: none sent).
+        :param meta: extra ``_meta`` entries.
+        :param cancellation: cancels the request from another thread.
+        :param timeout: seconds to wait for the response (None: :attr:`timeout`).
         :raises ServerError: the server answered with an error.
         """
         return self._sender.request(method, params, meta=meta, cancellation=cancellation, timeout=timeout)
@@ -487,8 +514,11 @@ class Client(ServerMessages):
         for ``tools``, ``notifications/resources/updated`` for each URI...), for handlers to list
         or read again. ``subscription.close()`` (or :meth:`close`) ends it.
 
-        :param tools: ``notifications/tools/list_changed``; ``prompts``, ``resources``: likewise.
+        :param tools: ``notifications/tools/list_changed``.
+        :param prompts: ``notifications/prompts/list_changed``.
+        :param resources: ``notifications/resources/list_changed``.
         :param resource_uris: ``notifications/resources/updated`` for these URIs.
+        :param callback: ``callback(method, params)`` for each notification, besides :meth:`on_notification`.
         :param wait: seconds to wait for the server's acknowledgement (None: do not wait).
         :param listen_timeout: seconds a stream may stay silent before it is opened again.
         :raises ValidationError: not connected to a 2026-07-28 server.
@@ -496,15 +526,14 @@ class Client(ServerMessages):
         wanted = notification_filter(tools=tools, prompts=prompts, resources=resources, resource_uris=resource_uris)
         subscription = self._sender.era.open_subscription(self._sender, wanted, callback, listen_timeout)
         subscription.deliver = self._handle_notification
-        with self._lock:
-            self._subscriptions.append(subscription)
-        subscription.start()
-        if wait is not None:
-            subscription.wait_acknowledged(wait)
-        return subscription
+        return self._subscriptions.add(subscription, wait)
 
     def notify(self, method: str, params: dict[str, t.Any] | None = None) -> None:
-        """Send any notification."""
+        """Send any notification.
+
+        :param method: the notification's method (``notifications/...``).
+        :param params: its ``params`` (None: none sent).
+        """
         self._sender.notify(method, params)
 
     def notify_roots_list_changed(self) -> None:
@@ -520,43 +549,11 @@ class Client(ServerMessages):
         """Send ``notifications/cancelled`` for an in-flight request.
 
         Passing ``cancellation=`` to a call does this for you, and also stops the wait.
+
+        :param request_id: the JSON-RPC id of the request.
+        :param reason: why, for the server's logs.
         """
         self._sender.cancel(request_id, reason)
-
-    # -- plumbing ------------------------------------------------------------
-
-    def _final(self, method: str, params: dict[str, t.Any], *, meta: dict[str, t.Any] | None,
-               cancellation: Cancellation | None, timeout: float | None, cache: bool = False) -> dict[str, t.Any]:
-        """A request that may need input, answering ``input_required`` results with the registered handlers until complete.
-
-        :param cache: keep the result in the cache, unless it took MRTR rounds (their results depend on
-            inputs that are not part of the cache key).
-        """
-        rounds = 0
-
-        def send(round_params: dict[str, t.Any]) -> dict[str, t.Any]:
-            nonlocal rounds
-            rounds += 1
-            return self._sender.request(method, round_params, meta=meta, cancellation=cancellation, timeout=timeout)
-
-        response = self._sender.era.complete(send, self._answer, method, params, self.max_input_rounds)
-        if cache and rounds == 1 and isinstance(response.get("result"), dict):
-            self._store(method, params, response["result"])
-        return response
-
-    def _store(self, method: str, params: dict[str, t.Any] | None, result: dict[str, t.Any]) -> dict[str, t.Any]:
-        if self._cache is not None:
-            self._cache.put(method, params, result)
-        return result
-
-    def _list(self, method: str, cursor: str | None, meta: dict[str, t.Any] | None,
-              cancellation: Cancellation | None, timeout: float | None) -> dict[str, t.Any]:
-        params = {"cursor": cursor} if cursor is not None else None
-        cached = self._cache.get(method, params) if self._cache is not None else None
-        if cached is not None:
-            return cached
-        result = result_of(self._sender.request(method, params, meta=meta, cancellation=cancellation, timeout=timeout))
-        return self._store(method, params, result)
 
     def __repr__(self) -> str:
         return f"<Client {self.transport!r} protocol={self.protocol_version!r}>"

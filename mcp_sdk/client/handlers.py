@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 import logging
-import threading
 import typing as t
 
 from .. import error_codes, json_rpc, methods
@@ -21,7 +20,7 @@ from .transport import Message
 
 if t.TYPE_CHECKING:
     from .cache import ResultCache
-    from .listen import Subscription
+    from .listen import Subscriptions
 
 logger = logging.getLogger("mcp_sdk.client")
 
@@ -31,9 +30,8 @@ F = t.TypeVar("F", bound=t.Callable[..., t.Any])
 class ServerMessages:
     """The ``on_*`` registrations of :class:`~mcp_sdk.Client`, and the routing of what the server sends."""
 
-    _lock: threading.Lock
     _cache: ResultCache | None
-    _subscriptions: list[Subscription]
+    _subscriptions: Subscriptions
     _sampling_handler: t.Callable[[dict[str, t.Any]], t.Any] | None = None
     _elicitation_handler: t.Callable[[dict[str, t.Any]], t.Any] | None = None
     _elicitation_url = False
@@ -177,10 +175,7 @@ class ServerMessages:
         meta = params.get("_meta")
         subscription_id = meta.get(modern.META_SUBSCRIPTION_ID) if isinstance(meta, dict) else None
         if subscription_id is not None:
-            with self._lock:
-                subscriptions = list(self._subscriptions)
-            for subscription in subscriptions:
-                subscription.receive(subscription_id, method, params)
+            self._subscriptions.receive(subscription_id, method, params)
             if method == modern.NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED:
                 return
         if method == methods.NOTIFICATIONS_PROGRESS:

@@ -240,4 +240,45 @@ class Subscription:
         return f"<Subscription id={self.request_id!r} notifications={self.notifications!r}>"
 
 
-__all__ = ["Subscription", "notification_filter"]
+class Subscriptions:
+    """The open :class:`Subscription` objects of one client: the notifications of each reach it,
+    :meth:`close` ends them all."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._open: list[Subscription] = []
+
+    def add(self, subscription: Subscription, wait: float | None) -> Subscription:
+        """Keep ``subscription`` and start it; returns it.
+
+        :param subscription: a subscription not yet started.
+        :param wait: seconds to wait for the server's acknowledgement (None: do not wait).
+        """
+        with self._lock:
+            self._open.append(subscription)
+        subscription.start()
+        if wait is not None:
+            subscription.wait_acknowledged(wait)
+        return subscription
+
+    def receive(self, subscription_id: t.Any, method: str, params: dict[str, t.Any]) -> None:
+        """Give a notification carrying ``subscription_id`` to every open subscription (each keeps its own).
+
+        :param subscription_id: the notification's ``_meta`` subscription id.
+        :param method: the notification's method.
+        :param params: its ``params``.
+        """
+        with self._lock:
+            subscriptions = list(self._open)
+        for subscription in subscriptions:
+            subscription.receive(subscription_id, method, params)
+
+    def close(self) -> None:
+        """End every subscription kept (each closes its stream)."""
+        with self._lock:
+            subscriptions, self._open = self._open, []
+        for subscription in subscriptions:
+            subscription.close()
+
+
+__all__ = ["Subscription", "Subscriptions", "notification_filter"]

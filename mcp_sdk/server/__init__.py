@@ -6,8 +6,6 @@ feed each client connection's :class:`~mcp_sdk.ServerSession`; :meth:`Server.han
 
 from __future__ import annotations
 
-import logging
-import threading
 import typing as t
 
 from .. import methods
@@ -24,24 +22,26 @@ from ..server_session import ServerSession
 from ..tool import Tool
 from . import capabilities as capabilities_module
 from .broadcast import Broadcast
+from .catalog_changes import CatalogChanges
 from .composition import Composition, Mount
-from .decorators import ResourceReaders, prompt_decorator, registrar, tool_decorator
+from .decorators import ResourceReaders, custom_method_registrar, define_registrar, prompt_decorator, tool_decorator
 from .dispatch import Dispatcher
+from .exception_reporting import report
 from .extensions import DeclaredExtensions
-from .handler_contexts import HandlerContext
+from .handler_contexts import HandlerContext, HandlerContexts
 from .handlers import ProtocolHandlers
 from .lifespan import Lifespan, LifespanFactory
 from .middleware.chain import MiddlewareChain, MiddlewareFunction
 from .modern_requests import ModernRequests
+from .pagination import check_list_options
 from .registry import HandlerEntry, Registry
 from .request import Request
 from .router import Router
+from .session_set import SessionSet
 from .subscriptions import InProcessBus, SubscriptionBus
 from .task_store import TaskStore
 from .tasks import TaskManager
 from .visibility import Visibility
-
-logger = logging.getLogger("mcp_sdk.server")
 
 F = t.TypeVar("F", bound=t.Callable[..., t.Any])
 HC = t.TypeVar("HC", bound="HandlerContext")
@@ -126,14 +126,8 @@ class Server:
         self._capabilities = capabilities
         #: Extensions declared with :meth:`declare_extension` (``.declared``, ``.withdraw(name)``).
         self.extensions = DeclaredExtensions()
-        if page_size is not None and (isinstance(page_size, bool) or not isinstance(page_size, int) or page_size < 1):
-            raise ValueError(f"page_size must be a positive integer or None, not {page_size!r}")
-        self.page_size = page_size
-        if ttl_ms is not None and (isinstance(ttl_ms, bool) or not isinstance(ttl_ms, int) or ttl_ms < 0):
-            raise ValueError(f"ttl_ms must be a non-negative integer (milliseconds) or None, not {ttl_ms!r}")
-        if cache_scope not in (None, "public", "private"):
-            raise ValueError(f"cache_scope must be 'public', 'private' or None, not {cache_scope!r}")
-        self.ttl_ms, self.cache_scope = ttl_ms, cache_scope
+        check_list_options(page_size, ttl_ms, cache_scope)
+        self.page_size, self.ttl_ms, self.cache_scope = page_size, ttl_ms, cache_scope
         #: Carries list changes and resource updates to ``subscriptions/listen`` requests.
         self.subscriptions: SubscriptionBus = InProcessBus()
         #: What the server serves: tools, prompts, resources, templates, handlers.
@@ -157,10 +151,9 @@ class Server:
         self._dispatcher = Dispatcher(self, self.composition.route(ProtocolHandlers(self, self.tasks).methods()), self.middleware)
         self._router = Router(self._dispatcher, ModernRequests(self, self._dispatcher))
         self._resource_readers = ResourceReaders(self.registry)
-        self._handler_contexts: tuple[HandlerContext, ...] = ()
-        self._lock = threading.Lock()
-        self._sessions: set[ServerSession] = set()
-        self._default_session: ServerSession | None = None
+        self._handler_contexts = HandlerContexts()
+        self._changes = CatalogChanges(self)
+        self._sessions = SessionSet(self)
 
     # -- what is registered (read-only views of the registry) ---------------
 
@@ -205,8 +198,11 @@ class Server:
         return self.extensions.apply(base)
 
     def declare_extension(self, name: str, settings: t.Mapping[str, t.Any] | None = None) -> None:
-        """Advertise extension ``name`` (``"com.example/search"``, SEP-2133) with ``settings`` (None: ``{}``)
-        in ``capabilities.extensions``, keeping the rest: see :meth:`.extensions.DeclaredExtensions.declare`."""
+        """Advertise an extension in ``capabilities.extensions``, keeping the rest: see :meth:`.extensions.DeclaredExtensions.declare`.
+
+        :param name: the extension's identifier (``"com.example/search"``, SEP-2133).
+        :param settings: its settings object (None: ``{}``).
+        """
         self.extensions.declare(name, settings)
 
     def capabilities_for(self, version: str) -> dict[str, t.Any]:
@@ -217,8 +213,9 @@ class Server:
 
     def add_tool(self, tool: type[Tool]) -> type[Tool]:
         """Register a Tool subclass after construction (clients are not notified: call
-        :meth:`notify_tools_list_changed`).
+        :meth:`notify_tools_list_changed`); returns it.
 
+        :param tool: the Tool subclass.
         :raises ToolNotUnique: a tool of that name is registered.
         :raises InvalidNameError: its name is not 1-128 characters of ``A-Za-z0-9_-.``.
         """
@@ -226,18 +223,29 @@ class Server:
 
     def define_tool(self, name: str | None = None, **metadata: t.Any) -> t.Callable[[F], F]:
         """Decorator: register a function as a tool (:meth:`Tool.define`'s forms and keywords); returns it unchanged.
-        ``handler=fn`` registers without decorating."""
-        handler = metadata.pop("handler", None)
-        return registrar(lambda function: self.add_tool(Tool.define(name, handler=function, **metadata)), handler)
+
+        :param name: the tool's name (default: the function's).
+        :param metadata: :meth:`Tool.define`'s other keywords (``title``, ``description``, ``input_schema``...);
+            ``handler=fn`` registers ``fn`` without decorating.
+        """
+        return define_registrar(self.add_tool, Tool.define, name, metadata)
 
     def add_prompt(self, prompt: type[Prompt]) -> type[Prompt]:
-        """Register a Prompt subclass after construction (:raises PromptNotUnique: a prompt of that name is registered)."""
+        """Register a Prompt subclass after construction; returns it.
+
+        :param prompt: the Prompt subclass.
+        :raises PromptNotUnique: a prompt of that name is registered.
+        """
         return self.registry.add_prompt(prompt)
 
     def define_prompt(self, name: str | None = None, **metadata: t.Any) -> t.Callable[[F], F]:
-        """Decorator: register ``fn(args, server_context=None)`` as a prompt template; returns ``fn``."""
-        handler = metadata.pop("handler", None)
-        return registrar(lambda function: self.add_prompt(Prompt.define(name, handler=function, **metadata)), handler)
+        """Decorator: register ``fn(args, server_context=None)`` as a prompt template; returns ``fn``.
+
+        :param name: the prompt's name (default: the function's).
+        :param metadata: :meth:`Prompt.define`'s other keywords (``title``, ``description``, ``arguments``...);
+            ``handler=fn`` registers ``fn`` without decorating.
+        """
+        return define_registrar(self.add_prompt, Prompt.define, name, metadata)
 
     def add_resource(self, resource: Resource) -> Resource:
         """Register a resource after construction."""
@@ -247,70 +255,64 @@ class Server:
         """Register a resource template after construction."""
         return self.registry.add_resource_template(template)
 
-    # -- changing what is served (:mod:`.visibility`): sends list_changed; unknown names: NotRegisteredError --
+    # -- changing what is served (:mod:`.catalog_changes`): sends list_changed; unknown names: NotRegisteredError --
 
     def remove_tool(self, name: str) -> type[Tool]:
         """Unregister the tool ``name``; returns it."""
-        return t.cast("type[Tool]", self._change("tools", name)[0])
+        return t.cast("type[Tool]", self._changes.remove("tools", name)[0])
 
     def disable_tool(self, name: str) -> None:
         """Stop listing and serving the tool ``name`` (a call answers as for an unknown tool)."""
-        self._change("tools", name, False)
+        self._changes.set_enabled("tools", name, False)
 
     def enable_tool(self, name: str) -> None:
         """List and serve the disabled tool ``name`` again."""
-        self._change("tools", name, True)
+        self._changes.set_enabled("tools", name, True)
 
     def remove_prompt(self, name: str) -> type[Prompt]:
         """Unregister the prompt ``name``; returns it."""
-        return t.cast("type[Prompt]", self._change("prompts", name)[0])
+        return t.cast("type[Prompt]", self._changes.remove("prompts", name)[0])
 
     def disable_prompt(self, name: str) -> None:
         """As :meth:`disable_tool`, for the prompt ``name``."""
-        self._change("prompts", name, False)
+        self._changes.set_enabled("prompts", name, False)
 
     def enable_prompt(self, name: str) -> None:
         """As :meth:`enable_tool`, for the prompt ``name``."""
-        self._change("prompts", name, True)
+        self._changes.set_enabled("prompts", name, True)
 
     def remove_resource(self, uri: str) -> list[Resource]:
         """Unregister the resources of ``uri`` (reads of it then fail); returns them."""
-        return self._change("resources", uri)
+        return self._changes.remove("resources", uri)
 
     def disable_resource(self, uri: str) -> None:
         """As :meth:`disable_tool`, for the resource ``uri`` (``resources/read`` of it: resource not found)."""
-        self._change("resources", uri, False)
+        self._changes.set_enabled("resources", uri, False)
 
     def enable_resource(self, uri: str) -> None:
         """As :meth:`enable_tool`, for the resource ``uri``."""
-        self._change("resources", uri, True)
+        self._changes.set_enabled("resources", uri, True)
 
     def remove_resource_template(self, uri_template: str) -> ResourceTemplate:
         """Unregister the template ``uri_template`` (reads of URIs only it matches then fail); returns it."""
-        return t.cast(ResourceTemplate, self._change("resourceTemplates", uri_template)[0])
+        return t.cast(ResourceTemplate, self._changes.remove("resourceTemplates", uri_template)[0])
 
     def disable_resource_template(self, uri_template: str) -> None:
         """As :meth:`disable_tool`, for the resource template ``uri_template``."""
-        self._change("resourceTemplates", uri_template, False)
+        self._changes.set_enabled("resourceTemplates", uri_template, False)
 
     def enable_resource_template(self, uri_template: str) -> None:
         """As :meth:`enable_tool`, for the resource template ``uri_template``."""
-        self._change("resourceTemplates", uri_template, True)
+        self._changes.set_enabled("resourceTemplates", uri_template, True)
 
     def filter_tags(self, include_tags: t.Iterable[str] | None = None, exclude_tags: t.Iterable[str] | None = None) -> None:
-        """Serve only what carries one of ``include_tags`` (None: all) and none of ``exclude_tags`` (TypeError: bad tag)."""
-        self.registry.filter_tags(include_tags, exclude_tags)
-        for notify in (self.notify_tools_list_changed, self.notify_prompts_list_changed, self.notify_resources_list_changed):
-            notify()
+        """Serve only what the tags let through (replacing the filter given before), and tell clients the lists changed.
 
-    def _change(self, kind: str, name: str, enabled: bool | None = None) -> list[t.Any]:
-        """Remove (``enabled`` None), enable or disable an item, then notify outside the registry's lock."""
-        removed = self.registry.remove(kind, name) if enabled is None else []
-        if enabled is not None and not self.registry.set_enabled(kind, name, enabled):
-            return []
-        notify = {"tools": self.notify_tools_list_changed, "prompts": self.notify_prompts_list_changed}
-        notify.get(kind, self.notify_resources_list_changed)()
-        return removed
+        :param include_tags: serve only what carries one of these (None: everything).
+        :param exclude_tags: hide what carries any of these (exclusion wins).
+        :raises TypeError: a tag is not a non-empty string.
+        """
+        self._changes.filter_tags(include_tags, exclude_tags)
 
     def mount(self, server: Server, prefix: str | None = None) -> Mount:
         """Serve ``server``'s tools, prompts, resources and templates here under ``prefix`` (``weather_get_alerts``,
@@ -323,14 +325,23 @@ class Server:
 
     @classmethod
     def from_openapi(cls, document: t.Any, **options: t.Any) -> Server:
-        """A server calling an HTTP API, from its OpenAPI 3.0/3.1 document: see :func:`mcp_sdk.openapi.from_openapi`."""
+        """A server calling an HTTP API, from its OpenAPI 3.0/3.1 document: see :func:`mcp_sdk.openapi.from_openapi`.
+
+        :param document: the document: a mapping, JSON or YAML text, or a file path.
+        :param options: :func:`~mcp_sdk.openapi.from_openapi`'s keywords (``base_url``, ``route_maps``...) and this class's.
+        """
         from ..openapi import from_openapi
 
         return from_openapi(cls, document, **options)
 
     @classmethod
     def proxy(cls, client: t.Any, mode: str = "auto", **options: t.Any) -> Server:
-        """A server serving, live, what ``client``'s server serves, forwarding to it (:mod:`.proxy`); ``options``: Server's."""
+        """A server serving, live, what ``client``'s server serves, forwarding to it (:mod:`.proxy`).
+
+        :param client: a :class:`~mcp_sdk.Client` (connected here unless it is).
+        :param mode: how it connects (see :meth:`Client.connect <mcp_sdk.Client.connect>`).
+        :param options: the keywords of this class's constructor (``name``, ``version``...).
+        """
         from .proxy import Proxy  # on first use: most servers proxy nothing
 
         return Proxy(cls(**options), client).start(mode)
@@ -344,38 +355,38 @@ class Server:
         after those added before it (see :mod:`mcp_sdk.server.middleware`); returns it."""
         return self.middleware.add(middleware, methods)
 
-    def _register_handler(self, name: str, function: t.Callable[..., t.Any]) -> t.Callable[..., t.Any]:
-        self.registry.add_handler(name, function)
-        return function
-
     def resources_read_handler(self, function: F) -> F:
         """Register ``fn(params, server_context=None)`` answering ``resources/read``.
 
         It returns a list of contents (dicts or ``Resource.TextContents``/``BlobContents``);
         raise :class:`Server.ResourceNotFoundError` for an unknown URI.
+
+        :param function: the handler; returned unchanged.
         """
-        return t.cast(F, self._register_handler("resources_read", function))
+        return self.registry.add_handler("resources_read", function)
 
     def resources_subscribe_handler(self, function: F) -> F:
         """Register ``fn(params, server_context=None)`` for ``resources/subscribe`` (advertises ``subscribe``)."""
-        return t.cast(F, self._register_handler("resources_subscribe", function))
+        return self.registry.add_handler("resources_subscribe", function)
 
     def resources_unsubscribe_handler(self, function: F) -> F:
         """Register ``fn(params, server_context=None)`` for ``resources/unsubscribe``."""
-        return t.cast(F, self._register_handler("resources_unsubscribe", function))
+        return self.registry.add_handler("resources_unsubscribe", function)
 
     def completion_handler(self, function: F) -> F:
         """Register ``fn(params, server_context=None)`` for ``completion/complete``.
 
         It returns ``{"completion": {"values": [...], "total": n, "hasMore": bool}}``;
         values past 100 are cut off.
+
+        :param function: the handler; returned unchanged.
         """
-        return t.cast(F, self._register_handler("completion", function))
+        return self.registry.add_handler("completion", function)
 
     def roots_list_changed_handler(self, function: F) -> F:
         """Register ``fn()`` called on ``notifications/roots/list_changed`` (Roots are deprecated: SEP-2577, it warns)."""
         warn_deprecated("roots")
-        return t.cast(F, self._register_handler("roots_list_changed", function))
+        return self.registry.add_handler("roots_list_changed", function)
 
     def define_custom_method(self, method_name: str, handler: t.Callable[..., t.Any] | None = None) -> t.Callable[[F], F]:
         """Decorator: answer the JSON-RPC method ``method_name`` with ``fn(params, server_context=None)``.
@@ -383,15 +394,12 @@ class Server:
         The return value is the ``result``. A notification with that name calls
         ``fn`` and sends nothing.
 
+        :param method_name: the JSON-RPC method.
+        :param handler: the function, registered at once (the form without decorator syntax).
+        :raises InvalidNameError: ``method_name`` is not a non-empty string.
         :raises MethodAlreadyDefinedError: ``method_name`` is a protocol method or already defined.
         """
-        if type(method_name) is not str or not method_name:
-            raise InvalidNameError(f"method_name must be a non-empty string, not {method_name!r}")
-
-        def add(function: t.Callable[..., t.Any]) -> None:
-            self.registry.add_custom_method(method_name, function, self._dispatcher.reserved)
-
-        return registrar(add, handler)
+        return custom_method_registrar(self.registry, self._dispatcher.reserved, method_name, handler)
 
     def handler_accepts_server_context(self, method: str, params: t.Any = None) -> bool:
         """Whether the handler that would answer a ``method`` request declares ``server_context`` (so may send
@@ -410,17 +418,16 @@ class Server:
         context, Django's database connection handling). Contexts are entered in the order
         registered and left in reverse; one that fails to enter answers the request with an
         internal error, reported to the ``exception_reporter``.
+
+        :param factory: ``factory(server_context)`` returning a context manager.
+        :raises TypeError: ``factory`` is not callable.
         """
-        if not callable(factory):
-            raise TypeError(f"handler_context takes a callable returning a context manager, not {factory!r}")
-        with self._lock:
-            self._handler_contexts = (*self._handler_contexts, factory)
-        return factory
+        return self._handler_contexts.add(factory)
 
     @property
     def handler_contexts(self) -> tuple[HandlerContext, ...]:
         """The registered handler contexts, in order."""
-        return self._handler_contexts
+        return self._handler_contexts.registered
 
     # -- decorators ----------------------------------------------------------
 
@@ -435,7 +442,10 @@ class Server:
 
         Its keyword arguments are the tool's arguments and its type hints their schema
         (``server_context`` passed when declared); the name is the function's, the description
-        its docstring. Takes :meth:`Tool.define`'s keywords. Returns the function unchanged.
+        its docstring. Returns the function unchanged.
+
+        :param function_or_name: the function (``@server.tool``), or the tool's name (None: the function's).
+        :param metadata: :meth:`Tool.define`'s other keywords (``title``, ``annotations``, ``output_schema``...).
         """
         return tool_decorator(self.add_tool, function_or_name, metadata)
 
@@ -451,6 +461,9 @@ class Server:
         Its parameters are the prompt's arguments (required when they have no default, described
         from the docstring). It returns a string (one user message), a list of strings or
         ``Prompt.Message`` objects, or a ``Prompt.Result``. Returns the function unchanged.
+
+        :param function_or_name: the function (``@server.prompt``), or the prompt's name (None: the function's).
+        :param metadata: :meth:`Prompt.define`'s other keywords (``title``, ``description``, ``meta``...).
         """
         return prompt_decorator(self.add_prompt, function_or_name, metadata)
 
@@ -470,6 +483,13 @@ class Server:
         the variables arrive as keyword arguments, percent-decoded. The function returns a string (text), bytes (a blob), a dict or list (JSON text), or
         ``Resource.TextContents``/``BlobContents``. Reads of other URIs go to a
         ``resources_read_handler`` registered before the first ``@server.resource``.
+
+        :param uri: the resource's URI, or an RFC 6570 URI template.
+        :param name: its ``name`` (default: the function's).
+        :param title: a display name.
+        :param description: what it holds (default: the function's docstring).
+        :param mime_type: its ``mimeType``.
+        :param tags: the server's labels for it (see ``include_tags``).
         """
         return self._resource_readers.decorator(uri, name, title, description, mime_type, tags)
 
@@ -482,21 +502,16 @@ class Server:
 
         Transports call this; ``send(message, related_request_id)`` writes to the client.
         """
-        session = ServerSession(self, send, session_id)
-        with self._lock:
-            self._sessions.add(session)
-        return session
+        return self._sessions.create(send, session_id)
 
     def session_closed(self, session: ServerSession) -> None:
         """Forget a session that closed (:meth:`ServerSession.close` calls this): it gets no more broadcasts."""
-        with self._lock:
-            self._sessions.discard(session)
+        self._sessions.discard(session)
 
     @property
     def sessions(self) -> list[ServerSession]:
         """The open sessions (a snapshot)."""
-        with self._lock:
-            return list(self._sessions)
+        return self._sessions.snapshot()
 
     # -- handling ------------------------------------------------------------
 
@@ -527,20 +542,11 @@ class Server:
 
         Uses a default session with no transport (notifications it would send are dropped).
         """
-        return self._router.handle(request, self._default())
+        return self._router.handle(request, self._sessions.default())
 
     def handle_json(self, text: str | bytes) -> str | None:
         """Answer one JSON-RPC message given as JSON text; returns JSON text, or None."""
-        return self._default().handle_json(text)
-
-    def _default(self) -> ServerSession:
-        session = self._default_session
-        if session is None:
-            with self._lock:
-                if self._default_session is None:
-                    self._default_session = ServerSession(self)
-                session = self._default_session
-        return session
+        return self._sessions.default().handle_json(text)
 
     # -- notifications to clients -------------------------------------------
 
@@ -580,14 +586,7 @@ class Server:
 
     def report_exception(self, error: BaseException, context: dict[str, t.Any]) -> None:
         """Give ``error`` to the configured ``exception_reporter`` (logged when there is none)."""
-        reporter = self.configuration.exception_reporter
-        if reporter is None:
-            logger.error("MCP server error (%s)", next(iter(context), "unknown"), exc_info=error)
-            return
-        try:
-            reporter(error, context)
-        except Exception:
-            logger.exception("exception_reporter failed")
+        report(self.configuration.exception_reporter, error, context)
 
 
 __all__ = ["Server", "ServerSession"]

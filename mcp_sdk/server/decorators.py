@@ -15,7 +15,7 @@ import typing as t
 from .._converter import to_wire
 from .._signature import Signature
 from ..content import Text
-from ..errors import InvalidParamsError, ResourceNotFoundError
+from ..errors import InvalidNameError, InvalidParamsError, ResourceNotFoundError
 from ..json_rpc import encode
 from ..prompt import Argument, Message, Prompt, Result, typed_arguments
 from ..resource import Resource
@@ -77,6 +77,27 @@ def registrar(
     if handler is not None:
         register(handler)
     return register
+
+
+def define_registrar(
+    add: t.Callable[[t.Any], object], define: t.Callable[..., t.Any], name: str | None, metadata: dict[str, t.Any]
+) -> t.Callable[[F], F]:
+    """What ``server.define_tool(name, **metadata)`` and ``define_prompt`` give: a :func:`registrar` of
+    ``add(define(name, handler=function, **metadata))``, applied at once to ``metadata["handler"]`` if given."""
+    handler = metadata.pop("handler", None)
+    return registrar(lambda function: add(define(name, handler=function, **metadata)), handler)
+
+
+def custom_method_registrar(
+    registry: Registry, reserved: t.Callable[[str], bool], method_name: str, handler: t.Callable[..., t.Any] | None
+) -> t.Callable[[F], F]:
+    """What ``server.define_custom_method(method_name, handler)`` gives: see :meth:`mcp_sdk.Server.define_custom_method`.
+
+    :raises InvalidNameError: ``method_name`` is not a non-empty string.
+    """
+    if type(method_name) is not str or not method_name:
+        raise InvalidNameError(f"method_name must be a non-empty string, not {method_name!r}")
+    return registrar(lambda function: registry.add_custom_method(method_name, function, reserved), handler)
 
 
 class ResourceReaders:
@@ -252,4 +273,12 @@ def _dispatcher(readers: list[_Reader], fallback: tuple[t.Callable[..., t.Any], 
     return read
 
 
-__all__ = ["ResourceReaders", "prompt_decorator", "prompt_from_function", "registrar", "tool_decorator"]
+__all__ = [
+    "ResourceReaders",
+    "custom_method_registrar",
+    "define_registrar",
+    "prompt_decorator",
+    "prompt_from_function",
+    "registrar",
+    "tool_decorator",
+]

@@ -11,6 +11,7 @@ notification, every retry of a multi round-trip request, and every run of a task
 from __future__ import annotations
 
 import contextlib
+import threading
 import typing as t
 
 if t.TYPE_CHECKING:
@@ -18,6 +19,28 @@ if t.TYPE_CHECKING:
 
 #: ``factory(server_context) -> context manager``: what :meth:`mcp_sdk.Server.handler_context` takes.
 HandlerContext = t.Callable[["ServerContext"], t.ContextManager[t.Any]]
+HC = t.TypeVar("HC", bound=HandlerContext)
+
+
+class HandlerContexts:
+    """The handler contexts a server registered, in order."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        #: The factories, in the order registered (a new tuple on each registration: read without a lock).
+        self.registered: tuple[HandlerContext, ...] = ()
+
+    def add(self, factory: HC) -> HC:
+        """Register ``factory``; returns it.
+
+        :param factory: ``factory(server_context)`` returning a context manager.
+        :raises TypeError: ``factory`` is not callable.
+        """
+        if not callable(factory):
+            raise TypeError(f"handler_context takes a callable returning a context manager, not {factory!r}")
+        with self._lock:
+            self.registered = (*self.registered, factory)
+        return factory
 
 
 @contextlib.contextmanager
@@ -29,4 +52,4 @@ def entered(factories: t.Sequence[HandlerContext], server_context: ServerContext
         yield
 
 
-__all__ = ["HandlerContext", "entered"]
+__all__ = ["HandlerContext", "HandlerContexts", "entered"]

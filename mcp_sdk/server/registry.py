@@ -27,6 +27,7 @@ from .visibility import Visibility, template_matcher
 
 #: A registered handler: the function and its signature.
 HandlerEntry = t.Tuple[t.Callable[..., t.Any], Signature]
+_Handler = t.TypeVar("_Handler", bound=t.Callable[..., t.Any])
 
 #: The list kinds, with the name of one item's kind in :mod:`mcp_sdk.protocol_version`.
 LIST_KINDS = {"tools": "tool", "prompts": "prompt", "resources": "resource", "resourceTemplates": "resource_template"}
@@ -256,8 +257,8 @@ class Registry:
         """A number that changes whenever what is served changes (for caches of list and read results)."""
         return self._listings_generation
 
-    def add_handler(self, name: str, function: t.Callable[..., t.Any]) -> None:
-        """Set the handler ``name`` (``"resources_read"``, ``"completion"``...).
+    def add_handler(self, name: str, function: _Handler) -> _Handler:
+        """Set the handler ``name`` (``"resources_read"``, ``"completion"``...); returns ``function``.
 
         :raises TypeError: ``function`` is not callable.
         """
@@ -265,6 +266,7 @@ class Registry:
             raise TypeError(f"{name} handler must be callable")
         with self._lock:
             self.handlers = {**self.handlers, name: (function, Signature(function))}
+        return function
 
     def add_custom_method(
         self, method: str, function: t.Callable[..., t.Any], reserved: t.Callable[[str], bool]

@@ -74,10 +74,10 @@ from .streamable_http.http_io import (
     require_json_content,
 )
 from .streamable_http.limits import StreamLimits
-from .streamable_http.options import UNSET, Limits, Security, Storage, gather
+from .streamable_http.options import UNSET, Limits, Security, Storage, gather_groups
 from .streamable_http.modern_post import ModernPost, no_session_means_modern, request_channel
 from .streamable_http.security import RebindingGuard
-from .streamable_http.redis_setup import SharedState, share_on_redis
+from .streamable_http.redis_setup import shared_storage
 from .streamable_http.request_channel import requested_log_level
 from .streamable_http.resumption import resumable, resume, sse_answer
 from .streamable_http.sessions import HTTPSession, SessionRegistry, new_session_id
@@ -165,6 +165,25 @@ class StreamableHTTPTransport:
     :param limits: caps and timeouts (default ``Limits()``, or built from its keywords).
     :param security: ``Host``/``Origin`` checks and authorization (default ``Security()``, or built from its keywords).
     :param storage: where sessions and events live (default ``Storage()``, in memory, or built from its keywords).
+    :param max_body_bytes: of ``limits``: larger POST bodies get 413.
+    :param body_timeout: of ``limits``: seconds a client gets to send its request body (408 past it).
+    :param max_sessions: of ``limits``: the most sessions at once (None: no limit).
+    :param session_idle_timeout: of ``limits``: seconds after which a session with no activity expires (None: never).
+    :param unused_session_timeout: of ``limits``: seconds a session that sent nothing after ``initialize`` lives.
+    :param max_workers: of ``limits``: threads running the requests answered with SSE.
+    :param wsgi_threads: of ``limits``: the WSGI server's thread count, which sizes the stream caps.
+    :param max_streams: of ``limits``: SSE connections held open at once in all.
+    :param max_streams_per_session: of ``limits``: SSE connections of one session held open at once.
+    :param max_requests_per_session: of ``limits``: requests of one session answered over SSE and not yet finished.
+    :param allowed_hosts: of ``security``: ``Host`` values accepted beside the loopback names.
+    :param allowed_origins: of ``security``: ``Origin`` values accepted beside same-origin ones.
+    :param dns_rebinding_protection: of ``security``: check ``Host`` and ``Origin`` (403 otherwise).
+    :param auth: of ``security``: a :class:`~mcp_sdk.server.auth.BearerAuth` every request must pass.
+    :param authenticate: of ``security``: ``fn(environ) -> Principal | None``, the host's own login.
+    :param event_store: of ``storage``: makes each session's :class:`~.streamable_http.EventStore`.
+    :param redis_url: of ``storage``: share sessions, streams and listens across processes through this Redis.
+    :param redis: of ``storage``: a ``redis.Redis`` client, instead of ``redis_url``.
+    :param redis_prefix: of ``storage``: prepended to every Redis key and channel.
     :raises ValueError: for an invalid combination or value.
     :raises TypeError: a group and one of its keywords both given; a group of the wrong class;
         ``auth`` not a :class:`~mcp_sdk.server.auth.BearerAuth`; ``authenticate`` not callable.
@@ -207,34 +226,14 @@ class StreamableHTTPTransport:
         redis: t.Any = UNSET,
         redis_prefix: str = UNSET,
     ) -> None:
-        limits = gather(
-            Limits,
-            limits,
-            "limits",
-            max_body_bytes=max_body_bytes,
-            body_timeout=body_timeout,
-            max_sessions=max_sessions,
-            session_idle_timeout=session_idle_timeout,
-            unused_session_timeout=unused_session_timeout,
-            max_workers=max_workers,
-            wsgi_threads=wsgi_threads,
-            max_streams=max_streams,
-            max_streams_per_session=max_streams_per_session,
-            max_requests_per_session=max_requests_per_session,
-        )
-        security = gather(
-            Security,
-            security,
-            "security",
-            allowed_hosts=allowed_hosts,
-            allowed_origins=allowed_origins,
-            dns_rebinding_protection=dns_rebinding_protection,
-            auth=auth,
-            authenticate=authenticate,
-        )
-        storage = gather(
-            Storage, storage, "storage", event_store=event_store, redis_url=redis_url, redis=redis, redis_prefix=redis_prefix
-        )
+        limits, security, storage = gather_groups(limits, security, storage, dict(
+            session_idle_timeout=session_idle_timeout, unused_session_timeout=unused_session_timeout, event_store=event_store,
+            allowed_hosts=allowed_hosts, allowed_origins=allowed_origins, dns_rebinding_protection=dns_rebinding_protection,
+            max_body_bytes=max_body_bytes, max_sessions=max_sessions, max_workers=max_workers, auth=auth, authenticate=authenticate,
+            wsgi_threads=wsgi_threads, max_streams=max_streams, max_streams_per_session=max_streams_per_session,
+            max_requests_per_session=max_requests_per_session, body_timeout=body_timeout, redis_url=redis_url, redis=redis,
+            redis_prefix=redis_prefix,
+        ))
         if keepalive_interval <= 0:
             raise ValueError("keepalive_interval must be positive")
         self.server = server
@@ -256,20 +255,8 @@ class StreamableHTTPTransport:
         self._pool = WorkerPool(capacity.pool_size)
         #: What an outage of the shared store raises (requests needing it get 503); none in-process.
         self._outage_errors: tuple[type[BaseException], ...] = ()
-        self._shared: SharedState | None = None
-        if storage.shared:
-            self._shared = share_on_redis(
-                server,
-                redis_url=storage.redis_url,
-                client=storage.redis,
-                prefix=storage.redis_prefix,
-                event_store=storage.event_store,
-                stateless=stateless,
-                can_send_requests=not enable_json_response,
-                idle_timeout=limits.session_idle_timeout,
-                max_sessions=limits.max_sessions,
-                unused_timeout=limits.unused_session_timeout,
-            )
+        self._shared = shared_storage(server, storage, limits, stateless=stateless, can_send_requests=not enable_json_response)
+        if self._shared is not None:
             self._event_store = self._shared.event_store
             self._sessions = self._shared.registry
             self._outage_errors = self._shared.backplane.errors
@@ -352,6 +339,8 @@ class StreamableHTTPTransport:
         For a transport used from a view, e.g. one built per request with
         ``stateless=True``; an SSE answer is still streaming when this returns
         (close a per-request transport with ``response.call_on_close(transport.close)``).
+
+        :param request: the request.
         """
 
         def body(limit: int) -> bytes:
@@ -566,12 +555,21 @@ class StreamableHTTPTransport:
         return [] if self._sessions is None else [session.id for session in self._sessions.snapshot()]
 
     def close_sse_stream(self, session_id: str, request_id: t.Any) -> bool:
-        """End the SSE connection answering ``request_id`` (as ``server_context.close_sse_stream()``)."""
+        """End the SSE connection answering ``request_id`` (as ``server_context.close_sse_stream()``);
+        returns whether there was one.
+
+        :param session_id: the session's ``Mcp-Session-Id``.
+        :param request_id: the JSON-RPC id of the request.
+        """
         session = self._sessions.get(session_id) if self._sessions is not None else None
         return session is not None and session.close_request_stream(request_id)
 
     def close_standalone_sse_stream(self, session_id: str) -> bool:
-        """End the session's GET connection; the client reconnects with ``Last-Event-ID``."""
+        """End the session's GET connection (the client reconnects with ``Last-Event-ID``);
+        returns whether there was one.
+
+        :param session_id: the session's ``Mcp-Session-Id``.
+        """
         session = self._sessions.get(session_id) if self._sessions is not None else None
         return session is not None and session.close_standalone_stream()
 

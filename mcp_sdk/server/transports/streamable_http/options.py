@@ -255,6 +255,29 @@ def gather(kind: type[_Group], group: _Group | None, keyword: str, **given: t.An
     return group
 
 
+def gather_groups(
+    limits: Limits | None, security: Security | None, storage: Storage | None, keywords: t.Mapping[str, t.Any]
+) -> tuple[Limits, Security, Storage]:
+    """The three groups a transport uses, each :func:`gather`-ed from the group given and its fields
+    among ``keywords`` (the transport's grouped keywords, :data:`UNSET` when not given).
+
+    :param limits: the ``limits=`` given (None: built from its keywords).
+    :param security: the ``security=`` given (None: built from its keywords).
+    :param storage: the ``storage=`` given (None: built from its keywords).
+    :param keywords: keyword -> value, for every grouped keyword of the transport.
+    :raises TypeError: a group is not of its class, or came with one of its keywords.
+    """
+
+    def fields(kind: type[_Group]) -> dict[str, t.Any]:
+        return {field.name: keywords[field.name] for field in attrs.fields(kind) if field.name in keywords}
+
+    return (
+        gather(Limits, limits, "limits", **fields(Limits)),
+        gather(Security, security, "security", **fields(Security)),
+        gather(Storage, storage, "storage", **fields(Storage)),
+    )
+
+
 __all__ = [
     "DEFAULT_BODY_TIMEOUT",
     "DEFAULT_LISTEN_HOLD",
@@ -267,4 +290,5 @@ __all__ = [
     "Security",
     "Storage",
     "gather",
+    "gather_groups",
 ]

@@ -15,6 +15,7 @@ from .redis_sessions import RedisSessionRegistry
 
 if t.TYPE_CHECKING:
     from ....server import Server
+    from .options import Limits, Storage
 
 
 class SharedState(t.NamedTuple):
@@ -75,4 +76,30 @@ def share_on_redis(
     return SharedState(backplane, registry, store, bus, state_keys)
 
 
-__all__ = ["SharedState", "share_on_redis"]
+def shared_storage(server: Server, storage: Storage, limits: Limits, *, stateless: bool, can_send_requests: bool) -> SharedState | None:
+    """:func:`share_on_redis` with a transport's option groups, when ``storage`` names a Redis
+    (:attr:`.options.Storage.shared`); None when the sessions stay in this process.
+
+    :param server: the server served.
+    :param storage: where sessions and events live.
+    :param limits: the session timeouts and cap.
+    :param stateless: the transport keeps no sessions.
+    :param can_send_requests: the sessions may send server-to-client requests (JSON response mode off).
+    """
+    if not storage.shared:
+        return None
+    return share_on_redis(
+        server,
+        redis_url=storage.redis_url,
+        client=storage.redis,
+        prefix=storage.redis_prefix,
+        event_store=storage.event_store,
+        stateless=stateless,
+        can_send_requests=can_send_requests,
+        idle_timeout=limits.session_idle_timeout,
+        max_sessions=limits.max_sessions,
+        unused_timeout=limits.unused_session_timeout,
+    )
+
+
+__all__ = ["SharedState", "share_on_redis", "shared_storage"]

@@ -248,11 +248,11 @@ class Server:
         return define_registrar(self.add_prompt, Prompt.define, name, metadata)
 
     def add_resource(self, resource: Resource) -> Resource:
-        """Register a resource after construction."""
+        """Register ``resource`` (a :class:`~mcp_sdk.Resource`) after construction; returns it."""
         return self.registry.add_resource(resource)
 
     def add_resource_template(self, template: ResourceTemplate) -> ResourceTemplate:
-        """Register a resource template after construction."""
+        """Register ``template`` (a :class:`~mcp_sdk.ResourceTemplate`) after construction; returns it."""
         return self.registry.add_resource_template(template)
 
     # -- changing what is served (:mod:`.catalog_changes`): sends list_changed; unknown names: NotRegisteredError --
@@ -320,7 +320,7 @@ class Server:
         return self.composition.mount(server, prefix)
 
     def include(self, server: Server, prefix: str | None = None) -> Mount:
-        """As :meth:`mount`, but serve what ``server`` serves now, once (later changes to it do not show)."""
+        """As :meth:`mount`, but serve what ``server`` serves now under ``prefix``, once (later changes do not show)."""
         return self.composition.mount(server, prefix, live=False)
 
     @classmethod
@@ -347,7 +347,7 @@ class Server:
         return Proxy(cls(**options), client).start(mode)
 
     def handle_forwarded(self, request: Request) -> dict[str, t.Any] | None:
-        """Answer a request that a server which mounted this one forwards to it (:mod:`.composition`)."""
+        """Answer ``request``, forwarded by a server which mounted this one (:mod:`.composition`)."""
         return self._dispatcher.handle_forwarded(request)
 
     def add_middleware(self, middleware: M, methods: t.Iterable[str] | str | None = None) -> M:
@@ -366,11 +366,11 @@ class Server:
         return self.registry.add_handler("resources_read", function)
 
     def resources_subscribe_handler(self, function: F) -> F:
-        """Register ``fn(params, server_context=None)`` for ``resources/subscribe`` (advertises ``subscribe``)."""
+        """Register ``function(params, server_context=None)`` for ``resources/subscribe`` (advertises ``subscribe``)."""
         return self.registry.add_handler("resources_subscribe", function)
 
     def resources_unsubscribe_handler(self, function: F) -> F:
-        """Register ``fn(params, server_context=None)`` for ``resources/unsubscribe``."""
+        """Register ``function(params, server_context=None)`` for ``resources/unsubscribe``; returns it."""
         return self.registry.add_handler("resources_unsubscribe", function)
 
     def completion_handler(self, function: F) -> F:
@@ -384,7 +384,7 @@ class Server:
         return self.registry.add_handler("completion", function)
 
     def roots_list_changed_handler(self, function: F) -> F:
-        """Register ``fn()`` called on ``notifications/roots/list_changed`` (Roots are deprecated: SEP-2577, it warns)."""
+        """Register ``function()``, called on ``notifications/roots/list_changed`` (Roots are deprecated: SEP-2577, it warns)."""
         warn_deprecated("roots")
         return self.registry.add_handler("roots_list_changed", function)
 
@@ -403,7 +403,7 @@ class Server:
 
     def handler_accepts_server_context(self, method: str, params: t.Any = None) -> bool:
         """Whether the handler that would answer a ``method`` request declares ``server_context`` (so may send
-        progress, logs or requests before its response: a transport chooses a stream). ``params["name"]`` picks the
+        progress, logs or requests before its response: a transport chooses a stream). ``params`` (its ``"name"``) picks the
         tool or prompt of ``tools/call`` and ``prompts/get``; False for protocol methods the server answers itself,
         unknown methods, and unknown tool or prompt names."""
         return self._dispatcher.handler_accepts_server_context(method, params)
@@ -500,12 +500,12 @@ class Server:
     ) -> ServerSession:
         """A new :class:`ServerSession` for a client connection, registered for broadcasts.
 
-        Transports call this; ``send(message, related_request_id)`` writes to the client.
+        Transports call this; ``send(message, related_request_id)`` writes to the client; ``session_id`` is the transport's id of it.
         """
         return self._sessions.create(send, session_id)
 
     def session_closed(self, session: ServerSession) -> None:
-        """Forget a session that closed (:meth:`ServerSession.close` calls this): it gets no more broadcasts."""
+        """Forget ``session``, which closed (:meth:`ServerSession.close` calls this): it gets no more broadcasts."""
         self._sessions.discard(session)
 
     @property
@@ -524,7 +524,7 @@ class Server:
         modern: bool | None = None,
         http_request: t.Any = None,
     ) -> t.Any:
-        """Answer one decoded message (or batch) a transport read on ``session``.
+        """Answer ``message``, one decoded message (or batch) a transport read on ``session``.
 
         A request carrying the 2026-07-28 ``_meta`` envelope is served statelessly;
         anything else belongs to the session (2024-11-05 to 2025-11-25).
@@ -538,14 +538,14 @@ class Server:
         return self._router.handle(message, session, cancellation, modern=modern, http_request=http_request)
 
     def handle(self, request: t.Any) -> t.Any:
-        """Answer one decoded JSON-RPC message; returns the response dict, or None for a notification.
+        """Answer ``request``, one decoded JSON-RPC message; returns the response dict, or None for a notification.
 
         Uses a default session with no transport (notifications it would send are dropped).
         """
         return self._router.handle(request, self._sessions.default())
 
     def handle_json(self, text: str | bytes) -> str | None:
-        """Answer one JSON-RPC message given as JSON text; returns JSON text, or None."""
+        """Answer ``text``, one JSON-RPC message as JSON; returns JSON text, or None."""
         return self._sessions.default().handle_json(text)
 
     # -- notifications to clients -------------------------------------------
@@ -576,7 +576,7 @@ class Server:
         self.subscriptions.close()
 
     def notify_log_message(self, data: t.Any, level: str, logger: str | None = None) -> None:
-        """Send ``notifications/message`` to every client whose log level lets ``level`` through
+        """Send ``data`` (from ``logger``) in ``notifications/message`` to every client whose log level lets ``level`` through
         (Logging is deprecated: SEP-2577, it warns with :class:`~mcp_sdk.MCPDeprecationWarning`).
 
         :raises ValueError: for a level that is not one of the eight.
@@ -585,7 +585,7 @@ class Server:
         self.broadcast.log_message(data, level, logger)
 
     def report_exception(self, error: BaseException, context: dict[str, t.Any]) -> None:
-        """Give ``error`` to the configured ``exception_reporter`` (logged when there is none)."""
+        """Give ``error`` and ``context`` to the configured ``exception_reporter`` (logged when there is none)."""
         report(self.configuration.exception_reporter, error, context)
 
 

@@ -10,6 +10,7 @@ https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#resuma
 from __future__ import annotations
 
 import collections
+import math
 import threading
 import time
 import typing as t
@@ -109,6 +110,7 @@ class InMemoryEventStore(EventStore):
         self._streams: dict[str, collections.deque[_Event]] = {}
         self._bytes = 0
         self._next = 0
+        self._oldest = math.inf  # no event held was stored before this (a lower bound): what age trimming skips
 
     @property
     def size(self) -> int:
@@ -132,6 +134,8 @@ class InMemoryEventStore(EventStore):
                 self._bytes -= events.popleft().size
             events.append(_Event(number, message, size, now))
             self._bytes += size
+            if now < self._oldest:
+                self._oldest = now
             self._trim(now)
         return f"{stream_id}-{number}"
 
@@ -141,12 +145,19 @@ class InMemoryEventStore(EventStore):
     def _trim(self, now: float) -> None:
         """Drop events past ``max_age``, then the oldest until within ``max_bytes`` (under the lock)."""
         oldest = now - self.max_age
-        for stream_id in list(self._streams):
-            events = self._streams[stream_id]
-            while events and events[0].stored_at < oldest:
-                self._bytes -= events.popleft().size
-            if not events:
-                del self._streams[stream_id]
+        if self._oldest < oldest:  # some event may be past its age: look at every stream
+            earliest = math.inf
+            for stream_id in list(self._streams):
+                events = self._streams[stream_id]
+                while events and events[0].stored_at < oldest:
+                    self._bytes -= events.popleft().size
+                if not events:
+                    del self._streams[stream_id]
+                elif events[0].stored_at < earliest:
+                    earliest = events[0].stored_at
+            self._oldest = earliest
+        if self._bytes <= self.max_bytes:
+            return
         for stream_id in list(self._streams):
             events = self._streams[stream_id]
             while events and self._bytes > self.max_bytes and (len(events) > 1 or stream_id != next(reversed(self._streams))):
@@ -183,6 +194,7 @@ class InMemoryEventStore(EventStore):
         with self._lock:
             self._streams.clear()
             self._bytes = 0
+            self._oldest = math.inf
 
     def __repr__(self) -> str:
         return f"<InMemoryEventStore streams={len(self._streams)} bytes={self._bytes}>"

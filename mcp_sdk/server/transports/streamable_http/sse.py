@@ -52,6 +52,8 @@ QueueItem = t.Union[tuple[t.Optional[str], t.Optional[str], bool], _Signal]
 
 def format_event(data: str | None, event_id: str | None = None, retry_ms: int | None = None) -> bytes:
     """One SSE event. ``data=None`` with an id is a priming event (an id and empty data)."""
+    if retry_ms is None and data is not None and "\n" not in data and "\r" not in data:  # a message: the usual event
+        return (f"data: {data}\n\n" if event_id is None else f"id: {event_id}\ndata: {data}\n\n").encode("utf-8")
     parts = []
     if event_id is not None:
         parts.append(f"id: {event_id}\n")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import threading
 import time
 import typing as t
@@ -13,6 +14,7 @@ from mcp_sdk import Server
 from mcp_sdk.errors import MCPError, TransportError
 from mcp_sdk.server.transports import StreamableHTTPTransport
 from mcp_sdk.server.transports.streamable_http import EventStore, HTTPRequestError, InMemoryEventStore, RebindingGuard
+from mcp_sdk.server.transports.streamable_http.connection import BodyDeadlines
 from mcp_sdk.server.transports.streamable_http.sessions import HTTPSession, SessionRegistry
 from mcp_sdk.server.transports.streamable_http.sse import format_event, format_retry
 from mcp_sdk.server.transports.streamable_http.workers import WorkerPool
@@ -53,6 +55,18 @@ def test_in_memory_event_store_is_bounded() -> None:
     assert store.replay_events_after("c-6", lambda *args: None) is None
     with pytest.raises(ValueError):
         InMemoryEventStore(max_events_per_stream=0)
+
+
+def test_in_memory_event_store_drops_what_aged_on_any_stream_at_the_next_write() -> None:
+    store = InMemoryEventStore(max_age=0.2)
+    store.store_event("a", {"n": 1})
+    store.store_event("a", {"n": 2})
+    assert store.replay_events_after("a-0", lambda *args: None) == "a"
+    time.sleep(0.3)  # past max_age for both of "a"'s events
+    store.store_event("b", {"n": 3})  # a write to another stream trims them
+    assert store.size == len('{"n":3}')
+    assert store.replay_events_after("a-0", lambda *args: None) is None
+    assert store.replay_events_after("b-1", lambda *args: None) == "b"
 
 
 def test_event_store_is_an_interface() -> None:
@@ -193,6 +207,27 @@ def test_a_failing_job_does_not_kill_its_worker(caplog: pytest.LogCaptureFixture
     assert ran.wait(5)
     pool.close()
     assert "MCP HTTP worker job failed" in caplog.text
+
+
+# -- body deadlines --------------------------------------------------------------
+
+
+def test_a_read_whose_deadline_comes_sooner_wakes_the_deadline_thread() -> None:
+    deadlines = BodyDeadlines(timeout=60.0)
+    pairs = [socket.socketpair(), socket.socketpair()]
+    try:
+        slow = deadlines.watch({"gunicorn.socket": pairs[0][1]})
+        time.sleep(0.2)  # the thread starts and goes to sleep until this read's deadline, a minute away
+        deadlines.timeout = 0.1
+        soon = deadlines.watch({"gunicorn.socket": pairs[1][1]})
+        pairs[1][1].settimeout(10)  # a failure here raises instead of hanging for the first read's minute
+        assert pairs[1][1].recv(1) == b""  # its reading side was shut at its deadline
+        assert deadlines.done(soon) and not deadlines.done(slow)
+    finally:
+        for pair in pairs:
+            for end in pair:
+                end.close()
+        deadlines.close()
 
 
 # -- transport construction and WSGI edges ---------------------------------------

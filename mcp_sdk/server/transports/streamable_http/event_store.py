@@ -41,6 +41,20 @@ class EventStore:
         """
         raise NotImplementedError
 
+    def store_encoded(self, stream_id: str, message: dict[str, t.Any], text: str) -> str:
+        """:meth:`store_event`, given also ``text``: ``message`` as the JSON text the client is sent.
+
+        The transport stores every event it sends through this, so a store that keeps or measures
+        the JSON can take ``text`` rather than encode ``message`` a second time. The default calls
+        :meth:`store_event`.
+
+        :param stream_id: the stream within the session (``"0"`` is the standalone GET stream).
+        :param message: the JSON-RPC message.
+        :param text: ``message`` encoded, as it goes out in the event's ``data``.
+        :return: the event id, as :meth:`store_event` returns it.
+        """
+        return self.store_event(stream_id, message)
+
     def replay_events_after(self, last_event_id: str, send: ReplaySend) -> str | None:
         """Call ``send(event_id, message)`` for each event stored after ``last_event_id`` on its stream, in order.
 
@@ -119,7 +133,12 @@ class InMemoryEventStore(EventStore):
             return self._bytes
 
     def store_event(self, stream_id: str, message: dict[str, t.Any] | None) -> str:
-        size = 0 if message is None else len(json_rpc.encode(message))  # outside the lock
+        return self._store(stream_id, message, 0 if message is None else len(json_rpc.encode(message)))
+
+    def store_encoded(self, stream_id: str, message: dict[str, t.Any], text: str) -> str:
+        return self._store(stream_id, message, len(text))
+
+    def _store(self, stream_id: str, message: dict[str, t.Any] | None, size: int) -> str:
         now = time.monotonic()
         with self._lock:
             events = self._streams.pop(stream_id, None)  # re-inserted below: dict order is recency

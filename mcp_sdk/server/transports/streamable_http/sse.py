@@ -114,7 +114,7 @@ class Stream:
 
         A connection that ends between the two misses it live; it is in the store for replay.
         """
-        event_id = self.store.store_event(self.stream_id, message) if self.store is not None else None
+        event_id = self.store.store_encoded(self.stream_id, message, text) if self.store is not None else None
         with self._lock:
             consumer = self._queue
             if consumer is None:
@@ -136,7 +136,11 @@ class Stream:
         """Put the final answer (``message`` None: there is none, the stream just ends)."""
         event_id = None
         if message is not None and self.store is not None:
-            event_id = self.store.store_event(self.stream_id, message)
+            event_id = (
+                self.store.store_event(self.stream_id, message)
+                if text is None
+                else self.store.store_encoded(self.stream_id, message, text)
+            )
         with self._lock:  # pairs with attach(): a reconnection sees either `done` or the final item
             self.done = True
             consumer = self._queue

@@ -69,10 +69,23 @@ def test_in_memory_event_store_drops_what_aged_on_any_stream_at_the_next_write()
     assert store.replay_events_after("b-1", lambda *args: None) == "b"
 
 
+def test_an_event_given_with_its_json_is_stored_as_by_store_event() -> None:
+    store = InMemoryEventStore(max_bytes=20)
+    assert store.store_encoded("1", {"n": 1}, '{"n":1}') == "1-0"
+    assert store.store_event("1", {"n": 2}) == "1-1"
+    assert store.size == 14  # the text's length counts, as the encoding's does
+    store.store_encoded("2", {"n": 3}, '{"n":3}')  # past max_bytes: the oldest event goes
+    sent: list[tuple[str, t.Any]] = []
+    store.replay_events_after("1-0", lambda event_id, message: sent.append((event_id, message)))
+    assert sent == [("1-1", {"n": 2})] and store.size == 14
+
+
 def test_event_store_is_an_interface() -> None:
     store = EventStore()
     with pytest.raises(NotImplementedError):
         store.store_event("0", None)
+    with pytest.raises(NotImplementedError):  # by default, the same as store_event
+        store.store_encoded("0", {"n": 1}, '{"n":1}')
     with pytest.raises(NotImplementedError):
         store.replay_events_after("0-0", lambda *args: None)
     store.forget_stream("0")

@@ -80,6 +80,19 @@ def test_an_event_given_with_its_json_is_stored_as_by_store_event() -> None:
     assert sent == [("1-1", {"n": 2})] and store.size == 14
 
 
+def test_a_subclass_store_event_still_sees_every_event() -> None:
+    seen: list[t.Any] = []
+
+    class Logged(InMemoryEventStore):
+        def store_event(self, stream_id: str, message: dict[str, t.Any] | None) -> str:
+            seen.append(message)
+            return super().store_event(stream_id, message)
+
+    store = Logged()
+    assert store.store_encoded("1", {"n": 1}, '{"n":1}') == "1-0"
+    assert seen == [{"n": 1}] and store.size == 7
+
+
 def test_event_store_is_an_interface() -> None:
     store = EventStore()
     with pytest.raises(NotImplementedError):

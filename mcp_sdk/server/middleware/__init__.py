@@ -9,16 +9,47 @@ See :mod:`.chain` for what a middleware is. The built-ins, each in its own modul
 - :class:`~.error_mapping.ErrorMapping`: exception classes to JSON-RPC errors;
 - :class:`~.tracing.Tracing`: an OpenTelemetry span per request (the ``[otel]`` extra, imported
   only when a ``Tracing`` is created).
+
+The built-ins' modules load on first use (``from mcp_sdk.server.middleware import RateLimit``
+works as ever): a server that uses none of them, as most do, starts without them.
 """
 
 from __future__ import annotations
 
+import importlib
+import typing as t
+
 from .chain import CallNext, Middleware, MiddlewareChain, MiddlewareFunction
-from .error_mapping import ErrorMapping
-from .rate_limit import RATE_LIMITED, RateLimit, RateLimitedError
-from .response_cache import ResponseCache
-from .timing import Timing
-from .tracing import Tracing
+
+if t.TYPE_CHECKING:
+    from .error_mapping import ErrorMapping as ErrorMapping
+    from .rate_limit import RATE_LIMITED as RATE_LIMITED
+    from .rate_limit import RateLimit as RateLimit
+    from .rate_limit import RateLimitedError as RateLimitedError
+    from .response_cache import ResponseCache as ResponseCache
+    from .timing import Timing as Timing
+    from .tracing import Tracing as Tracing
+
+#: The built-ins, by name, and the module of each.
+_BUILT_INS = {
+    "ErrorMapping": "error_mapping",
+    "RATE_LIMITED": "rate_limit",
+    "RateLimit": "rate_limit",
+    "RateLimitedError": "rate_limit",
+    "ResponseCache": "response_cache",
+    "Timing": "timing",
+    "Tracing": "tracing",
+}
+
+
+def __getattr__(name: str) -> t.Any:
+    module = _BUILT_INS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value  # found once
+    return value
+
 
 __all__ = [
     "CallNext",

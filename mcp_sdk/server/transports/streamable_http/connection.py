@@ -101,31 +101,39 @@ class BodyDeadlines:
     """Cuts request-body reads that outlast ``timeout`` seconds, from one ``mcp-http-body-deadline`` thread.
 
     The thread starts with the first watched read and ends :data:`_LINGER` seconds
-    after the last (or at :meth:`close`).
+    after the last one started (or at :meth:`close`). It sleeps until the earliest deadline
+    and is woken only for a read whose deadline comes sooner than that: with one timeout
+    for all, never while reads keep coming, so a read costs no thread switch.
     """
 
     def __init__(self, timeout: float) -> None:
         self.timeout = timeout
-        self._cond = threading.Condition()
+        self._cond = threading.Condition(threading.Lock())
         self._heap: list[tuple[float, int, BodyWatch]] = []
+        self._finished = 0  # watches in the heap whose read ended (dropped at the top, or all at once)
         self._numbers = itertools.count()
         self._thread: threading.Thread | None = None
+        self._wake_at = 0.0  # when the thread looks next: a sooner deadline must wake it
+        self._last_start = 0.0
         self._closed = False
 
     def watch(self, environ: WSGIEnvironment) -> BodyWatch:
         """Start the deadline of one read; call :meth:`done` after it."""
         sock = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")  # waitress buffers bodies itself
-        watch = BodyWatch(time.monotonic() + self.timeout, sock if isinstance(sock, socket.socket) else None)
+        started = time.monotonic()
+        watch = BodyWatch(started + self.timeout, sock if isinstance(sock, socket.socket) else None)
         if watch.sock is None:
             return watch
         with self._cond:
             if self._closed:
                 return watch
             heapq.heappush(self._heap, (watch.deadline, next(self._numbers), watch))
+            self._last_start = started
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="mcp-http-body-deadline", daemon=True)
+                self._wake_at = 0.0
                 self._thread.start()
-            else:
+            elif watch.deadline < self._wake_at:
                 self._cond.notify()
         return watch
 
@@ -133,30 +141,28 @@ class BodyDeadlines:
         """The read ended; returns whether it ran past the deadline."""
         if watch.sock is not None:
             with self._cond:
-                watch.done = True
+                if not watch.done and not watch.expired:
+                    watch.done = True
+                    self._finished += 1
+                    if self._finished > 64 and 2 * self._finished > len(self._heap):  # the thread sleeps on: compact
+                        self._heap = [entry for entry in self._heap if not entry[2].done]
+                        heapq.heapify(self._heap)
+                        self._finished = 0
         return watch.expired or time.monotonic() > watch.deadline
 
     def _run(self) -> None:
-        idle_since: float | None = None
         while True:
             with self._cond:
                 while self._heap and self._heap[0][2].done:
                     heapq.heappop(self._heap)
-                if not self._heap:
-                    now = time.monotonic()
-                    idle_since = now if idle_since is None else idle_since
-                    if self._closed or now - idle_since >= _LINGER:
-                        self._thread = None
-                        return
-                    self._cond.wait(_LINGER - (now - idle_since))
-                    continue
-                idle_since = None
-                if self._closed:
+                    self._finished -= 1
+                now = time.monotonic()
+                if self._closed or (not self._heap and now - self._last_start >= _LINGER):
                     self._thread = None
                     return
-                wait = self._heap[0][0] - time.monotonic()
-                if wait > 0:
-                    self._cond.wait(wait)
+                self._wake_at = self._heap[0][0] if self._heap else self._last_start + _LINGER
+                if self._wake_at > now:
+                    self._cond.wait(self._wake_at - now)
                     continue
                 _, _, watch = heapq.heappop(self._heap)
                 watch.expired = True
@@ -171,6 +177,7 @@ class BodyDeadlines:
         with self._cond:
             self._closed = True
             self._heap.clear()
+            self._finished = 0
             thread = self._thread
             self._cond.notify()
         if thread is not None and thread is not threading.current_thread():

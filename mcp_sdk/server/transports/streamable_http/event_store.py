@@ -10,6 +10,7 @@ https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#resuma
 from __future__ import annotations
 
 import collections
+import math
 import threading
 import time
 import typing as t
@@ -39,6 +40,20 @@ class EventStore:
             :meth:`replay_events_after` to tell which stream it belongs to.
         """
         raise NotImplementedError
+
+    def store_encoded(self, stream_id: str, message: dict[str, t.Any], text: str) -> str:
+        """:meth:`store_event`, given also ``text``: ``message`` as the JSON text the client is sent.
+
+        The transport stores every event it sends through this, so a store that keeps or measures
+        the JSON can take ``text`` rather than encode ``message`` a second time. The default calls
+        :meth:`store_event`.
+
+        :param stream_id: the stream within the session (``"0"`` is the standalone GET stream).
+        :param message: the JSON-RPC message.
+        :param text: ``message`` encoded, as it goes out in the event's ``data``.
+        :return: the event id, as :meth:`store_event` returns it.
+        """
+        return self.store_event(stream_id, message)
 
     def replay_events_after(self, last_event_id: str, send: ReplaySend) -> str | None:
         """Call ``send(event_id, message)`` for each event stored after ``last_event_id`` on its stream, in order.
@@ -109,6 +124,7 @@ class InMemoryEventStore(EventStore):
         self._streams: dict[str, collections.deque[_Event]] = {}
         self._bytes = 0
         self._next = 0
+        self._oldest = math.inf  # no event held was stored before this (a lower bound): what age trimming skips
 
     @property
     def size(self) -> int:
@@ -117,7 +133,14 @@ class InMemoryEventStore(EventStore):
             return self._bytes
 
     def store_event(self, stream_id: str, message: dict[str, t.Any] | None) -> str:
-        size = 0 if message is None else len(json_rpc.encode(message))  # outside the lock
+        return self._store(stream_id, message, 0 if message is None else len(json_rpc.encode(message)))
+
+    def store_encoded(self, stream_id: str, message: dict[str, t.Any], text: str) -> str:
+        if type(self).store_event is not InMemoryEventStore.store_event:  # a subclass's store_event still sees every event
+            return self.store_event(stream_id, message)
+        return self._store(stream_id, message, len(text))
+
+    def _store(self, stream_id: str, message: dict[str, t.Any] | None, size: int) -> str:
         now = time.monotonic()
         with self._lock:
             events = self._streams.pop(stream_id, None)  # re-inserted below: dict order is recency
@@ -132,6 +155,8 @@ class InMemoryEventStore(EventStore):
                 self._bytes -= events.popleft().size
             events.append(_Event(number, message, size, now))
             self._bytes += size
+            if now < self._oldest:
+                self._oldest = now
             self._trim(now)
         return f"{stream_id}-{number}"
 
@@ -141,12 +166,19 @@ class InMemoryEventStore(EventStore):
     def _trim(self, now: float) -> None:
         """Drop events past ``max_age``, then the oldest until within ``max_bytes`` (under the lock)."""
         oldest = now - self.max_age
-        for stream_id in list(self._streams):
-            events = self._streams[stream_id]
-            while events and events[0].stored_at < oldest:
-                self._bytes -= events.popleft().size
-            if not events:
-                del self._streams[stream_id]
+        if self._oldest < oldest:  # some event may be past its age: look at every stream
+            earliest = math.inf
+            for stream_id in list(self._streams):
+                events = self._streams[stream_id]
+                while events and events[0].stored_at < oldest:
+                    self._bytes -= events.popleft().size
+                if not events:
+                    del self._streams[stream_id]
+                elif events[0].stored_at < earliest:
+                    earliest = events[0].stored_at
+            self._oldest = earliest
+        if self._bytes <= self.max_bytes:
+            return
         for stream_id in list(self._streams):
             events = self._streams[stream_id]
             while events and self._bytes > self.max_bytes and (len(events) > 1 or stream_id != next(reversed(self._streams))):
@@ -183,6 +215,7 @@ class InMemoryEventStore(EventStore):
         with self._lock:
             self._streams.clear()
             self._bytes = 0
+            self._oldest = math.inf
 
     def __repr__(self) -> str:
         return f"<InMemoryEventStore streams={len(self._streams)} bytes={self._bytes}>"

@@ -189,10 +189,9 @@ def read_body(stream: t.Any, length: int | None, limit: int, until_eof: bool) ->
         de-chunks, ``wsgi.input_terminated``); otherwise there is no body.
     :raises HTTPRequestError: 413.
     """
-    too_large = HTTPRequestError(413, f"Payload Too Large: the body exceeds {limit} bytes")
     if length is not None:
         if length > limit:
-            raise too_large
+            raise _too_large(limit)
         remaining = length
     elif until_eof:
         remaining = limit + 1
@@ -208,8 +207,12 @@ def read_body(stream: t.Any, length: int | None, limit: int, until_eof: bool) ->
         size += len(piece)
         remaining -= len(piece)
     if size > limit:
-        raise too_large
+        raise _too_large(limit)
     return pieces[0] if len(pieces) == 1 else b"".join(pieces)
+
+
+def _too_large(limit: int) -> HTTPRequestError:
+    return HTTPRequestError(413, f"Payload Too Large: the body exceeds {limit} bytes")
 
 
 def protocol_version(environ: dict[str, t.Any]) -> str:

@@ -87,7 +87,14 @@ class RedisEventStore(EventStore):
         return f"{self.key}:ev:{stream_id}"
 
     def store_event(self, stream_id: str, message: dict[str, t.Any] | None) -> str:
-        data = "" if message is None else json_rpc.encode(message)
+        return self._store(stream_id, message, "" if message is None else json_rpc.encode(message))
+
+    def store_encoded(self, stream_id: str, message: dict[str, t.Any], text: str) -> str:
+        if type(self).store_event is not RedisEventStore.store_event:  # a subclass's store_event still sees every event
+            return self.store_event(stream_id, message)
+        return self._store(stream_id, message, text)
+
+    def _store(self, stream_id: str, message: dict[str, t.Any] | None, data: str) -> str:
         if stream_id == SHARED_STREAM:
             return self._store_shared(data)
         with self._lock:

@@ -52,6 +52,8 @@ QueueItem = t.Union[tuple[t.Optional[str], t.Optional[str], bool], _Signal]
 
 def format_event(data: str | None, event_id: str | None = None, retry_ms: int | None = None) -> bytes:
     """One SSE event. ``data=None`` with an id is a priming event (an id and empty data)."""
+    if retry_ms is None and data is not None and "\n" not in data and "\r" not in data:  # a message: the usual event
+        return (f"data: {data}\n\n" if event_id is None else f"id: {event_id}\ndata: {data}\n\n").encode("utf-8")
     parts = []
     if event_id is not None:
         parts.append(f"id: {event_id}\n")
@@ -112,7 +114,7 @@ class Stream:
 
         A connection that ends between the two misses it live; it is in the store for replay.
         """
-        event_id = self.store.store_event(self.stream_id, message) if self.store is not None else None
+        event_id = self.store.store_encoded(self.stream_id, message, text) if self.store is not None else None
         with self._lock:
             consumer = self._queue
             if consumer is None:
@@ -134,7 +136,11 @@ class Stream:
         """Put the final answer (``message`` None: there is none, the stream just ends)."""
         event_id = None
         if message is not None and self.store is not None:
-            event_id = self.store.store_event(self.stream_id, message)
+            event_id = (
+                self.store.store_event(self.stream_id, message)
+                if text is None
+                else self.store.store_encoded(self.stream_id, message, text)
+            )
         with self._lock:  # pairs with attach(): a reconnection sees either `done` or the final item
             self.done = True
             consumer = self._queue

@@ -22,12 +22,25 @@ logger = logging.getLogger("mcp_sdk.server")
 Job = t.Callable[[], None]
 
 
+class _Idle:
+    """An idle worker: the lock it sleeps on (held until a job is handed over) and the job handed over."""
+
+    __slots__ = ("latch", "job")
+
+    def __init__(self) -> None:
+        self.latch = threading.Lock()
+        self.latch.acquire()
+        self.job: Job | None = None
+
+
 class WorkerPool:
     """Runs jobs on at most ``max_workers`` threads named ``<name>-<n>``.
 
-    Jobs beyond ``max_workers`` wait for a free thread, queued per owner (a
-    session): free threads take the owners' jobs in turn, so one session with a
-    long queue does not make every other session wait behind it.
+    A job submitted while a thread is idle is handed to it directly (the one idle most
+    recently): one thread wake-up, on the lock that thread sleeps on, made after the
+    pool's lock is let go. Jobs beyond ``max_workers`` wait for a free thread, queued
+    per owner (a session): free threads take the owners' jobs in turn, so one session
+    with a long queue does not make every other session wait behind it.
     """
 
     def __init__(self, max_workers: int, name: str = "mcp-http-worker", idle_timeout: float = 30.0) -> None:
@@ -36,10 +49,9 @@ class WorkerPool:
         self.max_workers = max_workers
         self.name = name
         self.idle_timeout = idle_timeout
-        self._cond = threading.Condition()
-        self._pending: dict[t.Hashable, collections.deque[Job]] = {}  # owners in turn order
-        self._queued = 0
-        self._idle = 0  # threads waiting for work
+        self._lock = threading.Lock()
+        self._pending: dict[t.Hashable, collections.deque[Job]] = {}  # owners in turn order; empty while one is idle
+        self._idle: list[_Idle] = []  # the most recently idle last
         self._threads: set[threading.Thread] = set()
         self._numbers = itertools.count(1)
         self._closed = False
@@ -49,72 +61,86 @@ class WorkerPool:
 
         :raises TransportError: the pool is closed.
         """
-        with self._cond:
+        with self._lock:
             if self._closed:
                 raise TransportError("The transport is closed")
-            self._pending.setdefault(owner, collections.deque()).append(job)
-            self._queued += 1
             if self._idle:
-                self._cond.notify()
-            if self._queued > self._idle and len(self._threads) < self.max_workers:
-                thread = threading.Thread(target=self._work, name=f"{self.name}-{next(self._numbers)}", daemon=True)
-                self._threads.add(thread)
-                thread.start()
+                idle = self._idle.pop()
+                idle.job = job
+            else:
+                idle = None
+                self._pending.setdefault(owner, collections.deque()).append(job)
+                if len(self._threads) < self.max_workers:
+                    thread = threading.Thread(target=self._work, name=f"{self.name}-{next(self._numbers)}", daemon=True)
+                    self._threads.add(thread)
+                    thread.start()
+        if idle is not None:
+            idle.latch.release()
 
     def grow(self, max_workers: int) -> None:
         """Allow up to ``max_workers`` threads from now on (a smaller number changes nothing)."""
-        with self._cond:
+        with self._lock:
             self.max_workers = max(self.max_workers, max_workers)
 
     @property
     def thread_count(self) -> int:
         """Threads alive now."""
-        with self._cond:
+        with self._lock:
             return len(self._threads)
 
-    def _next_job(self) -> Job | None:
-        """The next job in turn, or None after ``idle_timeout`` without work or once closed (under the lock)."""
-        deadline = time.monotonic() + self.idle_timeout
-        while not self._pending:
-            remaining = deadline - time.monotonic()
-            if self._closed or remaining <= 0:
-                return None
-            self._idle += 1
-            try:
-                self._cond.wait(remaining)
-            finally:
-                self._idle -= 1
+    def _queued_job(self) -> Job | None:
+        """The next queued job in turn, if any (under the lock)."""
+        if not self._pending:
+            return None
         owner = next(iter(self._pending))
         jobs = self._pending.pop(owner)
         job = jobs.popleft()
         if jobs:
             self._pending[owner] = jobs  # back in line, behind the other owners
-        self._queued -= 1
         return job
 
+    def _next_job(self, idle: _Idle) -> Job | None:
+        """The next job: a queued one, else one handed over within ``idle_timeout``; None to end the thread."""
+        with self._lock:
+            job = self._queued_job()
+            if job is not None or self._closed:
+                return job
+            self._idle.append(idle)
+        if not idle.latch.acquire(timeout=self.idle_timeout):
+            with self._lock:
+                if idle in self._idle:  # nothing was handed over: end
+                    self._idle.remove(idle)
+                    return None
+            idle.latch.acquire()  # handed over just now: released at once
+        job, idle.job = idle.job, None
+        return job  # None: the pool closed
+
     def _work(self) -> None:
+        idle = _Idle()
         try:
             while True:
-                with self._cond:
-                    job = self._next_job()
-                    if job is None:
-                        return
+                job = self._next_job(idle)
+                if job is None:
+                    return
                 try:
                     job()
                 except BaseException:  # jobs report their own errors; never lose the thread silently
                     logger.exception("MCP HTTP worker job failed")
+                del job
         finally:
-            with self._cond:
+            with self._lock:
                 self._threads.discard(threading.current_thread())
 
     def close(self, timeout: float = 5.0) -> None:
         """Stop the threads: each finishes the queued jobs, then ends; waits up to ``timeout`` seconds in all."""
-        with self._cond:
+        with self._lock:
             if self._closed:
                 return
             self._closed = True
             threads = list(self._threads)
-            self._cond.notify_all()
+            idle, self._idle = self._idle, []
+        for worker in idle:
+            worker.latch.release()  # no job: the thread ends
         deadline = time.monotonic() + timeout
         for thread in threads:
             thread.join(max(0.0, deadline - time.monotonic()))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import threading
 import time
 import typing as t
@@ -13,6 +14,7 @@ from mcp_sdk import Server
 from mcp_sdk.errors import MCPError, TransportError
 from mcp_sdk.server.transports import StreamableHTTPTransport
 from mcp_sdk.server.transports.streamable_http import EventStore, HTTPRequestError, InMemoryEventStore, RebindingGuard
+from mcp_sdk.server.transports.streamable_http.connection import BodyDeadlines
 from mcp_sdk.server.transports.streamable_http.sessions import HTTPSession, SessionRegistry
 from mcp_sdk.server.transports.streamable_http.sse import format_event, format_retry
 from mcp_sdk.server.transports.streamable_http.workers import WorkerPool
@@ -55,10 +57,48 @@ def test_in_memory_event_store_is_bounded() -> None:
         InMemoryEventStore(max_events_per_stream=0)
 
 
+def test_in_memory_event_store_drops_what_aged_on_any_stream_at_the_next_write() -> None:
+    store = InMemoryEventStore(max_age=0.2)
+    store.store_event("a", {"n": 1})
+    store.store_event("a", {"n": 2})
+    assert store.replay_events_after("a-0", lambda *args: None) == "a"
+    time.sleep(0.3)  # past max_age for both of "a"'s events
+    store.store_event("b", {"n": 3})  # a write to another stream trims them
+    assert store.size == len('{"n":3}')
+    assert store.replay_events_after("a-0", lambda *args: None) is None
+    assert store.replay_events_after("b-1", lambda *args: None) == "b"
+
+
+def test_an_event_given_with_its_json_is_stored_as_by_store_event() -> None:
+    store = InMemoryEventStore(max_bytes=20)
+    assert store.store_encoded("1", {"n": 1}, '{"n":1}') == "1-0"
+    assert store.store_event("1", {"n": 2}) == "1-1"
+    assert store.size == 14  # the text's length counts, as the encoding's does
+    store.store_encoded("2", {"n": 3}, '{"n":3}')  # past max_bytes: the oldest event goes
+    sent: list[tuple[str, t.Any]] = []
+    store.replay_events_after("1-0", lambda event_id, message: sent.append((event_id, message)))
+    assert sent == [("1-1", {"n": 2})] and store.size == 14
+
+
+def test_a_subclass_store_event_still_sees_every_event() -> None:
+    seen: list[t.Any] = []
+
+    class Logged(InMemoryEventStore):
+        def store_event(self, stream_id: str, message: dict[str, t.Any] | None) -> str:
+            seen.append(message)
+            return super().store_event(stream_id, message)
+
+    store = Logged()
+    assert store.store_encoded("1", {"n": 1}, '{"n":1}') == "1-0"
+    assert seen == [{"n": 1}] and store.size == 7
+
+
 def test_event_store_is_an_interface() -> None:
     store = EventStore()
     with pytest.raises(NotImplementedError):
         store.store_event("0", None)
+    with pytest.raises(NotImplementedError):  # by default, the same as store_event
+        store.store_encoded("0", {"n": 1}, '{"n":1}')
     with pytest.raises(NotImplementedError):
         store.replay_events_after("0-0", lambda *args: None)
     store.forget_stream("0")
@@ -193,6 +233,27 @@ def test_a_failing_job_does_not_kill_its_worker(caplog: pytest.LogCaptureFixture
     assert ran.wait(5)
     pool.close()
     assert "MCP HTTP worker job failed" in caplog.text
+
+
+# -- body deadlines --------------------------------------------------------------
+
+
+def test_a_read_whose_deadline_comes_sooner_wakes_the_deadline_thread() -> None:
+    deadlines = BodyDeadlines(timeout=60.0)
+    pairs = [socket.socketpair(), socket.socketpair()]
+    try:
+        slow = deadlines.watch({"gunicorn.socket": pairs[0][1]})
+        time.sleep(0.2)  # the thread starts and goes to sleep until this read's deadline, a minute away
+        deadlines.timeout = 0.1
+        soon = deadlines.watch({"gunicorn.socket": pairs[1][1]})
+        pairs[1][1].settimeout(10)  # a failure here raises instead of hanging for the first read's minute
+        assert pairs[1][1].recv(1) == b""  # its reading side was shut at its deadline
+        assert deadlines.done(soon) and not deadlines.done(slow)
+    finally:
+        for pair in pairs:
+            for end in pair:
+                end.close()
+        deadlines.close()
 
 
 # -- transport construction and WSGI edges ---------------------------------------

@@ -15,6 +15,11 @@ logger = logging.getLogger("mcp_sdk.cancellation")
 
 Callback = t.Callable[["Cancellation"], None]
 
+#: Guards every token's state changes: they are rare (a cancel, a first wait, a callback added
+#: or removed) and never held across a callback, so one lock serves them all and a token,
+#: made for every request, costs no lock of its own.
+_lock = threading.Lock()
+
 
 class Cancellation:
     """A thread-safe, one-way cancellation flag with callbacks.
@@ -27,7 +32,6 @@ class Cancellation:
         self._cancelled = False
         # Made on the first wait(): every request gets a token, few ever wait on one.
         self._event: threading.Event | None = None
-        self._lock = threading.Lock()
         self._callbacks: list[Callback] = []
         #: The reason given to :meth:`cancel`, if any.
         self.reason: str | None = None
@@ -37,7 +41,7 @@ class Cancellation:
 
         :param reason: why, kept as :attr:`reason` (``notifications/cancelled`` sends it).
         """
-        with self._lock:
+        with _lock:
             if self._cancelled:
                 return False
             self.reason = reason
@@ -69,7 +73,7 @@ class Cancellation:
         """
         if self._cancelled:
             return True
-        with self._lock:
+        with _lock:
             if self._cancelled:
                 return True
             event = self._event
@@ -83,7 +87,7 @@ class Cancellation:
         :return: a function that unregisters the callback.
         :param callback: called with this token, once.
         """
-        with self._lock:
+        with _lock:
             if not self._cancelled:
                 self._callbacks.append(callback)
                 return lambda: self._remove(callback)
@@ -91,7 +95,7 @@ class Cancellation:
         return lambda: None
 
     def _remove(self, callback: Callback) -> None:
-        with self._lock:
+        with _lock:
             try:
                 self._callbacks.remove(callback)
             except ValueError:

@@ -205,8 +205,7 @@ class ServerSession(Channel):
 
         :param request_id: the request's JSON-RPC id.
         """
-        with self._lock:
-            self._in_flight.pop(request_id, None)
+        self._in_flight.pop(request_id, None)  # one dict operation, atomic: no lock needed
 
     def cancel_request(self, request_id: t.Any, reason: str | None = None) -> bool:
         """Cancel a client request in flight or accepted (as ``notifications/cancelled`` does).

@@ -491,13 +491,19 @@ class StdioTransport:
         if session is None or session.closed:
             return  # a tool that outlived the connection
         try:
-            text = session.encode(response)
+            text: str | None = json_rpc.encode(response)
+        except Exception:  # a result JSON cannot carry: the session reports it and answers -32603
+            text = self._encode_failed(response, session)
+        if text is not None:
+            self._writer.write_line(text, response, defer)
+
+    def _encode_failed(self, response: t.Any, session: ServerSession) -> str | None:
+        try:
+            return session.encode(response)
         except Exception as error:  # e.g. RecursionError for a result nested too deeply
             self.server.report_exception(error, {"response": safe_repr(response)})
             request_id = response.get("id") if type(response) is dict else None
-            text = json_rpc.encode(json_rpc.error(request_id, error_codes.INTERNAL_ERROR))
-        if text is not None:
-            self._writer.write_line(text, response, defer)
+            return json_rpc.encode(json_rpc.error(request_id, error_codes.INTERNAL_ERROR))
 
     def _write_message(self, message: t.Any, defer: bool = False) -> None:
         self._writer.write_line(json_rpc.encode(message), message, defer)

@@ -67,7 +67,7 @@ class Dispatcher:
         self, core: ServerCore, protocol_methods: t.Mapping[str, Handler], middleware: MiddlewareChain | None = None
     ) -> None:
         self.core = core
-        self._methods = dict(protocol_methods)
+        self._methods = protocol_methods  # not copied: the composition adds forwarding to it (Composition.route)
         self._middleware = middleware
 
     def answers(self, method: str) -> bool:

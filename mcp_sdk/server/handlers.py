@@ -8,6 +8,7 @@ answers with that error instead.
 from __future__ import annotations
 
 import copy
+import types
 import typing as t
 
 from .. import methods
@@ -52,6 +53,10 @@ STATELESS_SET_LEVEL_TEXT = (
     "a level set in one request cannot reach the next; send it in each request's params._meta "
     "'io.modelcontextprotocol/logLevel'"
 )
+
+
+#: The arguments of a call that runs a tool's continuation rather than the tool itself (never read).
+_NO_ARGUMENTS: t.Mapping[str, t.Any] = types.MappingProxyType({})
 
 
 def _params(request: Request) -> dict[str, t.Any]:
@@ -211,7 +216,7 @@ class ProtocolHandlers:
         request: Request,
         tool: type[Tool],
         context: ServerContext | None,
-        arguments: dict[str, t.Any] | None = None,
+        arguments: t.Mapping[str, t.Any] = _NO_ARGUMENTS,
         work: t.Callable[[t.Any], t.Any] | None = None,
     ) -> dict[str, t.Any]:
         """The ``tools/call`` result of ``tool`` invoked with ``arguments`` (or of ``work(context)``, the
@@ -221,7 +226,7 @@ class ProtocolHandlers:
         data = request.data
         version = request.session.version
         try:
-            returned = tool.invoke(t.cast("dict[str, t.Any]", arguments), context) if work is None else work(context)
+            returned = tool.invoke(arguments, context) if work is None else work(context)
             if isinstance(returned, RunAsTask):
                 then = returned.function
                 session = context.session if context is not None and context.session is not None else request.session

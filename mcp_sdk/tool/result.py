@@ -135,7 +135,7 @@ def _block(tool_name: str, item: t.Any) -> dict[str, t.Any]:
                 f"Tool {tool_name} returned a 'resource' content block without a resource 'uri'",
             )
     if len(wire) == len(REQUIRED_BLOCK_FIELDS[kind]) + 1:
-        return t.cast("dict[str, t.Any]", wire)  # only strings checked above: JSON as it is
+        return wire  # only strings checked above: JSON as it is
     return _json_object(tool_name, wire, "content block")
 
 

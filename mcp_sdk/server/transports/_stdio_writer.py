@@ -73,6 +73,10 @@ class LineWriter:
 
     def flush_deferred(self) -> None:
         """Write the lines held back, unless another thread is writing (it takes them)."""
+        if not self._pending:
+            # Read without the lock: lines are held back only by the thread that flushes them
+            # (the reader, see write_line's defer); any other queued line has a writer taking it.
+            return
         with self._lock:
             if self._writing:
                 return

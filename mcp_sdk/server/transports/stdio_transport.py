@@ -350,7 +350,7 @@ class StdioTransport:
             except Exception as error:  # a bug must not end the connection
                 response = self._internal_error(message, error)
             if response is not None:
-                self._write_response(response, defer=True)
+                self._write_response(response, defer=self._reader.buffered())
 
     def _end_input(self) -> None:
         self._writer.flush_deferred()
@@ -442,7 +442,9 @@ class StdioTransport:
                     if leading:
                         self._busy_since = None
             if response is not None:
-                self._write_response(response, defer=leading)
+                # The reader holds its answer back while more input is buffered (written with the
+                # next ones before it blocks); otherwise it writes it now, one lock fewer than a flush.
+                self._write_response(response, defer=leading and self._reader.buffered())
             if request_id in self._listening:  # only this thread removes its own request's id
                 with self._lock:
                     self._listening.discard(request_id)

@@ -139,9 +139,15 @@ def decode(text: str | bytes) -> t.Any:
         # int() refusing a very long number: its message names sys.set_int_max_str_digits().
         raise ValueError("number too long" if "digits" in message else "malformed JSON") from None
     # Cheap pre-checks: only text that could hold a deep value or a surrogate escape is walked.
-    if text.count("[") + text.count("{") > MAX_DEPTH and type(value) in (dict, list) and _too_deep(value):
+    # (Valid JSON nested past MAX_DEPTH opens and closes more than MAX_DEPTH brackets each.)
+    if (
+        len(text) > 2 * MAX_DEPTH
+        and text.count("[") + text.count("{") > MAX_DEPTH
+        and type(value) in (dict, list)
+        and _too_deep(value)
+    ):
         raise ValueError("JSON nested too deeply")
-    if ("\\ud" in text or "\\uD" in text) and _has_lone_surrogate(value):
+    if "\\u" in text and ("\\ud" in text or "\\uD" in text) and _has_lone_surrogate(value):
         raise ValueError("a string holds a lone UTF-16 surrogate")
     return value
 

@@ -32,7 +32,7 @@ class Cancellation:
         self._cancelled = False
         # Made on the first wait(): every request gets a token, few ever wait on one.
         self._event: threading.Event | None = None
-        self._callbacks: list[Callback] = []
+        self._callbacks: list[Callback] | None = None  # made by the first add_callback(), as the event
         #: The reason given to :meth:`cancel`, if any.
         self.reason: str | None = None
 
@@ -47,7 +47,7 @@ class Cancellation:
             self.reason = reason
             self._cancelled = True
             event = self._event
-            callbacks, self._callbacks = self._callbacks, []
+            callbacks, self._callbacks = self._callbacks or (), None
         if event is not None:
             event.set()
         for callback in callbacks:
@@ -89,6 +89,8 @@ class Cancellation:
         """
         with _lock:
             if not self._cancelled:
+                if self._callbacks is None:
+                    self._callbacks = []
                 self._callbacks.append(callback)
                 return lambda: self._remove(callback)
         callback(self)
@@ -97,7 +99,8 @@ class Cancellation:
     def _remove(self, callback: Callback) -> None:
         with _lock:
             try:
-                self._callbacks.remove(callback)
+                if self._callbacks is not None:
+                    self._callbacks.remove(callback)
             except ValueError:
                 pass
 

@@ -186,17 +186,9 @@ class Server:
 
     def server_info(self) -> dict[str, t.Any]:
         """``serverInfo`` in the latest protocol's shape."""
-        info: dict[str, t.Any] = {"name": self.name} if self.name is not None else {}
-        if self.title is not None:
-            info["title"] = self.title
-        info["version"] = self.version
-        if self.description is not None:
-            info["description"] = self.description
-        if self.website_url is not None:
-            info["websiteUrl"] = self.website_url
-        if self.icons is not None:
-            info["icons"] = to_wire(self.icons)
-        return info
+        info = {"name": self.name, "title": self.title, "version": self.version, "description": self.description,
+                "websiteUrl": self.website_url, "icons": None if self.icons is None else to_wire(self.icons)}
+        return {key: value for key, value in info.items() if value is not None or key == "version"}
 
     @property
     def capabilities(self) -> dict[str, t.Any]:

@@ -15,6 +15,11 @@ logger = logging.getLogger("mcp_sdk.cancellation")
 
 Callback = t.Callable[["Cancellation"], None]
 
+#: Guards every token's state changes: they are rare (a cancel, a first wait, a callback added
+#: or removed) and never held across a callback, so one lock serves them all and a token,
+#: made for every request, costs no lock of its own.
+_lock = threading.Lock()
+
 
 class Cancellation:
     """A thread-safe, one-way cancellation flag with callbacks.
@@ -27,8 +32,7 @@ class Cancellation:
         self._cancelled = False
         # Made on the first wait(): every request gets a token, few ever wait on one.
         self._event: threading.Event | None = None
-        self._lock = threading.Lock()
-        self._callbacks: list[Callback] = []
+        self._callbacks: list[Callback] | None = None  # made by the first add_callback(), as the event
         #: The reason given to :meth:`cancel`, if any.
         self.reason: str | None = None
 
@@ -37,13 +41,13 @@ class Cancellation:
 
         :param reason: why, kept as :attr:`reason` (``notifications/cancelled`` sends it).
         """
-        with self._lock:
+        with _lock:
             if self._cancelled:
                 return False
             self.reason = reason
             self._cancelled = True
             event = self._event
-            callbacks, self._callbacks = self._callbacks, []
+            callbacks, self._callbacks = self._callbacks or (), None
         if event is not None:
             event.set()
         for callback in callbacks:
@@ -69,7 +73,7 @@ class Cancellation:
         """
         if self._cancelled:
             return True
-        with self._lock:
+        with _lock:
             if self._cancelled:
                 return True
             event = self._event
@@ -83,17 +87,20 @@ class Cancellation:
         :return: a function that unregisters the callback.
         :param callback: called with this token, once.
         """
-        with self._lock:
+        with _lock:
             if not self._cancelled:
+                if self._callbacks is None:
+                    self._callbacks = []
                 self._callbacks.append(callback)
                 return lambda: self._remove(callback)
         callback(self)
         return lambda: None
 
     def _remove(self, callback: Callback) -> None:
-        with self._lock:
+        with _lock:
             try:
-                self._callbacks.remove(callback)
+                if self._callbacks is not None:
+                    self._callbacks.remove(callback)
             except ValueError:
                 pass
 

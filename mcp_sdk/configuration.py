@@ -75,6 +75,24 @@ class Configuration:
         "request_state_ttl": DEFAULT_REQUEST_STATE_TTL,
     }
 
+    # The settings read on every request are plain attributes (a property costs a call each
+    # time); assigning one goes through __setattr__, which checks it and notes it as set.
+    #: ``fn(exception, context)`` called with each exception a handler raises (None: none); setting a non-callable raises ``TypeError``.
+    exception_reporter: ExceptionReporter | None
+    #: ``fn(data, request_handler)`` wrapped around each request (None: none); it must call ``request_handler()``.
+    around_request: AroundRequest | None
+    #: ``fn(data)`` called after each request with ``data["duration"]`` in seconds (soft-deprecated: prefer :attr:`around_request`).
+    instrumentation_callback: InstrumentationCallback | None
+    #: Whether ``tools/call`` arguments are checked against the tool's input schema (default True).
+    validate_tool_call_arguments: bool
+    #: Whether successful results' ``structuredContent`` is checked against the output schema (default False).
+    validate_tool_call_results: bool
+    #: Seconds a server-to-client request waits for its answer; setting a non-positive number raises ``ValueError``.
+    server_request_timeout: float
+    #: Seconds a ``requestState`` stays valid; setting a non-positive number raises ``ValueError``.
+    request_state_ttl: float
+    _values: dict[str, t.Any]
+
     def __init__(
         self,
         exception_reporter: ExceptionReporter | None = _UNSET,
@@ -87,7 +105,9 @@ class Configuration:
         request_state_keys: t.Sequence[str | bytes] | None = _UNSET,
         request_state_ttl: float = _UNSET,
     ) -> None:
-        self._values: dict[str, t.Any] = {}
+        object.__setattr__(self, "_values", {})
+        for name in _CHECKS:
+            object.__setattr__(self, name, self._DEFAULTS[name])
         given = {
             "exception_reporter": exception_reporter,
             "around_request": around_request,
@@ -103,35 +123,17 @@ class Configuration:
             if value is not _UNSET:
                 setattr(self, name, value)
 
+    def __setattr__(self, name: str, value: t.Any) -> None:
+        check = _CHECKS.get(name)
+        if check is None:  # protocol_version and request_state_keys are properties
+            object.__setattr__(self, name, value)
+            return
+        value = check(name, value)
+        self._values[name] = value
+        object.__setattr__(self, name, value)
+
     def _get(self, name: str) -> t.Any:
         return self._values.get(name, self._DEFAULTS[name])
-
-    @property
-    def exception_reporter(self) -> ExceptionReporter | None:
-        """``fn(exception, context)`` called with each exception a handler raises (None: none); setting a non-callable raises ``TypeError``."""
-        return t.cast("ExceptionReporter | None", self._get("exception_reporter"))
-
-    @exception_reporter.setter
-    def exception_reporter(self, value: ExceptionReporter | None) -> None:
-        self._values["exception_reporter"] = _callable_or_none("exception_reporter", value)
-
-    @property
-    def around_request(self) -> AroundRequest | None:
-        """``fn(data, request_handler)`` wrapped around each request (None: none); it must call ``request_handler()``."""
-        return t.cast("AroundRequest | None", self._get("around_request"))
-
-    @around_request.setter
-    def around_request(self, value: AroundRequest | None) -> None:
-        self._values["around_request"] = _callable_or_none("around_request", value)
-
-    @property
-    def instrumentation_callback(self) -> InstrumentationCallback | None:
-        """``fn(data)`` called after each request with ``data["duration"]`` in seconds (soft-deprecated: prefer :attr:`around_request`)."""
-        return t.cast("InstrumentationCallback | None", self._get("instrumentation_callback"))
-
-    @instrumentation_callback.setter
-    def instrumentation_callback(self, value: InstrumentationCallback | None) -> None:
-        self._values["instrumentation_callback"] = _callable_or_none("instrumentation_callback", value)
 
     @property
     def protocol_version(self) -> str:
@@ -145,35 +147,6 @@ class Configuration:
                 f"protocol_version must be one of {', '.join(versions.SUPPORTED_VERSIONS)} (or None), not {value!r}"
             )
         self._values["protocol_version"] = value
-
-    @property
-    def validate_tool_call_arguments(self) -> bool:
-        """Whether ``tools/call`` arguments are checked against the tool's input schema (default True)."""
-        return t.cast(bool, self._get("validate_tool_call_arguments"))
-
-    @validate_tool_call_arguments.setter
-    def validate_tool_call_arguments(self, value: bool) -> None:
-        self._values["validate_tool_call_arguments"] = bool(value)
-
-    @property
-    def validate_tool_call_results(self) -> bool:
-        """Whether successful results' ``structuredContent`` is checked against the output schema (default False)."""
-        return t.cast(bool, self._get("validate_tool_call_results"))
-
-    @validate_tool_call_results.setter
-    def validate_tool_call_results(self, value: bool) -> None:
-        self._values["validate_tool_call_results"] = bool(value)
-
-    @property
-    def server_request_timeout(self) -> float:
-        """Seconds a server-to-client request waits for its answer; setting a non-positive number raises ``ValueError``."""
-        return t.cast(float, self._get("server_request_timeout"))
-
-    @server_request_timeout.setter
-    def server_request_timeout(self, value: float) -> None:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-            raise ValueError(f"server_request_timeout must be a positive number of seconds, not {value!r}")
-        self._values["server_request_timeout"] = float(value)
 
     @property
     def request_state_keys(self) -> tuple[bytes, ...] | None:
@@ -198,17 +171,6 @@ class Configuration:
                 raise ValueError(f"each request_state_keys key must be at least {MIN_REQUEST_STATE_KEY_BYTES} bytes")
             keys.append(raw)
         self._values["request_state_keys"] = tuple(keys)
-
-    @property
-    def request_state_ttl(self) -> float:
-        """Seconds a ``requestState`` stays valid; setting a non-positive number raises ``ValueError``."""
-        return t.cast(float, self._get("request_state_ttl"))
-
-    @request_state_ttl.setter
-    def request_state_ttl(self, value: float) -> None:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-            raise ValueError(f"request_state_ttl must be a positive number of seconds, not {value!r}")
-        self._values["request_state_ttl"] = float(value)
 
     def is_set(self, name: str) -> bool:
         """Whether ``name`` was set explicitly (rather than left at its default).
@@ -247,6 +209,28 @@ def _callable_or_none(name: str, value: t.Any) -> t.Any:
     if value is not None and not callable(value):
         raise TypeError(f"{name} must be callable or None, not {type(value).__name__}")
     return value
+
+
+def _seconds(name: str, value: t.Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        raise ValueError(f"{name} must be a positive number of seconds, not {value!r}")
+    return float(value)
+
+
+def _bool(name: str, value: t.Any) -> bool:
+    return bool(value)
+
+
+#: The settings kept as plain attributes: name -> its check (returns the value to keep, or raises).
+_CHECKS: dict[str, t.Callable[[str, t.Any], t.Any]] = {
+    "exception_reporter": _callable_or_none,
+    "around_request": _callable_or_none,
+    "instrumentation_callback": _callable_or_none,
+    "validate_tool_call_arguments": _bool,
+    "validate_tool_call_results": _bool,
+    "server_request_timeout": _seconds,
+    "request_state_ttl": _seconds,
+}
 
 
 _default = Configuration()

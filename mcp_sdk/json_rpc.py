@@ -124,10 +124,15 @@ def decode(text: str | bytes) -> t.Any:
     :raises ValueError: for malformed JSON or invalid UTF-8, with a message of
         our own (safe to send back to the peer).
     """
-    if isinstance(text, (bytes, bytearray)):
-        text = bytes(text).decode("utf-8")  # UnicodeDecodeError is a ValueError saying where
+    if not isinstance(text, str):
+        text = text.decode("utf-8")  # bytes or bytearray; UnicodeDecodeError is a ValueError saying where
     try:
-        value = _parse(text)
+        try:  # the common case, one C call: a value filling the text (trailing whitespace allowed)
+            value, end = _scan_once(text, 0)
+            if end != len(text) and not text[end:].isspace():
+                value = _parse(text)
+        except StopIteration:
+            value = _parse(text)
     except json.JSONDecodeError:  # says where the JSON broke, nothing else
         raise
     except RecursionError:  # "[[[[..." nested past the interpreter's limit
@@ -139,21 +144,22 @@ def decode(text: str | bytes) -> t.Any:
         # int() refusing a very long number: its message names sys.set_int_max_str_digits().
         raise ValueError("number too long" if "digits" in message else "malformed JSON") from None
     # Cheap pre-checks: only text that could hold a deep value or a surrogate escape is walked.
-    if text.count("[") + text.count("{") > MAX_DEPTH and type(value) in (dict, list) and _too_deep(value):
+    # (Valid JSON nested past MAX_DEPTH opens and closes more than MAX_DEPTH brackets each.)
+    if (
+        len(text) > 2 * MAX_DEPTH
+        and text.count("[") + text.count("{") > MAX_DEPTH
+        and type(value) in (dict, list)
+        and _too_deep(value)
+    ):
         raise ValueError("JSON nested too deeply")
-    if ("\\ud" in text or "\\uD" in text) and _has_lone_surrogate(value):
+    if "\\u" in text and ("\\ud" in text or "\\uD" in text) and _has_lone_surrogate(value):
         raise ValueError("a string holds a lone UTF-16 surrogate")
     return value
 
 
 def _parse(text: str) -> t.Any:
-    try:  # the common case, one C call: a value filling the text (trailing whitespace allowed)
-        value, end = _scan_once(text, 0)
-        if end == len(text) or text[end:].isspace():
-            return value
-    except StopIteration:
-        pass
-    # Leading whitespace, extra data or no value: the full decoder says which.
+    """Text the scanner alone did not read whole (leading whitespace, extra data or no value):
+    the full decoder parses it or says which."""
     return _decoder.decode(text.strip()) if text[:1].isspace() or text[-1:].isspace() else _decoder.decode(text)
 
 

@@ -188,11 +188,17 @@ class ServerSession(Channel):
         :param request_id: the request's JSON-RPC id.
         :param cancellation: the token that cancels it (``notifications/cancelled`` or the session's end).
         """
+        if self._accepted.get(request_id) is cancellation:
+            # The request accept() took (the transport's common path): it moves to in flight with
+            # two single dict operations, no lock. It is in one dict or both at any moment, so
+            # close() and cancel_request() always find it; only this request's thread begins it.
+            self._in_flight[request_id] = cancellation
+            self._accepted.pop(request_id, None)
+            if self._closed:
+                cancellation.cancel("Connection closed")
+            return True
         with self._lock:
-            accepted = self._accepted.get(request_id)
-            if accepted is cancellation:
-                del self._accepted[request_id]
-            elif request_id in self._in_flight or accepted is not None:
+            if request_id in self._in_flight or request_id in self._accepted:
                 return False
             self._in_flight[request_id] = cancellation
             closed = self._closed
@@ -205,8 +211,7 @@ class ServerSession(Channel):
 
         :param request_id: the request's JSON-RPC id.
         """
-        with self._lock:
-            self._in_flight.pop(request_id, None)
+        self._in_flight.pop(request_id, None)  # one dict operation, atomic: no lock needed
 
     def cancel_request(self, request_id: t.Any, reason: str | None = None) -> bool:
         """Cancel a client request in flight or accepted (as ``notifications/cancelled`` does).

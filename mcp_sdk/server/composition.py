@@ -276,6 +276,9 @@ class Composition:
         self._host = host
         self._lock = threading.Lock()
         self._mounts: tuple[Mount, ...] = ()
+        # What route() returned and was given: the first mount puts forwarding handlers in the former.
+        self._routed: dict[str, Handler] = {}
+        self._protocol: dict[str, Handler] = {}
 
     @property
     def mounts(self) -> tuple[Mount, ...]:
@@ -297,6 +300,8 @@ class Composition:
             raise ValueError(f"mounting server {server.name!r} here would make a cycle")
         mount = Mount(self._host, server, prefix, live)
         with self._lock:
+            if not self._mounts:
+                self._forward()
             self._mounts = (*self._mounts, mount)
         mount.start()
         for notify in (self._host.notify_tools_list_changed, self._host.notify_prompts_list_changed, self._host.notify_resources_list_changed):
@@ -304,8 +309,16 @@ class Composition:
         return mount
 
     def route(self, protocol_methods: t.Mapping[str, Handler]) -> dict[str, Handler]:
-        """``protocol_methods`` with the requests naming a mounted item forwarded to its server."""
-        routed = dict(protocol_methods)
+        """The handlers to dispatch to: ``protocol_methods`` until a first server is mounted, which
+        puts in this same dict the handlers that forward requests naming a mounted item to its
+        server. Until then nothing stands between a request and its handler."""
+        self._protocol = dict(protocol_methods)
+        self._routed = dict(protocol_methods)
+        return self._routed
+
+    def _forward(self) -> None:
+        """Route the requests that may name a mounted item through :meth:`_router` (called with
+        self._lock held, at the first mount; each replacement is one atomic dict assignment)."""
         finders = {
             methods.TOOLS_CALL: self._tool_call,
             methods.PROMPTS_GET: self._prompt_get,
@@ -315,8 +328,8 @@ class Composition:
             methods.COMPLETION_COMPLETE: self._completion,
         }
         for method, find in finders.items():
-            routed[method] = self._router(protocol_methods[method], find)
-        return routed
+            if method in self._protocol:
+                self._routed[method] = self._router(self._protocol[method], find)
 
     def _router(
         self, protocol: Handler, find: t.Callable[[Request, dict[str, t.Any]], tuple[Mount, dict[str, t.Any]] | None]

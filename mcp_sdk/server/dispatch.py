@@ -67,7 +67,7 @@ class Dispatcher:
         self, core: ServerCore, protocol_methods: t.Mapping[str, Handler], middleware: MiddlewareChain | None = None
     ) -> None:
         self.core = core
-        self._methods = dict(protocol_methods)
+        self._methods = protocol_methods  # not copied: the composition adds forwarding to it (Composition.route)
         self._middleware = middleware
 
     def answers(self, method: str) -> bool:
@@ -143,7 +143,11 @@ class Dispatcher:
             return None  # cancelled before it started: nothing to run, nothing to answer
         try:
             response = self._run(handler, request)
-            if not session.returns_input_requests:
+            if (
+                response is not None
+                and not session.returns_input_requests
+                and isinstance(response.get("result"), InputRequiredResult)
+            ):
                 response = self._fulfil_input_requests(handler, request, response)
         finally:
             if cancellation is not None:
@@ -208,6 +212,9 @@ class Dispatcher:
     def _run(self, handler: Handler, request: Request) -> dict[str, t.Any] | None:
         contexts = self.core.handler_contexts
         if not contexts:
+            config = self.core.configuration
+            if config.around_request is None and config.instrumentation_callback is None:
+                return self._respond(handler, request)  # the common case: nothing around the handler
             return self._run_hooked(handler, request)
         try:
             with entered(contexts, request.server_context()):

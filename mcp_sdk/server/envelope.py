@@ -122,11 +122,13 @@ class Envelope:
         :raises InvalidParamsError: ``_meta`` or a required field is missing or malformed (-32602).
         :raises UnsupportedProtocolVersionError: the version is not a modern one served here (-32022).
         """
-        meta = required_meta(params)
+        meta = params.get("_meta") if type(params) is dict else None
+        if type(meta) is not dict or PROTOCOL_VERSION_KEY not in meta or CLIENT_CAPABILITIES_KEY not in meta:
+            meta = required_meta(params)  # raises, saying what is missing
         version = meta[PROTOCOL_VERSION_KEY]
         if type(version) is not str:
             raise InvalidParamsError(f"Invalid params: {PROTOCOL_VERSION_KEY!r} must be a string")
-        if not versions.is_modern(version):
+        if version not in versions.MODERN_VERSIONS:
             raise UnsupportedProtocolVersionError(version, versions.MODERN_VERSIONS)
         capabilities = meta[CLIENT_CAPABILITIES_KEY]
         if type(capabilities) is not dict:

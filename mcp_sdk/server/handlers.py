@@ -8,6 +8,7 @@ answers with that error instead.
 from __future__ import annotations
 
 import copy
+import types
 import typing as t
 
 from .. import methods
@@ -52,6 +53,10 @@ STATELESS_SET_LEVEL_TEXT = (
     "a level set in one request cannot reach the next; send it in each request's params._meta "
     "'io.modelcontextprotocol/logLevel'"
 )
+
+
+#: The arguments of a call that runs a tool's continuation rather than the tool itself (never read).
+_NO_ARGUMENTS: t.Mapping[str, t.Any] = types.MappingProxyType({})
 
 
 def _params(request: Request) -> dict[str, t.Any]:
@@ -171,59 +176,63 @@ class ProtocolHandlers:
         return self._list_page(request, "tools")
 
     def _call_tool(self, request: Request) -> dict[str, t.Any]:
-        params = _params(request)
-        name = _string_param(params, "name")
+        params = request.params
+        if type(params) is not dict:
+            params = _params(request)
+        name = params.get("name")
+        if type(name) is not str:
+            name = _string_param(params, "name")
         data = request.data
         data["tool_name"] = name
         tool = self.core.registry.tools.get(name)
         if tool is None:
             data["error"] = "tool_not_found"
             raise InvalidParamsError(f"Tool not found: {name}", data={"name": name})
-        require_scopes(request.session.auth, tool.required_scopes)
+        if tool.required_scopes:
+            require_scopes(request.session.auth, tool.required_scopes)
+        validate = self.core.configuration.validate_tool_call_arguments
         arguments = params.get("arguments")
         if arguments is None:
             arguments = {}
         elif type(arguments) is not dict:
             data["error"] = "invalid_params"
             raise InvalidParamsError("Invalid params: 'arguments' must be an object")
-        elif tool.input_schema.fills_defaults and self.core.configuration.validate_tool_call_arguments:
+        elif validate and tool.input_schema.fills_defaults:
             # validation fills in the schema's defaults: into a copy, not the request (a requestState binds its arguments)
             arguments = copy.deepcopy(arguments)
         data["tool_arguments"] = arguments
-        if self.core.configuration.validate_tool_call_arguments:
+        if validate:
             problem = tool.input_schema.errors(arguments)
             if problem is not None:
                 data["error"] = "invalid_arguments"
                 return _tool_error(f"Invalid arguments: {problem}")
         if tool.task is not None and self.tasks.should_run(request.session, tool.task == "required"):
-            return self.tasks.start(request, lambda context: self._run_tool(request, tool, arguments, context))
+            return self.tasks.start(request, lambda context: self._tool_outcome(request, tool, context, arguments))
         context = request.server_context() if tool.accepts_server_context() else None
-        return self._run_tool(request, tool, arguments, context)
-
-    def _run_tool(
-        self, request: Request, tool: type[Tool], arguments: dict[str, t.Any], context: ServerContext | None
-    ) -> dict[str, t.Any]:
-        """Invoke ``tool`` and turn what it returns into the ``tools/call`` result."""
-        return self._tool_outcome(request, tool, lambda: tool.invoke(arguments, context), context)
+        return self._tool_outcome(request, tool, context, arguments)
 
     def _tool_outcome(
-        self, request: Request, tool: type[Tool], produce: t.Callable[[], t.Any], context: ServerContext | None
+        self,
+        request: Request,
+        tool: type[Tool],
+        context: ServerContext | None,
+        arguments: t.Mapping[str, t.Any] = _NO_ARGUMENTS,
+        work: t.Callable[[t.Any], t.Any] | None = None,
     ) -> dict[str, t.Any]:
-        """The ``tools/call`` result of what ``produce()`` returns for ``tool``: a result, an
-        :class:`InputRequiredResult`, or a ``CreateTaskResult`` when it returns :class:`RunAsTask`
-        (a task's own context runs the continuation at once)."""
+        """The ``tools/call`` result of ``tool`` invoked with ``arguments`` (or of ``work(context)``, the
+        continuation it returned as :class:`RunAsTask`): a result, an :class:`InputRequiredResult`,
+        or a ``CreateTaskResult`` when it returns :class:`RunAsTask` (a task's own context runs the
+        continuation at once)."""
         data = request.data
         version = request.session.version
         try:
-            returned = produce()
+            returned = tool.invoke(arguments, context) if work is None else work(context)
             if isinstance(returned, RunAsTask):
-                work = returned.function
+                then = returned.function
                 session = context.session if context is not None and context.session is not None else request.session
                 if self.tasks.should_run(session, returned.required):
-                    return self.tasks.start(
-                        request, lambda task: self._tool_outcome(request, tool, lambda: work(task), task)
-                    )
-                returned = work(context if context is not None else request.server_context())
+                    return self.tasks.start(request, lambda task: self._tool_outcome(request, tool, task, work=then))
+                returned = then(context if context is not None else request.server_context())
             if isinstance(returned, InputRequiredResult):
                 return returned  # type: ignore[return-value]  # the caller asks the client (MRTR)
             result = tool_result(tool.tool_name, returned)

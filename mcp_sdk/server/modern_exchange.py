@@ -43,8 +43,9 @@ class ModernExchange(Channel):
     :param carrier: the connection the request arrived on; it tracks the request
         for cancellation and carries what the handler writes.
     :param envelope: the request's ``_meta`` envelope.
-    :param answers: input responses already given for era-portable asks (key -> result).
-    :param asked: key -> digest of each ask the answers belong to.
+    :param answers: input responses already given for era-portable asks (key -> result); the
+        exchange keeps the dict and adds to it.
+    :param asked: key -> digest of each ask the answers belong to; kept and added to as well.
     """
 
     returns_input_requests = True
@@ -73,10 +74,11 @@ class ModernExchange(Channel):
         self.carrier = carrier
         self.graceful_end = carrier.graceful_end  # the carrier is this request's alone where it has one
         self.envelope = envelope
-        #: Answers to era-portable asks, from the retry's state and ``inputResponses``.
-        self.answers: dict[str, t.Any] = dict(answers or {})
+        #: Answers to era-portable asks, from the retry's state and ``inputResponses`` (the
+        #: exchange's own: it adds to them).
+        self.answers: dict[str, t.Any] = answers if answers is not None else {}
         #: key -> digest of every ask made so far (earlier rounds and this one).
-        self.asked: dict[str, str] = dict(asked or {})
+        self.asked: dict[str, str] = asked if asked is not None else {}
         self._asks = 0
 
     # -- the carrier ---------------------------------------------------------

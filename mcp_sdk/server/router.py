@@ -118,7 +118,7 @@ class Router:
         method = message.get("method")
         has_id = "id" in message
         request_id = message.get("id")
-        id_ok = json_rpc.is_valid_id(request_id)
+        id_ok = type(request_id) is str or type(request_id) is int  # json_rpc.is_valid_id, inline: every message
         if method is None:
             if has_id and ("result" in message or "error" in message):
                 session.receive_response(message)

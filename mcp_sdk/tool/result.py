@@ -85,6 +85,8 @@ def tool_result(tool_name: str, returned: t.Any) -> dict[str, t.Any]:
 
 def content_blocks(tool_name: str, content: t.Any) -> list[dict[str, t.Any]]:
     """``content`` (a string, a block, or a list of them) as a list of checked wire blocks."""
+    if type(content) is list:
+        return [_block(tool_name, item) for item in content]
     if content is None:
         return []
     if isinstance(content, str) or _is_block(content):
@@ -110,9 +112,12 @@ def structured_content(tool_name: str, value: t.Any) -> t.Any:
 
 
 def _block(tool_name: str, item: t.Any) -> dict[str, t.Any]:
-    if isinstance(item, str):
+    if type(item) is dict:
+        wire = item
+    elif isinstance(item, str):
         return {"type": "text", "text": item}
-    wire = to_wire(item) if isinstance(item, _Block) or _has_to_dict(item) else item
+    else:
+        wire = to_wire(item) if isinstance(item, _Block) or _has_to_dict(item) else item
     if not isinstance(wire, dict) or wire.get("type") not in REQUIRED_BLOCK_FIELDS:
         raise _error(tool_name, item, "", " as a content block")
     kind = wire["type"]
@@ -130,7 +135,7 @@ def _block(tool_name: str, item: t.Any) -> dict[str, t.Any]:
                 f"Tool {tool_name} returned a 'resource' content block without a resource 'uri'",
             )
     if len(wire) == len(REQUIRED_BLOCK_FIELDS[kind]) + 1:
-        return t.cast("dict[str, t.Any]", wire)  # only strings checked above: JSON as it is
+        return wire  # only strings checked above: JSON as it is
     return _json_object(tool_name, wire, "content block")
 
 

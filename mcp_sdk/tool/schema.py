@@ -69,7 +69,7 @@ class Schema:
         :param data: the value to validate.
         """
         try:
-            self._compiled()(data)
+            (self._validator or self._compiled())(data)
         except fastjsonschema.JsonSchemaValueException as error:
             return _describe(error, self.root_name)
         return None

@@ -131,6 +131,11 @@ class LineReader:
             return chunk
         return None
 
+    def buffered(self) -> bool:
+        """Whether input past the last line returned is already read: the reader holds its
+        answers back only then (with nothing buffered it would flush them before blocking anyway)."""
+        return self._position < len(self._chunk)
+
     def next_line(self) -> bytes | None:
         """The next complete line (without its newline), or None when input is over or stopping."""
         chunk, position, partial, skipping = self._chunk, self._position, self._partial, self._skipping

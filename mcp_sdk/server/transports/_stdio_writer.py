@@ -63,16 +63,21 @@ class LineWriter:
                     self._waiters -= 1
             if self._dead:
                 return
-            self._pending.append(data)
+            batch = self._pending
+            batch.append(data)
             self._bytes += len(data)
-            if self._writing or (defer and self._bytes < _DEFER_LIMIT):
+            if self._writing or self.stream is None or (defer and self._bytes < _DEFER_LIMIT):
                 return  # the thread writing now (or the reader, before it blocks) writes it
-            batch = self._take_pending()
-        if batch is not None:
-            self._write_pending(batch)
+            self._pending = []  # this thread writes the queue (as _take_pending would give it)
+            self._writing = True
+        self._write_pending(batch)
 
     def flush_deferred(self) -> None:
         """Write the lines held back, unless another thread is writing (it takes them)."""
+        if not self._pending:
+            # Read without the lock: lines are held back only by the thread that flushes them
+            # (the reader, see write_line's defer); any other queued line has a writer taking it.
+            return
         with self._lock:
             if self._writing:
                 return
@@ -97,12 +102,13 @@ class LineWriter:
         One thread at a time writes; others queue their lines and return
         (group commit), so threads never wait on each other's I/O.
         """
-        out = t.cast(t.BinaryIO, self.stream)
+        out: t.Any = self.stream  # set: _take_pending gives no batch without it
         lock = self._lock
         while batch is not None:
-            written = sum(map(len, batch)) if len(batch) > 1 else len(batch[0])
+            data = batch[0] if len(batch) == 1 else b"".join(batch)
+            written = len(data)
             try:
-                out.write(batch[0] if len(batch) == 1 else b"".join(batch))
+                out.write(data)
                 out.flush()
             except (OSError, ValueError) as error:  # the client went away (EPIPE) or stdout closed
                 with lock:

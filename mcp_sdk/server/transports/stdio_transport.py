@@ -350,7 +350,7 @@ class StdioTransport:
             except Exception as error:  # a bug must not end the connection
                 response = self._internal_error(message, error)
             if response is not None:
-                self._write_response(response, defer=True)
+                self._write_response(response, defer=self._reader.buffered())
 
     def _end_input(self) -> None:
         self._writer.flush_deferred()
@@ -442,7 +442,9 @@ class StdioTransport:
                     if leading:
                         self._busy_since = None
             if response is not None:
-                self._write_response(response, defer=leading)
+                # The reader holds its answer back while more input is buffered (written with the
+                # next ones before it blocks); otherwise it writes it now, one lock fewer than a flush.
+                self._write_response(response, defer=leading and self._reader.buffered())
             if request_id in self._listening:  # only this thread removes its own request's id
                 with self._lock:
                     self._listening.discard(request_id)
@@ -491,13 +493,19 @@ class StdioTransport:
         if session is None or session.closed:
             return  # a tool that outlived the connection
         try:
-            text = session.encode(response)
+            text: str | None = json_rpc.encode(response)
+        except Exception:  # a result JSON cannot carry: the session reports it and answers -32603
+            text = self._encode_failed(response, session)
+        if text is not None:
+            self._writer.write_line(text, response, defer)
+
+    def _encode_failed(self, response: t.Any, session: ServerSession) -> str | None:
+        try:
+            return session.encode(response)
         except Exception as error:  # e.g. RecursionError for a result nested too deeply
             self.server.report_exception(error, {"response": safe_repr(response)})
             request_id = response.get("id") if type(response) is dict else None
-            text = json_rpc.encode(json_rpc.error(request_id, error_codes.INTERNAL_ERROR))
-        if text is not None:
-            self._writer.write_line(text, response, defer)
+            return json_rpc.encode(json_rpc.error(request_id, error_codes.INTERNAL_ERROR))
 
     def _write_message(self, message: t.Any, defer: bool = False) -> None:
         self._writer.write_line(json_rpc.encode(message), message, defer)

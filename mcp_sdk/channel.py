@@ -102,6 +102,36 @@ class Channel:
     #: ``logging/setLevel`` is refused, rather than answered and forgotten.
     keeps_log_level: t.ClassVar[bool] = True
 
+    # Per-channel state; __init__ sets what it is given, the rest keeps these defaults.
+    #: The transport's id for the connection, if it has one.
+    session_id: str | None = None
+    #: The negotiated protocol version (None before ``initialize``).
+    protocol_version: str | None = None
+    #: ``clientInfo`` the client sent.
+    client_info: dict[str, t.Any] | None = None
+    #: ``capabilities`` the client declared.
+    client_capabilities: dict[str, t.Any]
+    #: The level set by ``logging/setLevel`` (None: send no log messages).
+    log_level: str | None = None
+    #: Whether ``notifications/initialized`` arrived.
+    initialized: bool = False
+    #: False where the channel cannot carry server-to-client requests.
+    can_send_requests: bool = False
+    #: Said in the error when ``can_send_requests`` is False.
+    no_requests_reason: str = ""
+    #: The authenticated caller, set by a transport with authentication (None: no authentication).
+    auth: Principal | None = None
+    #: Whether a 2026-07-28 request arrived on this channel (then, without ``initialize``,
+    #: it gets no session broadcasts).
+    serves_modern: bool = False
+    #: Set by a transport that can end a request's SSE connection early (Streamable HTTP,
+    #: SEP-1699): ``fn(request_id) -> bool``; see :meth:`close_sse_stream`.
+    stream_closer: t.Callable[[t.Any], bool] | None = None
+    #: Ends this channel's ``subscriptions/listen`` request early with its result, set by a
+    #: transport that bounds listens (one request per channel: 2026-07-28 over HTTP); else None.
+    graceful_end: GracefulEnd | None = None
+    _closed: bool = False
+
     def __init__(
         self,
         server: ChannelHost,
@@ -118,33 +148,27 @@ class Channel:
         serves_modern: bool = False,
     ) -> None:
         self.server = server
-        self.session_id = session_id
-        #: The negotiated protocol version (None before ``initialize``).
-        self.protocol_version = protocol_version
-        #: ``clientInfo`` the client sent.
-        self.client_info = client_info
-        #: ``capabilities`` the client declared.
-        self.client_capabilities: dict[str, t.Any] = client_capabilities if client_capabilities is not None else {}
-        #: The level set by ``logging/setLevel`` (None: send no log messages).
-        self.log_level = log_level
-        #: Whether ``notifications/initialized`` arrived.
-        self.initialized = initialized
-        #: False where the channel cannot carry server-to-client requests.
-        self.can_send_requests = can_send_requests
-        #: Said in the error when ``can_send_requests`` is False.
-        self.no_requests_reason = no_requests_reason
-        #: The authenticated caller, set by a transport with authentication (None: no authentication).
-        self.auth = auth
-        #: Whether a 2026-07-28 request arrived on this channel (then, without ``initialize``,
-        #: it gets no session broadcasts).
-        self.serves_modern = serves_modern
-        #: Set by a transport that can end a request's SSE connection early (Streamable HTTP,
-        #: SEP-1699): ``fn(request_id) -> bool``; see :meth:`close_sse_stream`.
-        self.stream_closer: t.Callable[[t.Any], bool] | None = None
-        #: Ends this channel's ``subscriptions/listen`` request early with its result, set by a
-        #: transport that bounds listens (one request per channel: 2026-07-28 over HTTP); else None.
-        self.graceful_end: GracefulEnd | None = None
-        self._closed = False
+        self.client_capabilities = client_capabilities if client_capabilities is not None else {}
+        # The rest keep the class's defaults (above) unless given: a channel is built for every
+        # 2026-07-28 request, and each store costs.
+        if session_id is not None:
+            self.session_id = session_id
+        if protocol_version is not None:
+            self.protocol_version = protocol_version
+        if client_info is not None:
+            self.client_info = client_info
+        if log_level is not None:
+            self.log_level = log_level
+        if initialized:
+            self.initialized = True
+        if can_send_requests:
+            self.can_send_requests = True
+        if no_requests_reason:
+            self.no_requests_reason = no_requests_reason
+        if auth is not None:
+            self.auth = auth
+        if serves_modern:
+            self.serves_modern = True
 
     # -- state ---------------------------------------------------------------
 

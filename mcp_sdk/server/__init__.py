@@ -186,9 +186,17 @@ class Server:
 
     def server_info(self) -> dict[str, t.Any]:
         """``serverInfo`` in the latest protocol's shape."""
-        info = {"name": self.name, "title": self.title, "version": self.version, "description": self.description,
-                "websiteUrl": self.website_url, "icons": None if self.icons is None else to_wire(self.icons)}
-        return {key: value for key, value in info.items() if value is not None or key == "version"}
+        info: dict[str, t.Any] = {} if self.name is None else {"name": self.name}
+        if self.title is not None:
+            info["title"] = self.title
+        info["version"] = self.version
+        if self.description is not None:
+            info["description"] = self.description
+        if self.website_url is not None:
+            info["websiteUrl"] = self.website_url
+        if self.icons is not None:
+            info["icons"] = to_wire(self.icons)
+        return info
 
     @property
     def capabilities(self) -> dict[str, t.Any]:

@@ -63,11 +63,14 @@ def carries_envelope(message: t.Any) -> bool:
     A message with a malformed envelope (one field of the two) is still modern, so that
     it gets the modern error (-32602) rather than being served as part of a session.
     """
-    if type(message) is not dict:
-        return False
-    if message.get("method") in MODERN_ONLY_METHODS:
+    return type(message) is dict and is_modern(message.get("method"), message.get("params"))
+
+
+def is_modern(method: t.Any, params: t.Any) -> bool:
+    """:func:`carries_envelope` of a message with this ``method`` and these ``params``, for a
+    caller that read them already."""
+    if method in MODERN_ONLY_METHODS:
         return True
-    params = message.get("params")
     if type(params) is not dict:
         return False
     meta = params.get("_meta")
@@ -174,6 +177,7 @@ __all__ = [
     "SERVER_INFO_KEY",
     "SUBSCRIPTION_ID_KEY",
     "carries_envelope",
+    "is_modern",
     "required_meta",
     "stamp",
 ]

@@ -49,6 +49,9 @@ class ModernExchange(Channel):
     """
 
     returns_input_requests = True
+    initialized = True
+    can_send_requests = True  # as input requests
+    serves_modern = True
 
     def __init__(
         self,
@@ -58,19 +61,14 @@ class ModernExchange(Channel):
         answers: dict[str, t.Any] | None = None,
         asked: dict[str, str] | None = None,
     ) -> None:
-        # Nothing is tracked here (the carrier tracks the request), so this stays light: one
-        # of these is built for every 2026-07-28 request.
-        super().__init__(
-            server,
-            protocol_version=envelope.protocol_version,
-            client_info=envelope.client_info,
-            client_capabilities=envelope.client_capabilities,
-            log_level=envelope.log_level,
-            initialized=True,
-            can_send_requests=True,  # as input requests
-            auth=carrier.auth,
-            serves_modern=True,
-        )
+        # One of these is built for every 2026-07-28 request, so it stays light: nothing is
+        # tracked here (the carrier tracks the request), the flags every exchange has are class
+        # attributes (above), and the rest is stored directly rather than through keywords.
+        super().__init__(server, client_capabilities=envelope.client_capabilities)
+        self.protocol_version = envelope.protocol_version
+        self.client_info = envelope.client_info
+        self.log_level = envelope.log_level
+        self.auth = carrier.auth
         self.carrier = carrier
         self.graceful_end = carrier.graceful_end  # the carrier is this request's alone where it has one
         self.envelope = envelope

@@ -134,7 +134,7 @@ class ModernRequests:
                 return self._url_elicitations(exchange, request_id, response, binding)
             return response
         result = response["result"]
-        if retryable and isinstance(result, (InputRequired, InputRequiredResult)):
+        if retryable and type(result) is not dict and isinstance(result, (InputRequired, InputRequiredResult)):
             binding = binding or _binding(method, params, channel)
             if isinstance(result, InputRequired):
                 return self._input_required(exchange, request_id, {result.key: result.request}, None, binding)

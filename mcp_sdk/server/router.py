@@ -17,7 +17,7 @@ from .. import protocol_version as versions
 from ..cancellation import Cancellation
 from ..server_session import ServerSession
 from .dispatch import Dispatcher
-from .envelope import carries_envelope
+from .envelope import is_modern
 from .modern_requests import ModernRequests
 
 
@@ -138,7 +138,7 @@ class Router:
             return None
         if not id_ok:
             return json_rpc.error(None, error_codes.INVALID_REQUEST, "Invalid Request: id must be a string or an integer")
-        if modern or (modern is None and carries_envelope(message)):
+        if modern or (modern is None and is_modern(method, params)):
             return self.modern.handle(session, request_id, method, params, message, cancellation, http_request)
         return self.dispatcher.handle_request(
             session, request_id, method, params, message, cancellation, http_request=http_request

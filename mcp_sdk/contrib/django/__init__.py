@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import typing as t
 
+from ..._lazy_names import lazy_names
 from ...errors import MissingExtraError
 
 try:
@@ -48,19 +49,16 @@ _LAZY = {
     "tools_from_viewset": "rest_tools",
     "tools_from_api_view": "rest_tools",
 }
+_lazy = lazy_names(__name__, _LAZY, globals())
 
 
 def __getattr__(name: str) -> t.Any:
     # Lazy: INSTALLED_APPS imports this package before settings and the app registry are ready.
-    if name == "server":
+    if name == "server":  # never kept: it follows the MCP_SDK["SERVER"] setting
         from .conf import configured_server
 
         return configured_server()
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _lazy(name)
 
 
 __all__ = [

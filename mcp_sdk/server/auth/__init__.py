@@ -14,8 +14,9 @@ JWT verification needs the ``mcp_sdk[auth]`` extra (PyJWT and cryptography).
 
 from __future__ import annotations
 
-import importlib
 import typing as t
+
+from ..._lazy_names import lazy_names
 
 if t.TYPE_CHECKING:
     from .bearer import BearerAuth, canonical_uri, metadata_url_for
@@ -45,14 +46,7 @@ _HOMES = {
     "protected_resource_metadata": "metadata",
 }
 
-
-def __getattr__(name: str) -> t.Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _HOMES, globals())
 
 __all__ = [
     "AccessToken",

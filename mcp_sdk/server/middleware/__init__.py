@@ -16,9 +16,9 @@ works as ever): a server that uses none of them, as most do, starts without them
 
 from __future__ import annotations
 
-import importlib
 import typing as t
 
+from ..._lazy_names import lazy_names
 from .chain import CallNext, Middleware, MiddlewareChain, MiddlewareFunction
 
 if t.TYPE_CHECKING:
@@ -41,14 +41,7 @@ _BUILT_INS = {
     "Tracing": "tracing",
 }
 
-
-def __getattr__(name: str) -> t.Any:
-    module = _BUILT_INS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value  # found once
-    return value
+__getattr__ = lazy_names(__name__, _BUILT_INS, globals())
 
 
 __all__ = [

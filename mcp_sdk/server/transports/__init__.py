@@ -7,23 +7,18 @@ from __future__ import annotations
 
 import typing as t
 
+from ..._lazy_names import lazy_names
+
 if t.TYPE_CHECKING:
     from .stdio_transport import StdioTransport as StdioTransport
     from .streamable_http_transport import StreamableHTTPTransport as StreamableHTTPTransport
 
 _LAZY = {
-    "StdioTransport": ".stdio_transport",
-    "StreamableHTTPTransport": ".streamable_http_transport",
+    "StdioTransport": "stdio_transport",
+    "StreamableHTTPTransport": "streamable_http_transport",
 }
 
-
-def __getattr__(name: str) -> t.Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(module, __name__), name)
+__getattr__ = lazy_names(__name__, _LAZY, globals())
 
 
 __all__ = ["StdioTransport", "StreamableHTTPTransport"]

@@ -18,11 +18,11 @@ import inspect
 import re
 import typing as t
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import griffe
 
-ROOT = Path(__file__).resolve().parents[2]
+from spec.docs.blocks import ROOT
+
 REFERENCE = ROOT / "docs" / "reference"
 EXTENSION = f"{ROOT / 'docs' / 'griffe_roles.py'}:SphinxRoles"
 PACKAGES = (

@@ -16,11 +16,16 @@ A line ``--8<-- "PATH"`` inside a block is MkDocs' snippet syntax: the site show
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+#: Seconds a program of the documentation may take.
+TIMEOUT = 120
 
 _FENCE = re.compile(
     r"(?:^<!--\s*(?P<kind>fragment|file):\s*(?P<value>\S+)\s*-->\n)?"
@@ -101,3 +106,19 @@ def project_test(document: str) -> str | None:
     """The test a page names in its ``<!-- project-test: PATH -->`` line, if any."""
     match = _PROJECT_TEST.search((ROOT / document).read_text(encoding="utf-8"))
     return match.group("path") if match else None
+
+
+def run_program(program: str, folder: Path) -> subprocess.CompletedProcess[str]:
+    """Run ``program`` as a reader would: written to ``folder``, in a fresh interpreter, from the
+    repository root, stdin empty (so a stdio server's ``open()`` returns at once)."""
+    script = folder / "program.py"
+    script.write_text(program, encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, str(script)],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )

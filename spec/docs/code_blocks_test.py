@@ -21,9 +21,7 @@ import contextlib
 import importlib.util
 import io
 import json
-import os
 import shlex
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -31,18 +29,16 @@ from pathlib import Path
 import pytest
 import yaml
 
-from spec.docs.blocks import ROOT, Block, blocks, documents, project_test, python_blocks
+from spec.docs.blocks import ROOT, Block, blocks, documents, project_test, python_blocks, run_program
 from spec.docs.completions import COMPLETIONS
+from spec.docs.console import console_commands
 
-TIMEOUT = 120
 BLOCKS = [block for document in documents() for block in blocks(document)]
 #: Languages a block may have: code that runs or is checked, and shown text (output, wire bytes).
 CHECKED = {"python", "json", "yaml", "console"}
 SHOWN = {"text", "http", "html", "javascript", "toml", "ini", "diff"}
 #: Programs a console line may name besides the venv's own (bin/ beside this interpreter).
 WELL_KNOWN = {"python", "python3", "pip", "bash", "cd", "source", "export", "curl", "npx", "node", "redis-server", "ulimit", "kill", "cat"}
-#: What separates commands on a console line.
-SEPARATORS = {"&&", "||", "|", ";", "&"}
 
 RUNNABLE = [block for block in BLOCKS if block.language == "python" and block.file is None]
 
@@ -66,18 +62,7 @@ def test_every_page_that_builds_a_project_names_the_test_that_runs_it() -> None:
 @pytest.mark.parametrize("block", RUNNABLE, ids=[block.id for block in RUNNABLE])
 def test_the_block_runs(block: Block, tmp_path: Path) -> None:
     before, after = COMPLETIONS[block.fragment] if block.fragment is not None else ("", "")
-    program = "\n".join([textwrap.dedent(before), block.code, textwrap.dedent(after)])
-    script = tmp_path / "block.py"
-    script.write_text(program, encoding="utf-8")
-    completed = subprocess.run(
-        [sys.executable, str(script)],
-        cwd=ROOT,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
+    completed = run_program("\n".join([textwrap.dedent(before), block.code, textwrap.dedent(after)]), tmp_path)
     assert completed.returncode == 0, f"{block.id} failed:\n{completed.stderr[-3000:]}"
 
 
@@ -87,24 +72,6 @@ def test_the_data_block_parses(block: Block) -> None:
         json.loads(block.code)
     else:
         yaml.safe_load(block.code)
-
-
-def console_commands(code: str) -> list[list[str]]:
-    """The commands of a console block: each as its words, prompts, comments and output dropped."""
-    lines = code.replace("\\\n", " ").splitlines()
-    if any(line.startswith("$ ") for line in lines):
-        lines = [line[2:] for line in lines if line.startswith("$ ")]
-    commands: list[list[str]] = []
-    for line in lines:
-        command: list[str] = []
-        for word in shlex.split(line, comments=True):
-            if word in SEPARATORS:
-                commands.append(command)
-                command = []
-            else:
-                command.append(word)
-        commands.append(command)
-    return [command for command in commands if command]
 
 
 def _check_command(words: list[str]) -> None:

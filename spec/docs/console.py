@@ -55,3 +55,23 @@ def console_commands_of(code: str) -> list[str]:
     if any(line.startswith("$ ") for line in lines):
         lines = [line[2:] for line in lines if line.startswith("$ ")]
     return [line.split("  #", 1)[0].strip() for line in lines if line.strip()]
+
+
+#: What separates commands on a console line.
+SEPARATORS = {"&&", "||", "|", ";", "&"}
+
+
+def console_commands(code: str) -> list[list[str]]:
+    """The commands of a console block as their words: continued lines joined, each line cut at
+    ``&&``, ``||``, ``|``, ``;`` and ``&``, prompts, comments and output dropped."""
+    commands: list[list[str]] = []
+    for line in console_commands_of(code.replace("\\\n", " ")):
+        command: list[str] = []
+        for word in shlex.split(line, comments=True):
+            if word in SEPARATORS:
+                commands.append(command)
+                command = []
+            else:
+                command.append(word)
+        commands.append(command)
+    return [command for command in commands if command]

@@ -12,17 +12,14 @@ the public names and of the public methods and properties of the public classes
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from spec.docs.api_coverage import ROOT, survey
+from spec.docs.api_coverage import survey
+from spec.docs.blocks import run_program
 
-TIMEOUT = 120
 FENCE = re.compile(r"^(?P<indent>[ ]*)```python\n(?P<code>.*?)^(?P=indent)```$", re.MULTILINE | re.DOTALL)
 
 
@@ -58,15 +55,5 @@ def test_the_classes_users_start_from_show_an_example() -> None:
 
 @pytest.mark.parametrize(("identifier", "code"), EXAMPLES, ids=[identifier for identifier, _ in EXAMPLES])
 def test_the_example_runs(identifier: str, code: str, tmp_path: Path) -> None:
-    script = tmp_path / "example.py"
-    script.write_text(code, encoding="utf-8")
-    completed = subprocess.run(
-        [sys.executable, str(script)],
-        cwd=ROOT,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
+    completed = run_program(code, tmp_path)
     assert completed.returncode == 0, f"{identifier} failed:\n{completed.stderr[-3000:]}"

@@ -13,7 +13,7 @@ import pytest
 from mcp_sdk import Client
 from mcp_sdk.client import HTTP
 from spec.docs.blocks import blocks, page_files
-from spec.docs.code_blocks_test import console_commands
+from spec.docs.console import console_commands
 from spec.support.http_server import ServerProcess
 
 PAGE = "docs/topics/http-deployment.md"

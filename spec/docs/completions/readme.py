@@ -19,11 +19,6 @@ class AnotherTool(Tool):
         return "another"
 """
 
-SERVER = """
-from mcp_sdk import Server
-server = Server(name="my_server")
-"""
-
 FLASK_APP = (
     TOOLS
     + """
@@ -39,15 +34,6 @@ server = Server(name="my_server", tools=[SomeTool])
 current_user = SimpleNamespace(id="42", is_authenticated=True, scopes=["mcp"])
 """
 )
-
-AUTH = """
-from mcp_sdk.server.auth import BearerAuth, JWTVerifier
-auth = BearerAuth(
-    JWTVerifier(jwks_uri="https://auth.example.com/.well-known/jwks.json", issuer="https://auth.example.com"),
-    resource="https://api.example.com/mcp",
-    authorization_servers=["https://auth.example.com"],
-)
-"""
 
 # https://api.example.com/mcp, played by a server on 127.0.0.1 with a `count` tool.
 API_EXAMPLE_COM = """

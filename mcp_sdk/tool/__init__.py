@@ -1,14 +1,7 @@
 """Tools: functions a server offers to the model (``tools/list``, ``tools/call``).
 
-Subclass :class:`Tool` with class-level metadata and a ``call`` classmethod::
-
-    class EchoTool(Tool):
-        description = "Echoes its argument"
-        input_schema = {"properties": {"message": {"type": "string"}}, "required": ["message"]}
-
-        @classmethod
-        def call(cls, message, server_context=None):
-            return Tool.Response([{"type": "text", "text": message}])
+Subclass :class:`Tool` with class-level metadata and a ``call`` classmethod (its docstring has
+a whole example, run by the doc tests), or decorate a function with ``@server.tool``.
 
 Unlike the Ruby gem, metadata set on a class is inherited by its subclasses, as
 Python users expect of a base class; only the name (``tool_name``) is derived

@@ -16,7 +16,11 @@ loop over stdio (``_bare_stdio.py``), a bare WSGI app over HTTP (``http_bench.ba
 Floor and SDK take turns, round by round (``--rounds``); each figure is the median of the rounds,
 and the spread (lowest-highest) of the SDK's CPU figure is shown so that noise can be judged.
 
-    python bench/floors.py [--rounds 5] [--duration 1.0] [--only stdio http cold]
+``--pin split`` runs the bench (the clients) on the first CPU and every server it starts on the
+second, as the issue measured: each side has a CPU of its own, so a server's CPU per call is its
+own work and its wake-ups, not a share of the client's.
+
+    python bench/floors.py [--rounds 5] [--duration 1.0] [--only stdio http cold] [--pin split]
 """
 
 from __future__ import annotations
@@ -46,6 +50,33 @@ SSE_CLIENTS = 8
 MODERN = "2026-07-28"
 CLIENT = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}}
 INITIALIZE = encode(0, "initialize", CLIENT)
+T = t.TypeVar("T")
+
+
+class Pinning:
+    """Where the bench and its servers run: ``none`` (anywhere) or ``split`` (a CPU each)."""
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+        cpus = sorted(os.sched_getaffinity(0))
+        if mode == "split" and len(cpus) < 2:
+            raise SystemExit("--pin split needs two CPUs")
+        self.client_cpu, self.server_cpu = (cpus[0], cpus[1]) if mode == "split" else (None, None)
+        if self.client_cpu is not None:
+            os.sched_setaffinity(0, {self.client_cpu})
+
+    def spawn(self, factory: t.Callable[[], T]) -> T:
+        """Call ``factory`` (which starts a server) so that the server runs on the server's CPU."""
+        if self.server_cpu is None:
+            return factory()
+        os.sched_setaffinity(0, {self.server_cpu})  # a child inherits its parent thread's CPUs
+        try:
+            return factory()
+        finally:
+            os.sched_setaffinity(0, {t.cast(int, self.client_cpu)})
+
+
+PIN = Pinning("none")
 
 
 class Figures:
@@ -79,7 +110,7 @@ class Figures:
 def measure_stdio(rounds: int, duration: float) -> list[Figures]:
     legacy = Figures("stdio tools/call, 2025", "CPU <= 1.5x floor")
     modern = Figures("stdio tools/call, 2026-07-28", "CPU <= 1.5x floor, <= 1.2x 2025")
-    children = {"floor": start(BARE), "sdk": start(SDK)}
+    children = {"floor": PIN.spawn(lambda: start(BARE)), "sdk": PIN.spawn(lambda: start(SDK))}
     try:
         for message in (call_message("2025", CALL_PARAMS), call_message(MODERN, CALL_PARAMS)):
             answers = [child.request(message) for child in children.values()]
@@ -121,7 +152,7 @@ def pipelined_round(child: LineProcess, calls: int) -> tuple[float, float | None
 
 def measure_pipelined(rounds: int) -> Figures:
     figures = Figures(f"stdio pipelined ({PIPELINED_CALLS:,} at once), 2025", ">= 0.75x floor ops/s, CPU <= 2x")
-    children = {"floor": start(BARE), "sdk": start(SDK)}
+    children = {"floor": PIN.spawn(lambda: start(BARE)), "sdk": PIN.spawn(lambda: start(SDK))}
     try:
         for child in children.values():
             pipelined_round(child, 500)  # warm up
@@ -143,8 +174,8 @@ def measure_sse(rounds: int, duration: float) -> Figures:
 
     figures = Figures(f"HTTP SSE, gunicorn gthread {SSE_THREADS}, {SSE_CLIENTS} clients", ">= 0.8x floor ops/s")
     servers = {
-        "floor": ServerProcess("gunicorn", "bare", threads=SSE_THREADS),
-        "sdk": ServerProcess("gunicorn", "sse", threads=SSE_THREADS),
+        "floor": PIN.spawn(lambda: ServerProcess("gunicorn", "bare", threads=SSE_THREADS)),
+        "sdk": PIN.spawn(lambda: ServerProcess("gunicorn", "sse", threads=SSE_THREADS)),
     }
     try:
         time.sleep(0.5)  # let the workers boot
@@ -171,7 +202,9 @@ def cold_start(script: str) -> tuple[float, float | None]:
     """Spawn ``script``, send ``initialize``, read the answer: (milliseconds, the child's CPU milliseconds)."""
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
     started = time.perf_counter()
-    process = subprocess.Popen([sys.executable, script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+    process = PIN.spawn(
+        lambda: subprocess.Popen([sys.executable, script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+    )
     stdin, stdout = t.cast(t.IO[bytes], process.stdin), t.cast(t.IO[bytes], process.stdout)
     stdin.write(INITIALIZE)
     stdin.flush()
@@ -228,7 +261,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds per workload (medians shown)")
     parser.add_argument("--duration", type=float, default=1.0, help="seconds per timed run (stdio, HTTP)")
     parser.add_argument("--only", nargs="+", choices=["stdio", "pipelined", "http", "cold"])
+    parser.add_argument("--pin", choices=["none", "split"], default="none", help="split: clients on one CPU, servers on another")
     args = parser.parse_args(argv)
+    global PIN
+    PIN = Pinning(args.pin)
     chosen = set(args.only or ["stdio", "pipelined", "http", "cold"])
     results: list[Figures] = []
     legacy_cpu = None
@@ -243,7 +279,8 @@ def main(argv: list[str] | None = None) -> int:
         results.append(measure_cold(args.rounds))
     header = ["workload", "floor", "floor CPU", "mcp_sdk", "sdk CPU", "(sdk CPU range)", "sdk/floor", "CPU ratio"]
     header.append("goal")
-    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, medians of {args.rounds} alternating rounds")
+    pinned = "" if PIN.server_cpu is None else f", clients on CPU {PIN.client_cpu} and servers on CPU {PIN.server_cpu}"
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, medians of {args.rounds} alternating rounds{pinned}")
     print(table(header, [rows_of(figures) for figures in results]))
     modern_cpu = results[1].cpu("sdk") if "stdio" in chosen else None
     if legacy_cpu and modern_cpu:

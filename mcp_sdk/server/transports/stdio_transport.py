@@ -312,8 +312,9 @@ class StdioTransport:
         session = t.cast("ServerSession", self.session)
         needs_worker = session.needs_worker
         decode = json_rpc.decode
+        next_line = self._reader.next_line
         while True:
-            line = self._reader.next_line()
+            line = next_line()
             if line is None or self._stopping:
                 self._end_input()
                 return
@@ -406,25 +407,29 @@ class StdioTransport:
             return True
         if watchdog is not None:
             watchdog.start()
-        return self._run(message, cancellation, token, session)
+        return self._run(message, request_id, cancellation, token, session)
 
-    def _run(self, message: t.Any, cancellation: Cancellation | None, token: int, session: ServerSession) -> bool:
+    def _run(
+        self, message: t.Any, request_id: t.Any, cancellation: Cancellation | None, token: int, session: ServerSession
+    ) -> bool:
         """Run ``message``, then queued requests while any wait; return whether this thread still reads.
 
+        :param request_id: its id (None when it is no dict).
         :param cancellation: the token ``_active`` holds for ``message`` (None for an untracked one).
         """
+        handle = self.server.handle_message
         while True:
-            request_id = message.get("id") if type(message) is dict else None
             response: t.Any = None
             if not self._stopping and not (cancellation is not None and cancellation.cancelled()):
                 try:
-                    response = self.server.handle_message(message, session, cancellation)
+                    response = handle(message, session, cancellation)
                 except Exception as error:  # a bug must not take the thread down
                     response = self._internal_error(message, error)
             elif cancellation is not None:
                 session.forget(request_id)  # never handled: the session's note of it goes too
+            tracked = type(request_id) in _ID_TYPES  # only these are hashable ids ([1] is no id)
             with self._lock:
-                if type(request_id) in _ID_TYPES:
+                if tracked:
                     self._active.pop(request_id, None)
                 if cancellation is not None:
                     if cancellation.cancelled():
@@ -437,7 +442,7 @@ class StdioTransport:
                     if leading:
                         self._busy_since = time.monotonic()
                 else:
-                    message = None
+                    message = next_id = None
                     self._jobs_running -= 1
                     if leading:
                         self._busy_since = None
@@ -445,12 +450,13 @@ class StdioTransport:
                 # The reader holds its answer back while more input is buffered (written with the
                 # next ones before it blocks); otherwise it writes it now, one lock fewer than a flush.
                 self._write_response(response, defer=leading and self._reader.buffered())
-            if request_id in self._listening:  # only this thread removes its own request's id
+            if tracked and request_id in self._listening:  # only this thread removes its own request's id
                 with self._lock:
                     self._listening.discard(request_id)
                     self._listening_done.notify_all()
             if message is None:
                 return leading
+            request_id = next_id
 
     def _busy(self, message: t.Any) -> None:
         """Refuse a request no worker can take: queueing it without bound would exhaust memory."""

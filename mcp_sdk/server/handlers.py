@@ -29,6 +29,7 @@ from ..errors import (
 from ..resource.uri_template import URITemplate, URITemplateError
 from ..tool import Tool
 from ..tool.arguments import InvalidArgumentsError
+from ..tool.response import Response
 from ..tool.result import tool_result
 from .auth.scopes import completion_scopes, listen_scopes, require_scopes, resource_scopes, visible
 from .input_required import InputRequiredResult
@@ -227,14 +228,15 @@ class ProtocolHandlers:
         version = request.session.version
         try:
             returned = tool.invoke(arguments, context) if work is None else work(context)
-            if isinstance(returned, RunAsTask):
-                then = returned.function
-                session = context.session if context is not None and context.session is not None else request.session
-                if self.tasks.should_run(session, returned.required):
-                    return self.tasks.start(request, lambda task: self._tool_outcome(request, tool, task, work=then))
-                returned = then(context if context is not None else request.server_context())
-            if isinstance(returned, InputRequiredResult):
-                return returned  # type: ignore[return-value]  # the caller asks the client (MRTR)
+            if type(returned) is not Response:  # a Tool.Response is neither of these: two tests fewer
+                if isinstance(returned, RunAsTask):
+                    then = returned.function
+                    session = context.session if context is not None and context.session is not None else request.session
+                    if self.tasks.should_run(session, returned.required):
+                        return self.tasks.start(request, lambda task: self._tool_outcome(request, tool, task, work=then))
+                    returned = then(context if context is not None else request.server_context())
+                if isinstance(returned, InputRequiredResult):
+                    return returned  # type: ignore[return-value]  # the caller asks the client (MRTR)
             result = tool_result(tool.tool_name, returned)
         except (RequestHandlerError, CancelledError):
             raise
@@ -267,11 +269,12 @@ class ProtocolHandlers:
             data["error"] = "internal_error"
             self.core.report_exception(error, {"request": request.message})
             return _tool_error(TOOL_INTERNAL_ERROR_TEXT)
-        if self.core.configuration.validate_tool_call_results and tool.output_schema is not None and not result.get("isError"):
+        if tool.output_schema is not None and self.core.configuration.validate_tool_call_results and not result.get("isError"):
             self._check_structured_content(tool, result)
-        result = versions.filter_fields("call_tool_result", result, version)
-        if version in versions.OLDER_CONTENT_VERSIONS and type(result.get("content")) is list:
-            result["content"] = versions.content_for(result["content"], version)
+        if version in versions.FILTERED_VERSIONS:  # the latest version keeps every field
+            result = versions.filter_fields("call_tool_result", result, version)
+            if version in versions.OLDER_CONTENT_VERSIONS and type(result.get("content")) is list:
+                result["content"] = versions.content_for(result["content"], version)
         return result
 
     def _check_structured_content(self, tool: type[Tool], result: dict[str, t.Any]) -> None:

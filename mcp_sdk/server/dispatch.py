@@ -120,14 +120,16 @@ class Dispatcher:
         """
         handler = self._methods.get(method)
         middleware = self._middleware
+        if middleware is not None and not middleware.active:
+            middleware = None  # none added: nothing to wrap, and nothing that reads request.data
         if handler is None:
             custom = self.core.registry.custom_methods.get(method)
             if custom is None:
                 return self._method_not_found(session, request_id, method)
             handler = self._custom_handler(custom)
-            if middleware is not None and middleware.active:
+            if middleware is not None:
                 handler = middleware.wrap(method, handler, False)
-        elif middleware is not None and middleware.active:
+        elif middleware is not None:
             handler = middleware.wrap(method, handler, True)
         if method == methods.INITIALIZE:
             cancellation = None  # the specification: initialize is never cancelled
@@ -152,7 +154,8 @@ class Dispatcher:
             if core.handler_contexts or config.around_request is not None or config.instrumentation_callback is not None:
                 response = self._run(handler, request)
             else:
-                response = self._respond(handler, request)  # the common case: nothing around the handler
+                # The common case: nothing around the handler, and without middleware nothing reads request.data.
+                response = self._respond(handler, request, middleware is not None)
             if (
                 response is not None
                 and not session.returns_input_requests
@@ -271,12 +274,15 @@ class Dispatcher:
                     self.core.report_exception(error, {"instrumentation": request.method})
         return outcome[0]
 
-    def _respond(self, handler: Handler, request: Request) -> dict[str, t.Any] | None:
-        """Run ``handler`` and turn its outcome into the JSON-RPC response."""
-        session = request.session
-        client_info = session.client_info
-        if client_info is not None:
-            request.data["client"] = {"name": client_info.get("name"), "version": client_info.get("version")}
+    def _respond(self, handler: Handler, request: Request, observed: bool = True) -> dict[str, t.Any] | None:
+        """Run ``handler`` and turn its outcome into the JSON-RPC response.
+
+        :param observed: a hook or middleware may read ``request.data`` (else its ``client`` entry is not made).
+        """
+        if observed:
+            client_info = request.session.client_info
+            if client_info is not None:
+                request.data["client"] = {"name": client_info.get("name"), "version": client_info.get("version")}
         try:
             return {"jsonrpc": "2.0", "id": request.id, "result": handler(request)}
         except RequestHandlerError as error:

@@ -185,13 +185,14 @@ class ProtocolHandlers:
             name = _string_param(params, "name")
         data = request.data
         data["tool_name"] = name
-        tool = self.core.registry.tools.get(name)
+        core = self.core
+        tool = core.registry.tools.get(name)
         if tool is None:
             data["error"] = "tool_not_found"
             raise InvalidParamsError(f"Tool not found: {name}", data={"name": name})
         if tool.required_scopes:
             require_scopes(request.session.auth, tool.required_scopes)
-        validate = self.core.configuration.validate_tool_call_arguments
+        validate = core.configuration.validate_tool_call_arguments
         arguments = params.get("arguments")
         if arguments is None:
             arguments = {}
@@ -208,9 +209,18 @@ class ProtocolHandlers:
                 data["error"] = "invalid_arguments"
                 return _tool_error(f"Invalid arguments: {problem}")
         if tool.task is not None and self.tasks.should_run(request.session, tool.task == "required"):
-            return self.tasks.start(request, lambda context: self._tool_outcome(request, tool, context, arguments))
+            return self._start_task(request, tool, arguments)
         context = request.server_context() if tool.accepts_server_context() else None
         return self._tool_outcome(request, tool, context, arguments)
+
+    # The closures that run a tool as a task are made in methods of their own: a closure in
+    # _call_tool or _tool_outcome would make cells of their variables on every call.
+
+    def _start_task(self, request: Request, tool: type[Tool], arguments: t.Mapping[str, t.Any]) -> dict[str, t.Any]:
+        return self.tasks.start(request, lambda context: self._tool_outcome(request, tool, context, arguments))
+
+    def _continue_as_task(self, request: Request, tool: type[Tool], then: t.Callable[[t.Any], t.Any]) -> dict[str, t.Any]:
+        return self.tasks.start(request, lambda task: self._tool_outcome(request, tool, task, work=then))
 
     def _tool_outcome(
         self,
@@ -233,7 +243,7 @@ class ProtocolHandlers:
                     then = returned.function
                     session = context.session if context is not None and context.session is not None else request.session
                     if self.tasks.should_run(session, returned.required):
-                        return self.tasks.start(request, lambda task: self._tool_outcome(request, tool, task, work=then))
+                        return self._continue_as_task(request, tool, then)
                     returned = then(context if context is not None else request.server_context())
                 if isinstance(returned, InputRequiredResult):
                     return returned  # type: ignore[return-value]  # the caller asks the client (MRTR)

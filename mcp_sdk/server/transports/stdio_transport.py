@@ -376,10 +376,11 @@ class StdioTransport:
         """Run (or queue, or refuse) a request read by the reader; return whether it still reads."""
         request_id = message.get("id") if type(message) is dict else None
         tracked = type(request_id) in _ID_TYPES
-        watchdog = None
-        cancellation = None
+        watchdog: threading.Thread | None = None
+        cancellation: Cancellation | None = None
         with self._lock:
-            if self._jobs_running < self.max_workers:
+            run: bool | None = self._jobs_running < self.max_workers  # False: queued; None: refused
+            if run:
                 self._jobs_running += 1
                 self._busy_since = time.monotonic()
                 self._started += 1
@@ -390,20 +391,17 @@ class StdioTransport:
                 elif self._watchdog_parked:
                     self._watchdog_parked = False
                     self._watchdog_wake.notify()
-                outcome = "run"
             elif len(self._backlog) < self.max_queue:
                 self._backlog.append(message)
-                outcome = "queued"
             else:
-                outcome = "busy"
-            if tracked and outcome != "busy":
+                run = None
+            if tracked and run is not None:
                 cancellation = self._active[request_id] = session.accept(request_id)
                 if message.get("method") == methods.SUBSCRIPTIONS_LISTEN:
                     self._listening.add(request_id)
-        if outcome == "busy":
-            self._busy(message)
-            return True
-        if outcome == "queued":
+        if not run:
+            if run is None:
+                self._busy(message)
             return True
         if watchdog is not None:
             watchdog.start()
@@ -449,7 +447,7 @@ class StdioTransport:
             if response is not None:
                 # The reader holds its answer back while more input is buffered (written with the
                 # next ones before it blocks); otherwise it writes it now, one lock fewer than a flush.
-                self._write_response(response, defer=leading and self._reader.buffered())
+                self._write_response(response, leading and self._reader.buffered())
             if tracked and request_id in self._listening:  # only this thread removes its own request's id
                 with self._lock:
                     self._listening.discard(request_id)

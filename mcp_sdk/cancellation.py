@@ -28,13 +28,13 @@ class Cancellation:
     a client call accepts one to cancel it from another thread.
     """
 
-    def __init__(self) -> None:
-        self._cancelled = False
-        # Made on the first wait(): every request gets a token, few ever wait on one.
-        self._event: threading.Event | None = None
-        self._callbacks: list[Callback] | None = None  # made by the first add_callback(), as the event
-        #: The reason given to :meth:`cancel`, if any.
-        self.reason: str | None = None
+    # Defaults kept on the class, shadowed on a token as its state changes (under _lock): every
+    # request gets a token, so making one runs no Python; few are ever cancelled or waited on.
+    _cancelled: bool = False
+    _event: threading.Event | None = None  # made on the first wait()
+    _callbacks: list[Callback] | None = None  # made by the first add_callback(), as the event
+    #: The reason given to :meth:`cancel`, if any.
+    reason: str | None = None
 
     def cancel(self, reason: str | None = None) -> bool:
         """Cancel, run the callbacks once, and return True; False if already cancelled.

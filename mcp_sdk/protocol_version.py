@@ -124,6 +124,8 @@ _CONTENT_TYPES: dict[str, frozenset[str]] = {
 }
 #: Versions whose content blocks need :func:`content_for`.
 OLDER_CONTENT_VERSIONS = frozenset(_CONTENT_TYPES)
+#: Versions whose objects :func:`filter_fields` may trim (any other keeps every field).
+FILTERED_VERSIONS = frozenset(_FIELDS)
 
 
 def content_for(blocks: list[t.Any], version: str | None) -> list[t.Any]:

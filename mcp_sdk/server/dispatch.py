@@ -119,30 +119,43 @@ class Dispatcher:
         :param http_request: the HTTP request that carried it (see :attr:`ServerContext.request`).
         """
         handler = self._methods.get(method)
-        reused = handler is not None
+        middleware = self._middleware
+        if middleware is not None and not middleware.active:
+            middleware = None  # none added: nothing to wrap, and nothing that reads request.data
         if handler is None:
             custom = self.core.registry.custom_methods.get(method)
             if custom is None:
                 return self._method_not_found(session, request_id, method)
             handler = self._custom_handler(custom)
-        if self._middleware is not None:
-            handler = self._middleware.wrap(method, handler, reused)
+            if middleware is not None:
+                handler = middleware.wrap(method, handler, False)
+        elif middleware is not None:
+            handler = middleware.wrap(method, handler, True)
         if method == methods.INITIALIZE:
             cancellation = None  # the specification: initialize is never cancelled
         elif cancellation is None:
             cancellation = Cancellation()
         request = Request(session, request_id, method, params, message, cancellation, inputs, http_request)
-        if cancellation is not None and not session.begin(request_id, cancellation):
-            # The specification: ids are unique per session. Answering would end
-            # or cancel the first request in the duplicate's place.
-            return json_rpc.error(
-                request_id, error_codes.INVALID_REQUEST, "Invalid Request: this id is already in use by a request in flight"
-            )
-        if cancellation is not None and cancellation.cancelled():
-            session.end(request_id)
-            return None  # cancelled before it started: nothing to run, nothing to answer
+        if cancellation is not None:
+            if not session.begin(request_id, cancellation):
+                # The specification: ids are unique per session. Answering would end
+                # or cancel the first request in the duplicate's place.
+                return json_rpc.error(
+                    request_id,
+                    error_codes.INVALID_REQUEST,
+                    "Invalid Request: this id is already in use by a request in flight",
+                )
+            if cancellation.cancelled():
+                session.end(request_id)
+                return None  # cancelled before it started: nothing to run, nothing to answer
         try:
-            response = self._run(handler, request)
+            core = self.core
+            config = core.configuration
+            if core.handler_contexts or config.around_request is not None or config.instrumentation_callback is not None:
+                response = self._run(handler, request)
+            else:
+                # The common case: nothing around the handler, and without middleware nothing reads request.data.
+                response = self._respond(handler, request, middleware is not None)
             if (
                 response is not None
                 and not session.returns_input_requests
@@ -261,12 +274,15 @@ class Dispatcher:
                     self.core.report_exception(error, {"instrumentation": request.method})
         return outcome[0]
 
-    def _respond(self, handler: Handler, request: Request) -> dict[str, t.Any] | None:
-        """Run ``handler`` and turn its outcome into the JSON-RPC response."""
-        session = request.session
-        client_info = session.client_info
-        if client_info is not None:
-            request.data["client"] = {"name": client_info.get("name"), "version": client_info.get("version")}
+    def _respond(self, handler: Handler, request: Request, observed: bool = True) -> dict[str, t.Any] | None:
+        """Run ``handler`` and turn its outcome into the JSON-RPC response.
+
+        :param observed: a hook or middleware may read ``request.data`` (else its ``client`` entry is not made).
+        """
+        if observed:
+            client_info = request.session.client_info
+            if client_info is not None:
+                request.data["client"] = {"name": client_info.get("name"), "version": client_info.get("version")}
         try:
             return {"jsonrpc": "2.0", "id": request.id, "result": handler(request)}
         except RequestHandlerError as error:

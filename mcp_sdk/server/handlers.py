@@ -29,6 +29,7 @@ from ..errors import (
 from ..resource.uri_template import URITemplate, URITemplateError
 from ..tool import Tool
 from ..tool.arguments import InvalidArgumentsError
+from ..tool.response import Response
 from ..tool.result import tool_result
 from .auth.scopes import completion_scopes, listen_scopes, require_scopes, resource_scopes, visible
 from .input_required import InputRequiredResult
@@ -184,13 +185,14 @@ class ProtocolHandlers:
             name = _string_param(params, "name")
         data = request.data
         data["tool_name"] = name
-        tool = self.core.registry.tools.get(name)
+        core = self.core
+        tool = core.registry.tools.get(name)
         if tool is None:
             data["error"] = "tool_not_found"
             raise InvalidParamsError(f"Tool not found: {name}", data={"name": name})
         if tool.required_scopes:
             require_scopes(request.session.auth, tool.required_scopes)
-        validate = self.core.configuration.validate_tool_call_arguments
+        validate = core.configuration.validate_tool_call_arguments
         arguments = params.get("arguments")
         if arguments is None:
             arguments = {}
@@ -207,9 +209,18 @@ class ProtocolHandlers:
                 data["error"] = "invalid_arguments"
                 return _tool_error(f"Invalid arguments: {problem}")
         if tool.task is not None and self.tasks.should_run(request.session, tool.task == "required"):
-            return self.tasks.start(request, lambda context: self._tool_outcome(request, tool, context, arguments))
+            return self._start_task(request, tool, arguments)
         context = request.server_context() if tool.accepts_server_context() else None
         return self._tool_outcome(request, tool, context, arguments)
+
+    # The closures that run a tool as a task are made in methods of their own: a closure in
+    # _call_tool or _tool_outcome would make cells of their variables on every call.
+
+    def _start_task(self, request: Request, tool: type[Tool], arguments: t.Mapping[str, t.Any]) -> dict[str, t.Any]:
+        return self.tasks.start(request, lambda context: self._tool_outcome(request, tool, context, arguments))
+
+    def _continue_as_task(self, request: Request, tool: type[Tool], then: t.Callable[[t.Any], t.Any]) -> dict[str, t.Any]:
+        return self.tasks.start(request, lambda task: self._tool_outcome(request, tool, task, work=then))
 
     def _tool_outcome(
         self,
@@ -227,14 +238,15 @@ class ProtocolHandlers:
         version = request.session.version
         try:
             returned = tool.invoke(arguments, context) if work is None else work(context)
-            if isinstance(returned, RunAsTask):
-                then = returned.function
-                session = context.session if context is not None and context.session is not None else request.session
-                if self.tasks.should_run(session, returned.required):
-                    return self.tasks.start(request, lambda task: self._tool_outcome(request, tool, task, work=then))
-                returned = then(context if context is not None else request.server_context())
-            if isinstance(returned, InputRequiredResult):
-                return returned  # type: ignore[return-value]  # the caller asks the client (MRTR)
+            if type(returned) is not Response:  # a Tool.Response is neither of these: two tests fewer
+                if isinstance(returned, RunAsTask):
+                    then = returned.function
+                    session = context.session if context is not None and context.session is not None else request.session
+                    if self.tasks.should_run(session, returned.required):
+                        return self._continue_as_task(request, tool, then)
+                    returned = then(context if context is not None else request.server_context())
+                if isinstance(returned, InputRequiredResult):
+                    return returned  # type: ignore[return-value]  # the caller asks the client (MRTR)
             result = tool_result(tool.tool_name, returned)
         except (RequestHandlerError, CancelledError):
             raise
@@ -267,11 +279,12 @@ class ProtocolHandlers:
             data["error"] = "internal_error"
             self.core.report_exception(error, {"request": request.message})
             return _tool_error(TOOL_INTERNAL_ERROR_TEXT)
-        if self.core.configuration.validate_tool_call_results and tool.output_schema is not None and not result.get("isError"):
+        if tool.output_schema is not None and self.core.configuration.validate_tool_call_results and not result.get("isError"):
             self._check_structured_content(tool, result)
-        result = versions.filter_fields("call_tool_result", result, version)
-        if version in versions.OLDER_CONTENT_VERSIONS and type(result.get("content")) is list:
-            result["content"] = versions.content_for(result["content"], version)
+        if version in versions.FILTERED_VERSIONS:  # the latest version keeps every field
+            result = versions.filter_fields("call_tool_result", result, version)
+            if version in versions.OLDER_CONTENT_VERSIONS and type(result.get("content")) is list:
+                result["content"] = versions.content_for(result["content"], version)
         return result
 
     def _check_structured_content(self, tool: type[Tool], result: dict[str, t.Any]) -> None:

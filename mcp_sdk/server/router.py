@@ -21,6 +21,7 @@ from .envelope import is_modern
 from .modern_requests import ModernRequests
 
 
+_NOT_AN_OBJECT = "Invalid Request: expected a JSON object"
 _TOO_MANY_ITEMS = f"Invalid Request: a batch may hold at most {json_rpc.MAX_BATCH_ITEMS} messages"
 _ANSWER_TOO_LARGE = (
     f"Internal error: the batch's answer passed {json_rpc.MAX_BATCH_ANSWER_BYTES} bytes; send this request on its own"
@@ -70,51 +71,10 @@ class Router:
             (an HTTP POST with no session); None: decided by its envelope.
         :param http_request: the HTTP request that carried it (see :attr:`ServerContext.request`).
         """
-        if type(message) is list:
-            return self._handle_batch(message, session, http_request)
-        return self._handle_one(message, session, cancellation, modern, http_request)
-
-    def _handle_batch(self, batch: list[t.Any], session: ServerSession, http_request: t.Any) -> t.Any:
-        version = session.version
-        if version not in versions.BATCH_VERSIONS:
-            return json_rpc.error(
-                None, error_codes.INVALID_REQUEST, f"Invalid Request: batches are not supported in protocol {version}"
-            )
-        if not batch:
-            return json_rpc.error(None, error_codes.INVALID_REQUEST, "Invalid Request: empty batch")
-        if len(batch) > json_rpc.MAX_BATCH_ITEMS:
-            return json_rpc.error(None, error_codes.INVALID_REQUEST, _TOO_MANY_ITEMS)
-        responses = []
-        answer_bytes = 0
-        for message in batch:
-            if answer_bytes > json_rpc.MAX_BATCH_ANSWER_BYTES and _is_request(message):
-                responses.append(json_rpc.error(message["id"], error_codes.INTERNAL_ERROR, _ANSWER_TOO_LARGE))
-                continue
-            if type(message) is dict and message.get("method") == methods.INITIALIZE:
-                responses.append(
-                    json_rpc.error(
-                        message.get("id") if json_rpc.is_valid_id(message.get("id")) else None,
-                        error_codes.INVALID_REQUEST,
-                        "Invalid Request: initialize must not be part of a batch",
-                    )
-                )
-                continue
-            response = self._handle_one(message, session, None, None, http_request)
-            if response is not None:
-                responses.append(response)
-                answer_bytes += _encoded_size(response)
-        return responses or None
-
-    def _handle_one(
-        self,
-        message: t.Any,
-        session: ServerSession,
-        cancellation: Cancellation | None,
-        modern: bool | None,
-        http_request: t.Any,
-    ) -> dict[str, t.Any] | None:
         if type(message) is not dict:
-            return json_rpc.error(None, error_codes.INVALID_REQUEST, "Invalid Request: expected a JSON object")
+            if type(message) is list:
+                return self._handle_batch(message, session, http_request)
+            return json_rpc.error(None, error_codes.INVALID_REQUEST, _NOT_AN_OBJECT)
         method = message.get("method")
         has_id = "id" in message
         request_id = message.get("id")
@@ -143,6 +103,40 @@ class Router:
         return self.dispatcher.handle_request(
             session, request_id, method, params, message, cancellation, http_request=http_request
         )
+
+    def _handle_batch(self, batch: list[t.Any], session: ServerSession, http_request: t.Any) -> t.Any:
+        version = session.version
+        if version not in versions.BATCH_VERSIONS:
+            return json_rpc.error(
+                None, error_codes.INVALID_REQUEST, f"Invalid Request: batches are not supported in protocol {version}"
+            )
+        if not batch:
+            return json_rpc.error(None, error_codes.INVALID_REQUEST, "Invalid Request: empty batch")
+        if len(batch) > json_rpc.MAX_BATCH_ITEMS:
+            return json_rpc.error(None, error_codes.INVALID_REQUEST, _TOO_MANY_ITEMS)
+        responses = []
+        answer_bytes = 0
+        for message in batch:
+            if answer_bytes > json_rpc.MAX_BATCH_ANSWER_BYTES and _is_request(message):
+                responses.append(json_rpc.error(message["id"], error_codes.INTERNAL_ERROR, _ANSWER_TOO_LARGE))
+                continue
+            if type(message) is dict and message.get("method") == methods.INITIALIZE:
+                responses.append(
+                    json_rpc.error(
+                        message.get("id") if json_rpc.is_valid_id(message.get("id")) else None,
+                        error_codes.INVALID_REQUEST,
+                        "Invalid Request: initialize must not be part of a batch",
+                    )
+                )
+                continue
+            if type(message) is list:  # an item of a batch is a message, not a batch
+                responses.append(json_rpc.error(None, error_codes.INVALID_REQUEST, _NOT_AN_OBJECT))
+                continue
+            response = self.handle(message, session, http_request=http_request)
+            if response is not None:
+                responses.append(response)
+                answer_bytes += _encoded_size(response)
+        return responses or None
 
 
 __all__ = ["Router"]

@@ -27,7 +27,9 @@ class Response:
         meta: dict[str, t.Any] | None = None,
     ) -> None:
         self.content: list[t.Any]
-        if content is None:
+        if type(content) is list:
+            self.content = list(content)
+        elif content is None:
             self.content = []
         elif isinstance(content, (str, dict)) or not hasattr(content, "__iter__"):
             self.content = [content]  # one block: never a string split into characters

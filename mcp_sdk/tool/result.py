@@ -52,7 +52,10 @@ def tool_result(tool_name: str, returned: t.Any) -> dict[str, t.Any]:
     :raises ToolResultError: naming the tool and the offending value when it has no valid wire form.
     """
     if isinstance(returned, Response):
-        result = {"content": content_blocks(tool_name, returned.content), "isError": returned.error}
+        content = returned.content
+        # The usual one block is checked here, one call fewer than through content_blocks.
+        blocks = [_block(tool_name, content[0])] if type(content) is list and len(content) == 1 else content_blocks(tool_name, content)
+        result = {"content": blocks, "isError": returned.error}
         if returned.structured_content is not None:
             result["structuredContent"] = structured_content(tool_name, returned.structured_content)
         if returned.meta is not None:
@@ -86,6 +89,8 @@ def tool_result(tool_name: str, returned: t.Any) -> dict[str, t.Any]:
 def content_blocks(tool_name: str, content: t.Any) -> list[dict[str, t.Any]]:
     """``content`` (a string, a block, or a list of them) as a list of checked wire blocks."""
     if type(content) is list:
+        if len(content) == 1:  # the usual one block, without a comprehension's frame
+            return [_block(tool_name, content[0])]
         return [_block(tool_name, item) for item in content]
     if content is None:
         return []
@@ -113,6 +118,8 @@ def structured_content(tool_name: str, value: t.Any) -> t.Any:
 
 def _block(tool_name: str, item: t.Any) -> dict[str, t.Any]:
     if type(item) is dict:
+        if len(item) == 2 and item.get("type") == "text" and type(item.get("text")) is str:
+            return item  # the usual text block: only strings, JSON as it is
         wire = item
     elif isinstance(item, str):
         return {"type": "text", "text": item}

@@ -57,6 +57,8 @@ class MiddlewareChain:
         self._server = server
         self._lock = threading.Lock()
         self._entries: tuple[tuple[MiddlewareFunction, frozenset[str] | None], ...] = ()
+        #: Whether any middleware was added: read for every request, so kept as a plain attribute.
+        self.active = False
         # method -> its middleware; replaced, never changed in place (readers take no lock).
         self._by_method: dict[str, tuple[MiddlewareFunction, ...]] = {}
         # method -> (its protocol handler, that handler wrapped); replaced like _by_method.
@@ -81,6 +83,7 @@ class MiddlewareChain:
             middleware.bind(self._server)
         with self._lock:
             self._entries = (*self._entries, (middleware, only))
+            self.active = True
             self._by_method = {}
             self._wrapped = {}
         return middleware

@@ -53,8 +53,13 @@ class LineReader:
         self._read: t.Callable[[int], bytes | None] = lambda size: b""
         self._poller: t.Any = None
         self._fd = -1  # stdin's file descriptor, where it is polled
-        self._chunk = b""
-        self._position = 0
+        # The last chunk read, cut at its newlines in one call: its complete lines (the first
+        # already joined to the partial line before it), the next to return, and what follows
+        # its last newline (the start of a line still to come).
+        self._lines: list[bytes] = []
+        self._next = 0
+        self._count = 0
+        self._rest = b""
         self._partial = b""  # the start of a line whose end has not arrived
         self._skipping = False  # inside an over-long line, discarding up to its newline
         self._eof = False
@@ -62,7 +67,8 @@ class LineReader:
     def start(self, stdin: t.BinaryIO) -> None:
         """Read ``stdin`` from its start (called before any thread reads)."""
         self._read = getattr(stdin, "read1", None) or stdin.read
-        self._chunk, self._position, self._partial, self._skipping, self._eof = b"", 0, b"", False, False
+        self._lines, self._next, self._count, self._rest = [], 0, 0, b""
+        self._partial, self._skipping, self._eof = b"", False, False
         self._poller = self._make_poller(stdin)
 
     def _make_poller(self, stdin: t.BinaryIO) -> t.Any:
@@ -134,50 +140,63 @@ class LineReader:
     def buffered(self) -> bool:
         """Whether input past the last line returned is already read: the reader holds its
         answers back only then (with nothing buffered it would flush them before blocking anyway)."""
-        return self._position < len(self._chunk)
+        return self._next < self._count or self._rest != b""
 
     def next_line(self) -> bytes | None:
         """The next complete line (without its newline), or None when input is over or stopping."""
-        chunk, position, partial, skipping = self._chunk, self._position, self._partial, self._skipping
-        limit = self.max_line_bytes
-        try:
-            while True:
-                end = chunk.find(b"\n", position)
-                if end >= 0:
-                    line = chunk[position:end]
-                    position = end + 1
-                    if skipping:
-                        skipping = False
-                        continue
-                    if partial:
-                        line, partial = partial + line, b""
-                    if len(line) > limit:
-                        self._on_too_long()
-                        continue
-                    return line
-                rest = chunk[position:]
-                if rest and not skipping:
-                    if len(partial) + len(rest) > limit:
-                        self._on_too_long()
-                        partial, skipping = b"", True
-                    else:
-                        partial = partial + rest if partial else rest
-                chunk, position = b"", 0
-                if self._eof:
-                    return None
-                self._before_block()  # e.g. answers held back go out now
-                more = self._read_chunk()
-                if more is None:
-                    return None
-                if not more:
-                    self._eof = True
-                    if partial and not skipping:
-                        line, partial = partial, b""
-                        return line  # a last line without its newline
-                    return None
-                chunk = more
-        finally:
-            self._chunk, self._position, self._partial, self._skipping = chunk, position, partial, skipping
+        index = self._next
+        if index < self._count:  # the common case: a line of the chunk read last
+            self._next = index + 1
+            line = self._lines[index]
+            if len(line) <= self.max_line_bytes:
+                return line
+            self._on_too_long()
+        return self._next_line_read()
 
+    def _next_line_read(self) -> bytes | None:
+        """:meth:`next_line` once the lines already cut may not do: skips over-long ones, keeps
+        the start of a line whose end has not arrived, and reads more."""
+        while True:
+            index = self._next
+            if index < self._count:
+                self._next = index + 1
+                line = self._lines[index]
+                if len(line) > self.max_line_bytes:
+                    self._on_too_long()
+                    continue
+                return line
+            rest = self._rest
+            if rest:
+                self._rest = b""
+                if not self._skipping:
+                    partial = self._partial
+                    if len(partial) + len(rest) > self.max_line_bytes:
+                        self._on_too_long()
+                        self._partial, self._skipping = b"", True
+                    else:
+                        self._partial = partial + rest if partial else rest
+            if self._eof:
+                return None
+            self._before_block()  # e.g. answers held back go out now
+            more = self._read_chunk()
+            if more is None:
+                return None
+            if not more:
+                self._eof = True
+                if self._partial and not self._skipping:
+                    line, self._partial = self._partial, b""
+                    return line  # a last line without its newline
+                return None
+            lines = more.split(b"\n")
+            self._rest = lines.pop()
+            index = 0
+            if lines:
+                if self._skipping:  # the end of an over-long line: dropped
+                    self._skipping = False
+                    index = 1
+                elif self._partial:
+                    lines[0] = self._partial + lines[0]
+                    self._partial = b""
+            self._lines, self._next, self._count = lines, index, len(lines)
 
 __all__ = ["LineReader"]

@@ -53,24 +53,32 @@ class LineWriter:
             data = (text + "\n").encode("utf-8")
         except UnicodeEncodeError:  # a lone surrogate: JSON can still carry it escaped
             data = (json.dumps(message, separators=(",", ":")) + "\n").encode("ascii")
+        size = len(data)
         with self._lock:
-            while self._bytes and self._bytes + len(data) > _OUTPUT_HIGH_WATER and not self._dead:
-                # The client is not reading: wait rather than buffer without bound.
-                self._waiters += 1
-                try:
-                    self._drained.wait(_WAIT_SLICE)
-                finally:
-                    self._waiters -= 1
+            queued = self._bytes + size
+            if queued > _OUTPUT_HIGH_WATER and self._bytes:
+                queued = self._wait_for_room(size)
             if self._dead:
                 return
             batch = self._pending
             batch.append(data)
-            self._bytes += len(data)
-            if self._writing or self.stream is None or (defer and self._bytes < _DEFER_LIMIT):
+            self._bytes = queued
+            if self._writing or (defer and queued < _DEFER_LIMIT) or self.stream is None:
                 return  # the thread writing now (or the reader, before it blocks) writes it
             self._pending = []  # this thread writes the queue (as _take_pending would give it)
             self._writing = True
         self._write_pending(batch)
+
+    def _wait_for_room(self, size: int) -> int:
+        """Wait while the client is not reading, rather than buffer without bound; returns the
+        bytes queued with ``size`` more. Called with self._lock held."""
+        while self._bytes and self._bytes + size > _OUTPUT_HIGH_WATER and not self._dead:
+            self._waiters += 1
+            try:
+                self._drained.wait(_WAIT_SLICE)
+            finally:
+                self._waiters -= 1
+        return self._bytes + size
 
     def flush_deferred(self) -> None:
         """Write the lines held back, unless another thread is writing (it takes them)."""

@@ -312,8 +312,9 @@ class StdioTransport:
         session = t.cast("ServerSession", self.session)
         needs_worker = session.needs_worker
         decode = json_rpc.decode
+        next_line = self._reader.next_line
         while True:
-            line = self._reader.next_line()
+            line = next_line()
             if line is None or self._stopping:
                 self._end_input()
                 return
@@ -375,10 +376,11 @@ class StdioTransport:
         """Run (or queue, or refuse) a request read by the reader; return whether it still reads."""
         request_id = message.get("id") if type(message) is dict else None
         tracked = type(request_id) in _ID_TYPES
-        watchdog = None
-        cancellation = None
+        watchdog: threading.Thread | None = None
+        cancellation: Cancellation | None = None
         with self._lock:
-            if self._jobs_running < self.max_workers:
+            run: bool | None = self._jobs_running < self.max_workers  # False: queued; None: refused
+            if run:
                 self._jobs_running += 1
                 self._busy_since = time.monotonic()
                 self._started += 1
@@ -389,42 +391,43 @@ class StdioTransport:
                 elif self._watchdog_parked:
                     self._watchdog_parked = False
                     self._watchdog_wake.notify()
-                outcome = "run"
             elif len(self._backlog) < self.max_queue:
                 self._backlog.append(message)
-                outcome = "queued"
             else:
-                outcome = "busy"
-            if tracked and outcome != "busy":
+                run = None
+            if tracked and run is not None:
                 cancellation = self._active[request_id] = session.accept(request_id)
                 if message.get("method") == methods.SUBSCRIPTIONS_LISTEN:
                     self._listening.add(request_id)
-        if outcome == "busy":
-            self._busy(message)
-            return True
-        if outcome == "queued":
+        if not run:
+            if run is None:
+                self._busy(message)
             return True
         if watchdog is not None:
             watchdog.start()
-        return self._run(message, cancellation, token, session)
+        return self._run(message, request_id, cancellation, token, session)
 
-    def _run(self, message: t.Any, cancellation: Cancellation | None, token: int, session: ServerSession) -> bool:
+    def _run(
+        self, message: t.Any, request_id: t.Any, cancellation: Cancellation | None, token: int, session: ServerSession
+    ) -> bool:
         """Run ``message``, then queued requests while any wait; return whether this thread still reads.
 
+        :param request_id: its id (None when it is no dict).
         :param cancellation: the token ``_active`` holds for ``message`` (None for an untracked one).
         """
+        handle = self.server.handle_message
         while True:
-            request_id = message.get("id") if type(message) is dict else None
             response: t.Any = None
             if not self._stopping and not (cancellation is not None and cancellation.cancelled()):
                 try:
-                    response = self.server.handle_message(message, session, cancellation)
+                    response = handle(message, session, cancellation)
                 except Exception as error:  # a bug must not take the thread down
                     response = self._internal_error(message, error)
             elif cancellation is not None:
                 session.forget(request_id)  # never handled: the session's note of it goes too
+            tracked = type(request_id) in _ID_TYPES  # only these are hashable ids ([1] is no id)
             with self._lock:
-                if type(request_id) in _ID_TYPES:
+                if tracked:
                     self._active.pop(request_id, None)
                 if cancellation is not None:
                     if cancellation.cancelled():
@@ -437,20 +440,21 @@ class StdioTransport:
                     if leading:
                         self._busy_since = time.monotonic()
                 else:
-                    message = None
+                    message = next_id = None
                     self._jobs_running -= 1
                     if leading:
                         self._busy_since = None
             if response is not None:
                 # The reader holds its answer back while more input is buffered (written with the
                 # next ones before it blocks); otherwise it writes it now, one lock fewer than a flush.
-                self._write_response(response, defer=leading and self._reader.buffered())
-            if request_id in self._listening:  # only this thread removes its own request's id
+                self._write_response(response, leading and self._reader.buffered())
+            if tracked and request_id in self._listening:  # only this thread removes its own request's id
                 with self._lock:
                     self._listening.discard(request_id)
                     self._listening_done.notify_all()
             if message is None:
                 return leading
+            request_id = next_id
 
     def _busy(self, message: t.Any) -> None:
         """Refuse a request no worker can take: queueing it without bound would exhaust memory."""

@@ -230,3 +230,16 @@ def test_a_cancel_arriving_just_before_the_session_starts_a_request_still_reache
     StdioTransport(server, stdin=io.BytesIO(json.dumps(call).encode() + b"\n" + ping(8)), stdout=out).open()
     assert lines(out.getvalue()) == [{"jsonrpc": "2.0", "id": 8, "result": {}}]
     assert ran == []
+
+
+@pytest.mark.parametrize("request_id", [[1], {"a": 1}])
+def test_a_request_whose_id_cannot_be_a_key_is_refused_and_serving_goes_on(request_id: t.Any) -> None:
+    # A request run on a worker with an array or object id once ended the reader (unhashable).
+    call = {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": {"name": "echo", "arguments": {}}}
+    out = io.BytesIO()
+    StdioTransport(make_server(), stdin=io.BytesIO(json.dumps(call).encode() + b"\n" + ping(2)), stdout=out).open()
+    answers = lines(out.getvalue())  # in either order: the reader may have passed stdin on meanwhile
+    assert sorted(answers, key=lambda answer: answer["id"] is None) == [
+        {"jsonrpc": "2.0", "id": 2, "result": {}},
+        {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Invalid Request: id must be a string or an integer"}},
+    ]

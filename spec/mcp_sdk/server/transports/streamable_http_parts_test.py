@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
@@ -223,6 +224,29 @@ def test_idle_workers_end_and_new_ones_start_on_demand() -> None:
     pool.submit(again.set)
     assert again.wait(5)
     pool.close()
+
+
+def test_workers_leave_no_descriptor_behind() -> None:
+    # Where workers sleep on an eventfd of their own (Linux), one that ends closes it: on idling out and on close().
+    before = len(os.listdir("/proc/self/fd"))
+    pool = WorkerPool(max_workers=3, idle_timeout=0.05)
+    for _ in range(2):
+        gate = threading.Event()
+        ran = [threading.Event() for _ in range(3)]
+        for event in ran:
+            pool.submit(lambda event=event: (event.set(), gate.wait(5)))  # type: ignore[misc]
+        assert all(event.wait(5) for event in ran) and pool.thread_count == 3
+        gate.set()
+        deadline = time.monotonic() + 5
+        while pool.thread_count and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert pool.thread_count == 0
+    handed = threading.Event()
+    pool.submit(handed.set)
+    assert handed.wait(5)
+    pool.close()
+    assert pool.thread_count == 0
+    assert len(os.listdir("/proc/self/fd")) == before
 
 
 def test_a_failing_job_does_not_kill_its_worker(caplog: pytest.LogCaptureFixture) -> None:

@@ -379,6 +379,7 @@ def test_a_session_a_request_just_took_is_not_reaped_under_it(monkeypatch: pytes
             return real_idle_for(now)
 
         monkeypatch.setattr(session, "idle_for", idle_then_a_request_arrives)
+        session.last_active -= 1.0  # idle past the timeout: expired() looks at idle_for
         assert registry.reap() == 0
         assert not session.closed and registry.get("session-id") is session
         session.last_active -= 1.0

@@ -21,6 +21,7 @@ import itertools
 import logging
 import os
 import select
+import sys
 import threading
 import time
 import typing as t
@@ -88,6 +89,15 @@ class _Idle:
             self._fd = None
 
 
+def _eventfd_wakes() -> bool:
+    """Whether idle workers can sleep on an eventfd: Linux, and threads of the operating system.
+
+    gevent's greenlets sleep on its patched locks (an eventfd read would block every greenlet of
+    the thread); eventlet, which the SDK does not otherwise know, takes the lock too, to be safe.
+    """
+    return hasattr(os, "eventfd") and hasattr(select, "poll") and "eventlet" not in sys.modules and not green_threads()
+
+
 class WorkerPool:
     """Runs jobs on at most ``max_workers`` threads named ``<name>-<n>``.
 
@@ -110,8 +120,7 @@ class WorkerPool:
         self._threads: set[threading.Thread] = set()
         self._numbers = itertools.count(1)
         self._closed = False
-        # gevent's greenlets sleep on its patched locks; an eventfd read would block every greenlet.
-        self._eventfd = hasattr(os, "eventfd") and not green_threads()
+        self._eventfd = _eventfd_wakes()
 
     def submit(self, job: Job, owner: t.Hashable = None) -> None:
         """Run ``job()`` on a pool thread, in turn with other owners' jobs.

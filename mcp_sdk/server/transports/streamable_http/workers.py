@@ -25,6 +25,7 @@ import sys
 import threading
 import time
 import typing as t
+import weakref
 
 from ...._gevent import green_threads
 from ....errors import TransportError
@@ -121,6 +122,7 @@ class WorkerPool:
         self._numbers = itertools.count(1)
         self._closed = False
         self._eventfd = _eventfd_wakes()
+        _POOLS.add(self)
 
     def submit(self, job: Job, owner: t.Hashable = None) -> None:
         """Run ``job()`` on a pool thread, in turn with other owners' jobs.
@@ -198,6 +200,17 @@ class WorkerPool:
             with self._lock:
                 self._threads.discard(threading.current_thread())
 
+    def forget_threads(self) -> None:
+        """In a child process just forked: the parent's threads do not exist here, and the jobs queued
+        and the workers' eventfds are the parent's (a wake written here would wake a parent's
+        worker). Start afresh: the next job starts a thread of this process."""
+        self._lock = threading.Lock()
+        idle, self._idle = self._idle, []
+        for worker in idle:
+            worker.close()  # this process's copy of the descriptor; the parent's worker sleeps on
+        self._threads = set()
+        self._pending = {}
+
     def close(self, timeout: float = 5.0) -> None:
         """Stop the threads: each finishes the queued jobs, then ends; waits up to ``timeout`` seconds in all."""
         with self._lock:
@@ -213,6 +226,19 @@ class WorkerPool:
             thread.join(max(0.0, deadline - time.monotonic()))
             if thread.is_alive():
                 logger.warning("MCP HTTP worker %s still busy after close(); left running", thread.name)
+
+
+#: Every pool of this process, for the child of a fork (see :meth:`WorkerPool.forget_threads`).
+_POOLS: weakref.WeakSet[WorkerPool] = weakref.WeakSet()
+
+
+def _after_fork_in_child() -> None:
+    for pool in list(_POOLS):
+        pool.forget_threads()
+
+
+if hasattr(os, "register_at_fork"):  # Windows does not fork
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 __all__ = ["WorkerPool"]

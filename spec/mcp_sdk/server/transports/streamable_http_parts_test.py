@@ -249,6 +249,28 @@ def test_workers_leave_no_descriptor_behind() -> None:
     assert len(os.listdir("/proc/self/fd")) == before
 
 
+def test_a_forked_child_runs_its_own_jobs_and_leaves_the_parents_workers_alone() -> None:
+    pool = WorkerPool(max_workers=1, idle_timeout=30)
+    warmed = threading.Event()
+    pool.submit(warmed.set)
+    assert warmed.wait(5)
+    deadline = time.monotonic() + 5
+    while pool.thread_count != 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.05)  # the worker goes back to sleep, idle
+    child = os.fork()
+    if child == 0:  # the child: its job runs on a thread of its own
+        ran = threading.Event()
+        pool.submit(ran.set)
+        os._exit(0 if ran.wait(5) else 1)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    again = threading.Event()
+    pool.submit(again.set)  # the parent's idle worker was not woken by the child: it takes this one
+    assert again.wait(5)
+    pool.close()
+
+
 def test_a_failing_job_does_not_kill_its_worker(caplog: pytest.LogCaptureFixture) -> None:
     pool = WorkerPool(max_workers=1)
     ran = threading.Event()

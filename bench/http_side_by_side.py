@@ -7,7 +7,9 @@ each, and prints per target the median calls/s (and its share of the bare app's)
 per call, and its threads' voluntary and involuntary context switches per call (Linux: read from
 ``/proc/<pid>/task/*/status``), so that a change in thread wake-ups shows apart from the noise.
 
-    python bench/http_side_by_side.py [--rounds 8] [--duration 1.5] CHECKOUT [CHECKOUT ...]
+With ``--pin split`` (as ``floors.py``) the clients run on one CPU and every gunicorn on another.
+
+    python bench/http_side_by_side.py [--rounds 8] [--duration 1.5] [--pin split] CHECKOUT [CHECKOUT ...]
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import http_bench  # noqa: E402
+from floors import Pinning  # noqa: E402
 from _common import cpu_seconds, table  # noqa: E402
 
 THREADS = 8
@@ -61,13 +64,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("checkouts", nargs="+", help="repository roots to compare")
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--duration", type=float, default=1.5, help="seconds per round and target")
+    parser.add_argument("--pin", choices=("none", "split"), default="none", help="split: clients on one CPU, servers on another")
     args = parser.parse_args(argv)
+    pinning = Pinning(args.pin)
     targets: dict[str, tuple[http_bench.ServerProcess, str]] = {}
     try:
         for checkout in args.checkouts:
             root = os.path.abspath(checkout)
-            targets[root] = (start(root), "sse")
-        targets["bare app"] = (start(None), "bare")
+            targets[root] = (pinning.spawn(lambda: start(root)), "sse")
+        targets["bare app"] = (pinning.spawn(lambda: start(None)), "bare")
         time.sleep(0.5)  # let the workers boot
         figures: dict[str, list[tuple[float, float, float, float]]] = {name: [] for name in targets}
         for server, mode in targets.values():
@@ -90,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, runs in figures.items():
         rate, cpu, voluntary_per_call, involuntary_per_call = (statistics.median(run[k] for run in runs) for k in range(4))
         rows.append([name, f"{rate:,.0f}/s", f"{rate / bare:.2f}x", f"{cpu:,.0f} us", f"{voluntary_per_call:.1f}", f"{involuntary_per_call:.1f}"])
-    print(f"load average {os.getloadavg()[0]:.1f}; medians of {args.rounds} rounds of {args.duration} s, {CLIENTS} clients")
+    print(f"load average {os.getloadavg()[0]:.1f}; pinning {args.pin}; medians of {args.rounds} rounds of {args.duration} s, {CLIENTS} clients")
     print(table(["target", "calls/s", "vs bare", "worker CPU/call", "voluntary cs/call", "involuntary cs/call"], rows))
     return 0  # a benchmark reports; it does not fail on speed
 

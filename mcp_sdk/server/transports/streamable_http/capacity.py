@@ -133,15 +133,11 @@ class ThreadCapacity:
             free = self.threads - self._busy
         if free <= 0:  # the next request would find no thread: a listen gives its own back
             self.listens.reclaim()
-        left: list[bool] = []
+        return _Leave(self._leave)
 
-        def leave() -> None:
-            with self._lock:
-                if not left:
-                    left.append(True)
-                    self._busy -= 1
-
-        return leave
+    def _leave(self) -> None:
+        with self._lock:
+            self._busy -= 1
 
     @property
     def reserve(self) -> int:
@@ -157,12 +153,29 @@ class ThreadCapacity:
         """
         if self.max_hold is None:
             return None
-        free = self.threads - self.busy  # left free with this stream's thread taken
-        spare = free - self.reserve
+        threads = self.threads
+        reserve = max(1, threads // 4)  # as self.reserve
+        spare = threads - self._busy - reserve  # left free with this stream's thread taken (one int read: no lock)
         if spare < 0:
             return 0.0
-        room = max(1.0, (self.threads - self.reserve) / 2)
+        room = max(1.0, (threads - reserve) / 2)
         return self.max_hold * min(1.0, (spare + 1) / room)
+
+
+class _Leave:
+    """Ends one request's count in flight, once (later calls do nothing)."""
+
+    __slots__ = ("_leave",)
+
+    def __init__(self, leave: t.Callable[[], None]) -> None:
+        self._leave = [leave]  # emptied by the one call that counts (list.pop is atomic)
+
+    def __call__(self) -> None:
+        try:
+            leave = self._leave.pop()
+        except IndexError:  # ended already
+            return
+        leave()
 
 
 __all__ = ["ThreadCapacity", "wsgi_threads_of"]

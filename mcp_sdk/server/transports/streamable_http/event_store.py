@@ -10,6 +10,7 @@ https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#resuma
 from __future__ import annotations
 
 import collections
+import functools
 import math
 import threading
 import time
@@ -91,6 +92,10 @@ class _Event(t.NamedTuple):
     stored_at: float
 
 
+#: ``_Event(*fields)`` without the Python-level ``__new__`` of a named tuple (one frame less per event).
+_new_event = functools.partial(tuple.__new__, _Event)
+
+
 class InMemoryEventStore(EventStore):
     """An :class:`EventStore` in this process's memory, bounded per stream, per session, in bytes and in time.
 
@@ -153,15 +158,17 @@ class InMemoryEventStore(EventStore):
             self._next = number + 1
             if len(events) >= self.max_events_per_stream:
                 self._bytes -= events.popleft().size
-            events.append(_Event(number, message, size, now))
+            events.append(_new_event((number, message, size, now)))
             self._bytes += size
             if now < self._oldest:
                 self._oldest = now
-            self._trim(now)
+            if self._oldest < now - self.max_age or self._bytes > self.max_bytes:  # as _trim's own checks
+                self._trim(now)
         return f"{stream_id}-{number}"
 
     def _drop_stream(self, stream_id: str) -> None:
-        self._bytes -= sum(event.size for event in self._streams.pop(stream_id, ()))
+        for event in self._streams.pop(stream_id, ()):
+            self._bytes -= event.size
 
     def _trim(self, now: float) -> None:
         """Drop events past ``max_age``, then the oldest until within ``max_bytes`` (under the lock)."""

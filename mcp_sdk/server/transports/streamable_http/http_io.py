@@ -150,10 +150,19 @@ def accepts(accept: str | None, mimetype: str) -> bool:
     return False
 
 
+def _accepts_all(accept: str | None, mimetypes: tuple[str, ...]) -> bool:
+    return all(accepts(accept, mimetype) for mimetype in mimetypes)
+
+
+#: The verdict for short ``Accept`` values (clients send the same one every time), as ``_media_ranges``.
+_cached_accepts_all = functools.lru_cache(maxsize=128)(_accepts_all)
+
+
 def require_accept(environ: dict[str, t.Any], *mimetypes: str) -> None:
     """:raises HTTPRequestError: 406 unless ``Accept`` allows every one of ``mimetypes``."""
     accept = environ.get("HTTP_ACCEPT")
-    if not all(accepts(accept, mimetype) for mimetype in mimetypes):
+    short = accept is None or len(accept) <= _CACHED_ACCEPT_CHARS
+    if not (_cached_accepts_all if short else _accepts_all)(accept, mimetypes):
         raise HTTPRequestError(406, f"Not Acceptable: the Accept header must allow {' and '.join(mimetypes)}")
 
 

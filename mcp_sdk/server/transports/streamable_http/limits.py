@@ -96,18 +96,18 @@ class StreamLimits:
 class _Release:
     """Gives one place back, once: ``give_back`` is the :class:`StreamLimits` method that owns the counts."""
 
-    __slots__ = ("_give_back", "_owner", "_lock")
+    __slots__ = ("_give_back", "_owner")
 
     def __init__(self, give_back: t.Callable[[t.Hashable], None], owner: t.Hashable) -> None:
-        self._give_back: t.Callable[[t.Hashable], None] | None = give_back
+        self._give_back = [give_back]  # emptied by the one call that gives back (list.pop is atomic)
         self._owner = owner
-        self._lock = threading.Lock()
 
     def __call__(self) -> None:
-        with self._lock:
-            give_back, self._give_back = self._give_back, None
-        if give_back is not None:
-            give_back(self._owner)
+        try:
+            give_back = self._give_back.pop()
+        except IndexError:  # given back already
+            return
+        give_back(self._owner)
 
 
 __all__ = ["RETRY_AFTER", "StreamLimits", "streams_for_threads"]

@@ -294,6 +294,10 @@ class HTTPSession:
         """
         if idle_timeout is None and (unused_timeout is None or self.engaged):
             return False
+        idle = now - self.last_active  # at least idle_for(now): within the timeouts, no need to look at connections
+        within_idle = idle_timeout is None or idle <= idle_timeout
+        if within_idle and (self.engaged or unused_timeout is None or idle <= unused_timeout):
+            return False
         idle = self.idle_for(now)
         if idle_timeout is not None and idle > idle_timeout:
             return True

@@ -160,8 +160,11 @@ class SSEAnswers:
         and watch for the client leaving."""
         release = environ.pop(_RELEASE_KEY, None)
         leave = environ.pop(_LEAVE_KEY, None)
-        if isinstance(answer.body, SSEBody):
-            answer.body.watch(disconnect_probe(environ), _both(release, leave), self._capacity.probe_interval)
+        body = answer.body
+        if isinstance(body, SSEBody):
+            # A body known whole (see SSEBody.prefetch) is written at once: no client to watch meanwhile.
+            gone = None if body.complete else disconnect_probe(environ)
+            body.watch(gone, _both(release, leave), self._capacity.probe_interval)
         else:
             if release is not None:
                 release()

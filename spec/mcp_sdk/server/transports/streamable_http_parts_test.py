@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
@@ -225,6 +226,51 @@ def test_idle_workers_end_and_new_ones_start_on_demand() -> None:
     pool.close()
 
 
+def test_workers_leave_no_descriptor_behind() -> None:
+    # Where workers sleep on an eventfd of their own (Linux), one that ends closes it: on idling out and on close().
+    before = len(os.listdir("/proc/self/fd"))
+    pool = WorkerPool(max_workers=3, idle_timeout=0.05)
+    for _ in range(2):
+        gate = threading.Event()
+        ran = [threading.Event() for _ in range(3)]
+        for event in ran:
+            pool.submit(lambda event=event: (event.set(), gate.wait(5)))  # type: ignore[misc]
+        assert all(event.wait(5) for event in ran) and pool.thread_count == 3
+        gate.set()
+        deadline = time.monotonic() + 5
+        while pool.thread_count and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert pool.thread_count == 0
+    handed = threading.Event()
+    pool.submit(handed.set)
+    assert handed.wait(5)
+    pool.close()
+    assert pool.thread_count == 0
+    assert len(os.listdir("/proc/self/fd")) == before
+
+
+def test_a_forked_child_runs_its_own_jobs_and_leaves_the_parents_workers_alone() -> None:
+    pool = WorkerPool(max_workers=1, idle_timeout=30)
+    warmed = threading.Event()
+    pool.submit(warmed.set)
+    assert warmed.wait(5)
+    deadline = time.monotonic() + 5
+    while pool.thread_count != 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.05)  # the worker goes back to sleep, idle
+    child = os.fork()
+    if child == 0:  # the child: its job runs on a thread of its own
+        ran = threading.Event()
+        pool.submit(ran.set)
+        os._exit(0 if ran.wait(5) else 1)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    again = threading.Event()
+    pool.submit(again.set)  # the parent's idle worker was not woken by the child: it takes this one
+    assert again.wait(5)
+    pool.close()
+
+
 def test_a_failing_job_does_not_kill_its_worker(caplog: pytest.LogCaptureFixture) -> None:
     pool = WorkerPool(max_workers=1)
     ran = threading.Event()
@@ -355,6 +401,7 @@ def test_a_session_a_request_just_took_is_not_reaped_under_it(monkeypatch: pytes
             return real_idle_for(now)
 
         monkeypatch.setattr(session, "idle_for", idle_then_a_request_arrives)
+        session.last_active -= 1.0  # idle past the timeout: expired() looks at idle_for
         assert registry.reap() == 0
         assert not session.closed and registry.get("session-id") is session
         session.last_active -= 1.0

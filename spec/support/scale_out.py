@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import time
 import typing as t
 
 import requests
@@ -17,8 +18,10 @@ import requests
 from spec.support.http_client import Client
 from spec.support.http_server import PYTHON, ServerProcess
 
-#: Connections opened at most while looking for workers.
+#: Connections opened at most while looking for a new connection to one worker.
 MAX_CONNECTIONS = 400
+#: Seconds :class:`Lanes` keeps looking for the workers it wants.
+LOOK_SECONDS = 30.0
 
 
 @contextlib.contextmanager
@@ -50,12 +53,18 @@ class Lanes:
         self.base = base
         self.by_pid: dict[int, list[requests.Session]] = {}
         self._all: list[requests.Session] = []
-        opened = 0
+        # A worker still booting (under load, Django's set-up takes seconds) accepts nothing: keep
+        # looking for a while, closing the connections a worker already has enough of.
+        deadline = time.monotonic() + LOOK_SECONDS
         with concurrent.futures.ThreadPoolExecutor(8) as pool:
-            while opened < MAX_CONNECTIONS and not self._enough(workers, per_worker):
+            while not self._enough(workers, per_worker) and time.monotonic() < deadline:
                 for http, pid in pool.map(lambda _: self._open(), range(8)):
-                    self.by_pid.setdefault(pid, []).append(http)
-                opened += 8
+                    lanes = self.by_pid.setdefault(pid, [])
+                    if len(lanes) < per_worker:
+                        lanes.append(http)
+                    else:
+                        self._all.remove(http)
+                        http.close()
         assert self._enough(workers, per_worker), f"workers reached: { {pid: len(v) for pid, v in self.by_pid.items()} }"
         full = [pid for pid, lanes in self.by_pid.items() if len(lanes) >= per_worker]
         #: The pids of the workers with ``per_worker`` connections.

@@ -135,7 +135,6 @@ class Channel:
     def __init__(
         self,
         server: ChannelHost,
-        *,
         session_id: str | None = None,
         protocol_version: str | None = None,
         client_info: dict[str, t.Any] | None = None,
@@ -147,10 +146,12 @@ class Channel:
         auth: Principal | None = None,
         serves_modern: bool = False,
     ) -> None:
+        # The parameters are not keyword-only (callers name them all the same): CPython fills a
+        # missing keyword-only argument's default by a dict lookup, ten per call here, and a
+        # channel is built for every 2026-07-28 request.
         self.server = server
         self.client_capabilities = client_capabilities if client_capabilities is not None else {}
-        # The rest keep the class's defaults (above) unless given: a channel is built for every
-        # 2026-07-28 request, and each store costs.
+        # The rest keep the class's defaults (above) unless given: each store costs too.
         if session_id is not None:
             self.session_id = session_id
         if protocol_version is not None:

@@ -44,10 +44,10 @@ if t.TYPE_CHECKING:
 
 #: Default ``ttlMs`` of ``server/discover`` and the list results (a minute).
 DEFAULT_TTL_MS = 60_000
-#: Methods whose stamped result gets more than ``serverInfo`` and ``resultType``.
-_HINTED_METHODS = CACHEABLE_METHODS | {methods.SUBSCRIPTIONS_LISTEN}
 #: Default ``ttlMs`` of ``resources/read`` (contents change more often than lists).
 DEFAULT_READ_TTL_MS = 0
+#: Methods whose stamped result gets more than ``serverInfo`` and ``resultType``.
+_HINTED_METHODS = CACHEABLE_METHODS | {methods.SUBSCRIPTIONS_LISTEN}
 
 
 class ModernRequests:

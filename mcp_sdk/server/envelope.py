@@ -153,14 +153,16 @@ class Envelope:
 def stamp(result: t.Any, server_info: dict[str, t.Any], result_type: str = "complete") -> dict[str, t.Any]:
     """A modern result: ``result`` with ``resultType`` and ``_meta["io.modelcontextprotocol/serverInfo"]``.
 
-    ``result`` itself is not changed (it may be a cached listing's page).
+    ``result`` itself is not changed (it may be a cached listing's page): the stamped result is
+    one copy of it, with a copy of its ``_meta`` when it has one.
     """
     if type(result) is not dict:
-        result = {}
+        return {"_meta": {SERVER_INFO_KEY: server_info}, "resultType": result_type}
+    stamped = result.copy()
     meta = result.get("_meta")
-    meta = {**meta, SERVER_INFO_KEY: server_info} if type(meta) is dict else {SERVER_INFO_KEY: server_info}
-    stamped = {**result, "_meta": meta}
-    stamped.setdefault("resultType", result_type)
+    stamped["_meta"] = {**meta, SERVER_INFO_KEY: server_info} if type(meta) is dict else {SERVER_INFO_KEY: server_info}
+    if "resultType" not in stamped:
+        stamped["resultType"] = result_type
     return stamped
 
 

@@ -42,7 +42,11 @@ class ModernExchange(Channel):
     :param server: the server.
     :param carrier: the connection the request arrived on; it tracks the request
         for cancellation and carries what the handler writes.
-    :param envelope: the request's ``_meta`` envelope.
+    :param protocol_version: the request's version, read from its ``_meta`` envelope (see
+        :meth:`.envelope.Envelope.read`), as are the three that follow.
+    :param client_capabilities: the capabilities the client declared for this request.
+    :param client_info: ``clientInfo``, when sent.
+    :param log_level: the lowest level of ``notifications/message`` the client wants (None: none).
     :param answers: input responses already given for era-portable asks (key -> result); the
         exchange keeps the dict and adds to it.
     :param asked: key -> digest of each ask the answers belong to; kept and added to as well.
@@ -53,31 +57,41 @@ class ModernExchange(Channel):
     can_send_requests = True  # as input requests
     serves_modern = True
 
+    #: How many asks this request made so far (the key of the next is one more).
+    _asks = 0
+
     def __init__(
         self,
         server: ChannelHost,
         carrier: Channel,
-        envelope: Envelope,
+        protocol_version: str,
+        client_capabilities: dict[str, t.Any],
+        client_info: dict[str, t.Any] | None = None,
+        log_level: str | None = None,
         answers: dict[str, t.Any] | None = None,
         asked: dict[str, str] | None = None,
     ) -> None:
         # One of these is built for every 2026-07-28 request, so it stays light: nothing is
         # tracked here (the carrier tracks the request), the flags every exchange has are class
-        # attributes (above), and the rest is stored directly rather than through keywords.
-        super().__init__(server, client_capabilities=envelope.client_capabilities)
-        self.protocol_version = envelope.protocol_version
-        self.client_info = envelope.client_info
-        self.log_level = envelope.log_level
+        # attributes (above), the envelope's fields come as arguments (no Envelope is built),
+        # and the rest is stored directly rather than through keywords.
+        super().__init__(server, client_capabilities=client_capabilities)
+        self.protocol_version = protocol_version
+        self.client_info = client_info
+        self.log_level = log_level
         self.auth = carrier.auth
         self.carrier = carrier
         self.graceful_end = carrier.graceful_end  # the carrier is this request's alone where it has one
-        self.envelope = envelope
         #: Answers to era-portable asks, from the retry's state and ``inputResponses`` (the
         #: exchange's own: it adds to them).
         self.answers: dict[str, t.Any] = answers if answers is not None else {}
         #: key -> digest of every ask made so far (earlier rounds and this one).
         self.asked: dict[str, str] = asked if asked is not None else {}
-        self._asks = 0
+
+    @property
+    def envelope(self) -> Envelope:
+        """The request's ``_meta`` envelope, as this exchange holds it."""
+        return Envelope(self.protocol_version or "", self.client_capabilities, self.client_info, self.log_level)
 
     # -- the carrier ---------------------------------------------------------
 

@@ -19,10 +19,17 @@ from .. import error_codes, json_rpc, methods
 from ..cancellation import Cancellation
 from ..channel import Channel
 from ..errors import MissingClientCapabilityError, RequestHandlerError
+from ..methods import LOG_SEVERITY
+from ..protocol_version import MODERN_VERSIONS
 from .envelope import (
     CACHEABLE_METHODS,
+    CLIENT_CAPABILITIES_KEY,
+    CLIENT_INFO_KEY,
     INPUT_REQUIRED_METHODS,
+    LOG_LEVEL_KEY,
+    PROTOCOL_VERSION_KEY,
     REMOVED_METHODS,
+    SERVER_INFO_KEY,
     SUBSCRIPTION_ID_KEY,
     Envelope,
     stamp,
@@ -39,6 +46,8 @@ if t.TYPE_CHECKING:
 DEFAULT_TTL_MS = 60_000
 #: Default ``ttlMs`` of ``resources/read`` (contents change more often than lists).
 DEFAULT_READ_TTL_MS = 0
+#: Methods whose stamped result gets more than ``serverInfo`` and ``resultType``.
+_HINTED_METHODS = CACHEABLE_METHODS | {methods.SUBSCRIPTIONS_LISTEN}
 
 
 class ModernRequests:
@@ -91,60 +100,131 @@ class ModernRequests:
 
         :param http_request: the HTTP request that carried it (see :attr:`ServerContext.request`).
         """
-        server = self.server
         channel.serves_modern = True
-        try:
-            envelope = Envelope.read(params)
-            if method in REMOVED_METHODS:
-                return json_rpc.error(
-                    request_id,
-                    error_codes.METHOD_NOT_FOUND,
-                    f"Method not found: {method} is not part of protocol {envelope.protocol_version}",
-                )
-            retryable = method in INPUT_REQUIRED_METHODS
-            state: dict[str, t.Any] = {}
-            # What a requestState is bound to: computed (a digest of the arguments) only when a
-            # state is opened or sealed, and at most once.
-            binding: dict[str, t.Any] | None = None
-            if retryable:
-                sealed = params.get("requestState")
-                if sealed is not None:
-                    binding = _binding(method, params, channel)
-                    state = self.codec.open(sealed, binding)
-        except RequestHandlerError as error:
-            if json_rpc.is_valid_id(request_id) and cancellation is not None:
-                channel.forget(request_id)
-            return json_rpc.error(request_id, error.code, error.message, error.data)
-        # Without a state nothing was asked before: no answers to collect (the common first call).
+        # The envelope of the common request, checked here in one pass; anything else (a field
+        # missing or malformed, another version) goes to Envelope.read, which says what is wrong.
+        meta = params.get("_meta") if type(params) is dict else None
+        if type(meta) is dict:
+            version = meta.get(PROTOCOL_VERSION_KEY)
+            capabilities = meta.get(CLIENT_CAPABILITIES_KEY)
+            client_info = meta.get(CLIENT_INFO_KEY)
+            log_level = meta.get(LOG_LEVEL_KEY)
+        else:
+            version = capabilities = client_info = log_level = None
+        if not (
+            version in MODERN_VERSIONS
+            and type(capabilities) is dict
+            and (client_info is None or type(client_info) is dict)
+            and (log_level is None or (type(log_level) is str and log_level in LOG_SEVERITY))
+        ):
+            try:
+                envelope = Envelope.read(params)
+            except RequestHandlerError as error:
+                return self._refused(channel, request_id, cancellation, error)
+            version, capabilities = envelope.protocol_version, envelope.client_capabilities
+            client_info, log_level = envelope.client_info, envelope.log_level
+        if method in REMOVED_METHODS:
+            return json_rpc.error(
+                request_id, error_codes.METHOD_NOT_FOUND, f"Method not found: {method} is not part of protocol {version}"
+            )
+        retryable = method in INPUT_REQUIRED_METHODS
+        if retryable and ("requestState" in params or "inputResponses" in params):
+            envelope_fields = (version, capabilities, client_info, log_level)
+            return self._retry(channel, request_id, method, params, message, cancellation, http_request, envelope_fields)
+        # The common request: no state to open, no answers to collect (nothing was asked before).
+        exchange = ModernExchange(self.server, channel, version, capabilities, client_info, log_level)
+        response = self.dispatcher.handle_request(
+            exchange, request_id, method, params, message, cancellation, http_request=http_request
+        )
+        if response is not None and method not in _HINTED_METHODS:
+            result = response.get("result")
+            if type(result) is dict:
+                # The common answer: envelope.stamp, inline. One copy of the result (a handler
+                # may keep the dict it returned), serverInfo in a copy of its _meta, resultType.
+                stamped = result.copy()
+                meta = result.get("_meta")
+                server_info = self.server.server_info()
+                stamped["_meta"] = {**meta, SERVER_INFO_KEY: server_info} if type(meta) is dict else {SERVER_INFO_KEY: server_info}
+                if "resultType" not in stamped:
+                    stamped["resultType"] = "complete"
+                response["result"] = stamped  # the dispatcher's own dict, never a handler's
+                return response
+        return self._answer(exchange, request_id, method, params, response, retryable, None)
+
+    def _refused(
+        self, channel: Channel, request_id: t.Any, cancellation: Cancellation | None, error: RequestHandlerError
+    ) -> dict[str, t.Any]:
+        """The error response to a request refused before it ran."""
+        if json_rpc.is_valid_id(request_id) and cancellation is not None:
+            channel.forget(request_id)
+        return json_rpc.error(request_id, error.code, error.message, error.data)
+
+    def _retry(
+        self,
+        channel: Channel,
+        request_id: t.Any,
+        method: str,
+        params: dict[str, t.Any],
+        message: dict[str, t.Any],
+        cancellation: Cancellation | None,
+        http_request: t.Any,
+        envelope: tuple[str, dict[str, t.Any], dict[str, t.Any] | None, str | None],
+    ) -> dict[str, t.Any] | None:
+        """A request that may be a retry (MRTR): it carries ``requestState`` or ``inputResponses``."""
+        state: dict[str, t.Any] = {}
+        # What a requestState is bound to: computed (a digest of the arguments) only when a
+        # state is opened or sealed, and at most once.
+        binding: dict[str, t.Any] | None = None
+        sealed = params.get("requestState")
+        if sealed is not None:
+            binding = _binding(method, params, channel)
+            try:
+                state = self.codec.open(sealed, binding)
+            except RequestHandlerError as error:
+                return self._refused(channel, request_id, cancellation, error)
+        # Without a state nothing was asked before: no answers to collect.
         answers, asked = _answers(state, params) if state else (None, None)
-        exchange = ModernExchange(server, channel, envelope, answers, asked)
+        exchange = ModernExchange(self.server, channel, *envelope, answers, asked)
         inputs = None
-        if retryable:
-            responses = params.get("inputResponses")
-            if type(responses) is dict or state:
-                inputs = RoundTripInputs(responses if type(responses) is dict else None, state.get("user"))
+        responses = params.get("inputResponses")
+        if type(responses) is dict or state:
+            inputs = RoundTripInputs(responses if type(responses) is dict else None, state.get("user"))
         response = self.dispatcher.handle_request(
             exchange, request_id, method, params, message, cancellation, inputs=inputs, http_request=http_request
         )
+        return self._answer(exchange, request_id, method, params, response, True, binding)
+
+    def _answer(
+        self,
+        exchange: ModernExchange,
+        request_id: t.Any,
+        method: str,
+        params: t.Any,
+        response: dict[str, t.Any] | None,
+        retryable: bool,
+        binding: dict[str, t.Any] | None,
+    ) -> dict[str, t.Any] | None:
+        """The modern response for the dispatcher's ``response``: an input request, or the result stamped."""
         if response is None:
             return None
         if "error" in response:
             if response["error"].get("code") == error_codes.URL_ELICITATION_REQUIRED and retryable:
-                binding = binding or _binding(method, params, channel)
+                binding = binding or _binding(method, params, exchange.carrier)
                 return self._url_elicitations(exchange, request_id, response, binding)
             return response
         result = response["result"]
-        if retryable and type(result) is not dict and isinstance(result, (InputRequired, InputRequiredResult)):
-            binding = binding or _binding(method, params, channel)
+        if type(result) is not dict and retryable and isinstance(result, (InputRequired, InputRequiredResult)):
+            binding = binding or _binding(method, params, exchange.carrier)
             if isinstance(result, InputRequired):
                 return self._input_required(exchange, request_id, {result.key: result.request}, None, binding)
             return self._input_required(exchange, request_id, result.input_requests, result.request_state, binding)
-        stamped = stamp(result, server.server_info())
+        stamped = stamp(result, self.server.server_info())
         if method in CACHEABLE_METHODS:
-            _cache_hints(server, exchange, method, params, stamped)
+            _cache_hints(self.server, exchange, method, params, stamped)
         elif method == methods.SUBSCRIPTIONS_LISTEN:
             stamped["_meta"][SUBSCRIPTION_ID_KEY] = request_id
-        return {"jsonrpc": "2.0", "id": request_id, "result": stamped}
+        response["result"] = stamped  # the dispatcher's own dict, never a handler's
+        return response
 
     def _input_required(
         self,

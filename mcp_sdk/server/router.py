@@ -17,7 +17,7 @@ from .. import protocol_version as versions
 from ..cancellation import Cancellation
 from ..server_session import ServerSession
 from .dispatch import Dispatcher
-from .envelope import is_modern
+from .envelope import CLIENT_CAPABILITIES_KEY, MODERN_ONLY_METHODS, PROTOCOL_VERSION_KEY
 from .modern_requests import ModernRequests
 
 
@@ -98,7 +98,13 @@ class Router:
             return None
         if not id_ok:
             return json_rpc.error(None, error_codes.INVALID_REQUEST, "Invalid Request: id must be a string or an integer")
-        if modern or (modern is None and is_modern(method, params)):
+        if modern is None:  # envelope.is_modern, inline: every request asks
+            if method in MODERN_ONLY_METHODS:
+                modern = True
+            elif type(params) is dict:
+                meta = params.get("_meta")
+                modern = type(meta) is dict and (PROTOCOL_VERSION_KEY in meta or CLIENT_CAPABILITIES_KEY in meta)
+        if modern:
             return self.modern.handle(session, request_id, method, params, message, cancellation, http_request)
         return self.dispatcher.handle_request(
             session, request_id, method, params, message, cancellation, http_request=http_request

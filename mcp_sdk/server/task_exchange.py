@@ -41,7 +41,14 @@ class TaskExchange(ModernExchange):
     """
 
     def __init__(self, manager: TaskInputs, origin: ModernExchange, runner: TaskRunner) -> None:
-        super().__init__(manager.server, origin.carrier, origin.envelope)
+        super().__init__(
+            manager.server,
+            origin.carrier,
+            origin.version,
+            origin.client_capabilities,
+            origin.client_info,
+            origin.log_level,
+        )
         self.auth = origin.auth
         self.manager = manager
         self.runner = runner

@@ -92,6 +92,7 @@ def test_error_codes():
         ('{"\\uDC00":1}', "a string holds a lone UTF-16 surrogate"),
         ("[" * 101 + "]" * 101, "JSON nested too deeply"),
         ('{"a":' * 101 + "1" + "}" * 101, "JSON nested too deeply"),
+        ('{"a":[' * 51 + "1" + "]}" * 51, "JSON nested too deeply"),  # objects and arrays, counted together
     ],
 )
 def test_decode_is_strict_in_its_own_words(text, message):

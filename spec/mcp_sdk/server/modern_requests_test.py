@@ -166,3 +166,50 @@ def test_resource_not_found_is_minus_32602_with_the_uri() -> None:
     response = serve(server, modern_request("resources/read", {"uri": "a://missing"}))
     assert response["error"]["code"] == -32602
     assert response["error"]["data"] == {"uri": "a://missing"}
+
+
+class TestStamping:
+    """The stamp is a copy: a handler may return a dict it keeps and serves again. (Custom methods:
+    the wire schema, which ``serve`` checks, does not know them.)"""
+
+    def test_a_kept_result_and_its_meta_are_left_as_they_were(self) -> None:
+        kept = {"value": 1, "_meta": {"mine": True}}
+        server = Server(name="stamp", version="1.0.0")
+        server.define_custom_method("x/kept", lambda params: kept)
+        first = server.handle(modern_request("x/kept", id=1))
+        second = server.handle(modern_request("x/kept", id=2))
+        server_info = {"name": "stamp", "version": "1.0.0"}
+        assert first["result"] == second["result"] == {
+            "value": 1,
+            "_meta": {"mine": True, "io.modelcontextprotocol/serverInfo": server_info},
+            "resultType": "complete",
+        }
+        assert list(first["result"]) == ["value", "_meta", "resultType"]  # _meta where the handler put it
+        assert kept == {"value": 1, "_meta": {"mine": True}}
+
+    def test_a_result_type_of_the_handler_is_kept_and_a_non_object_result_gets_only_the_stamp(self) -> None:
+        server = Server(name="stamp", version="1.0.0")
+        server.define_custom_method("x/typed", lambda params: {"resultType": "custom", "_meta": "not an object"})
+        server.define_custom_method("x/list", lambda params: [1, 2])
+        server_meta = {"io.modelcontextprotocol/serverInfo": {"name": "stamp", "version": "1.0.0"}}
+        assert server.handle(modern_request("x/typed"))["result"] == {"resultType": "custom", "_meta": server_meta}
+        assert server.handle(modern_request("x/list"))["result"] == {"_meta": server_meta, "resultType": "complete"}
+
+
+def test_the_exchange_gives_its_envelope_back() -> None:
+    seen: list[t.Any] = []
+    server = Server(name="env")
+
+    @server.define_tool(name="look")
+    def look(args: dict[str, t.Any], server_context: t.Any = None) -> str:
+        seen.append(server_context.session.envelope)
+        return "ok"
+
+    serve(server, tool_call("look", capabilities={"sampling": {}}, log_level="info"))
+    envelope = seen[0]
+    assert (envelope.protocol_version, envelope.client_capabilities, envelope.client_info, envelope.log_level) == (
+        MODERN,
+        {"sampling": {}},
+        {"name": "spec-modern", "version": "1.0.0"},
+        "info",
+    )

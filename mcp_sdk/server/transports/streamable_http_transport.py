@@ -46,6 +46,8 @@ rest, its response included, with ``GET`` + ``Last-Event-ID`` (SEP-1699).
 
 from __future__ import annotations
 
+import functools
+import queue
 import typing as t
 
 from ... import error_codes, json_rpc
@@ -81,7 +83,7 @@ from .streamable_http.redis_setup import shared_storage
 from .streamable_http.request_channel import requested_log_level
 from .streamable_http.resumption import resumable, resume, sse_answer
 from .streamable_http.sessions import HTTPSession, SessionRegistry, new_session_id
-from .streamable_http.sse import SSE_HEADERS, SSEBody
+from .streamable_http.sse import SSE_HEADERS, QueueItem, SSEBody
 from .streamable_http.sse_answers import SSEAnswers
 from .streamable_http.stream_capacity import stream_capacity
 from .streamable_http.workers import WorkerPool
@@ -430,13 +432,10 @@ class StreamableHTTPTransport:
             return answer
         polled = resumable(server_session.protocol_version)
         hold = self._answers.hold(environ, session, ids[0], polled=polled)
-        stream = session.open_request_stream(ids)
-        consumer, _ = stream.attach()
-        preamble = [stream.prime(self.retry_ms)] if polled else []
-
-        def finish(response: t.Any, text: str | None) -> None:
-            session.finish_request_stream(stream, response, text)
-
+        consumer: queue.SimpleQueue[QueueItem] = queue.SimpleQueue()
+        stream = session.open_request_stream(ids, consumer)  # read from its start by this connection
+        preamble = [stream.prime(self._answers.retry_ms)] if polled else []
+        finish = functools.partial(session.finish_request_stream, stream)  # finish(response, text)
         return self._answers.answer(
             server_session, message, stream, consumer, preamble, finish, session.stream_ended, modern=False,
             http_request=carrier, hold=hold,

@@ -108,7 +108,8 @@ class BodyDeadlines:
 
     def __init__(self, timeout: float) -> None:
         self.timeout = timeout
-        self._cond = threading.Condition(threading.Lock())
+        self._lock = threading.Lock()  # taken directly per read: `with` on a Condition runs two Python calls
+        self._cond = threading.Condition(self._lock)
         self._heap: list[tuple[float, int, BodyWatch]] = []
         self._finished = 0  # watches in the heap whose read ended (dropped at the top, or all at once)
         self._numbers = itertools.count()
@@ -121,10 +122,10 @@ class BodyDeadlines:
         """Start the deadline of one read; call :meth:`done` after it."""
         sock = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")  # waitress buffers bodies itself
         started = time.monotonic()
-        watch = BodyWatch(started + self.timeout, sock if isinstance(sock, socket.socket) else None)
-        if watch.sock is None:
-            return watch
-        with self._cond:
+        if not isinstance(sock, socket.socket):
+            return BodyWatch(started + self.timeout, None)
+        watch = BodyWatch(started + self.timeout, sock)
+        with self._lock:
             if self._closed:
                 return watch
             heapq.heappush(self._heap, (watch.deadline, next(self._numbers), watch))
@@ -140,7 +141,7 @@ class BodyDeadlines:
     def done(self, watch: BodyWatch) -> bool:
         """The read ended; returns whether it ran past the deadline."""
         if watch.sock is not None:
-            with self._cond:
+            with self._lock:
                 if not watch.done and not watch.expired:
                     watch.done = True
                     self._finished += 1

@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import itertools
 import logging
+import queue
 import re
 import secrets
 import threading
@@ -20,7 +21,7 @@ import typing as t
 
 from .... import json_rpc
 from .event_store import EventStore
-from .sse import Stream
+from .sse import QueueItem, Stream
 
 if t.TYPE_CHECKING:
     from ....server import Server
@@ -126,14 +127,17 @@ class HTTPSession:
                 store = self._store
         return store
 
-    def open_request_stream(self, request_ids: t.Sequence[t.Any]) -> Stream:
+    def open_request_stream(
+        self, request_ids: t.Sequence[t.Any], consumer: queue.SimpleQueue[QueueItem] | None = None
+    ) -> Stream:
         """A new stream carrying the answers to ``request_ids`` (one POST).
 
         :param request_ids: the JSON-RPC ids of the POST's requests.
+        :param consumer: the queue of the connection that reads the stream from its start (None: none yet).
         """
         store = self.store
         with self._lock:
-            stream = Stream(f"{self.stream_prefix}{next(self._numbers)}", store, request_ids)
+            stream = Stream(f"{self.stream_prefix}{next(self._numbers)}", store, request_ids, consumer)
             self._streams[stream.stream_id] = stream
             self.running_requests += 1
             for request_id in request_ids:

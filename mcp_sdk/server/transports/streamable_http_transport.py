@@ -364,7 +364,7 @@ class StreamableHTTPTransport:
             principal = self._auth.principal(environ) if self._auth is not None else None
             method = environ.get("REQUEST_METHOD")
             if method == "POST":
-                return self._post(environ, body or (lambda limit: read_wsgi_body(environ, limit, self._body_deadlines)), principal)
+                return self._post(environ, body, principal)
             if method == "GET" and not self.stateless:
                 return self._get(environ, principal)
             if method == "DELETE" and not self.stateless:
@@ -393,13 +393,14 @@ class StreamableHTTPTransport:
 
     # -- POST ----------------------------------------------------------------
 
-    def _post(self, environ: WSGIEnvironment, body: t.Callable[[int], bytes], principal: Principal | None) -> Answer:
+    def _post(self, environ: WSGIEnvironment, body: t.Callable[[int], bytes] | None, principal: Principal | None) -> Answer:
         if self.enable_json_response:
             require_accept(environ, JSON_MIMETYPE)
         else:
             require_accept(environ, JSON_MIMETYPE, SSE_MIMETYPE)
         require_json_content(environ)
-        message = decode_body(body(self.max_body_bytes))
+        limit = self.max_body_bytes
+        message = decode_body(read_wsgi_body(environ, limit, self._body_deadlines) if body is None else body(limit))
         if self._auth is not None and principal is not None:
             self._auth.check_scopes(self.server, message, principal)
         # The era is decided here, once: every handle_message below says which it is.

@@ -12,7 +12,9 @@ https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#resuma
 
 from __future__ import annotations
 
+import functools
 import importlib
+import itertools
 import sys
 import threading
 import typing as t
@@ -109,6 +111,8 @@ class ThreadCapacity:
         self._detect = detect
         self._lock = threading.Lock()
         self._busy = 0
+        self._inside: set[int] = set()  # the requests counted in flight and not ended
+        self._numbers = itertools.count()
         #: Bounds the open ``subscriptions/listen`` streams (see the class docstring).
         self.listens: ListenBound = ThreadListens(lambda: self.threads - self.reserve, listen_hold)
 
@@ -128,16 +132,19 @@ class ThreadCapacity:
             found = wsgi_threads_of(environ)
             if found is not None:
                 self.threads = found
+        number = next(self._numbers)
         with self._lock:
-            self._busy += 1
-            free = self.threads - self._busy
-        if free <= 0:  # the next request would find no thread: a listen gives its own back
+            self._inside.add(number)
+            busy = self._busy = self._busy + 1
+        if self.threads - busy <= 0:  # the next request would find no thread: a listen gives its own back
             self.listens.reclaim()
-        return _Leave(self._leave)
+        return functools.partial(self._leave, number)  # C: no Python frame to make or call
 
-    def _leave(self) -> None:
+    def _leave(self, number: int) -> None:
         with self._lock:
-            self._busy -= 1
+            if number in self._inside:  # else ended already
+                self._inside.discard(number)
+                self._busy -= 1
 
     @property
     def reserve(self) -> int:
@@ -160,22 +167,6 @@ class ThreadCapacity:
             return 0.0
         room = max(1.0, (threads - reserve) / 2)
         return self.max_hold * min(1.0, (spare + 1) / room)
-
-
-class _Leave:
-    """Ends one request's count in flight, once (later calls do nothing)."""
-
-    __slots__ = ("_leave",)
-
-    def __init__(self, leave: t.Callable[[], None]) -> None:
-        self._leave = [leave]  # emptied by the one call that counts (list.pop is atomic)
-
-    def __call__(self) -> None:
-        try:
-            leave = self._leave.pop()
-        except IndexError:  # ended already
-            return
-        leave()
 
 
 __all__ = ["ThreadCapacity", "wsgi_threads_of"]

@@ -8,6 +8,8 @@ gets ``429``, past the total ``503``, both at once and with ``Retry-After``.
 
 from __future__ import annotations
 
+import functools
+import itertools
 import threading
 import typing as t
 
@@ -41,6 +43,8 @@ class StreamLimits:
         self._lock = threading.Lock()
         self._open = 0
         self._by_owner: dict[t.Hashable, int] = {}
+        self._places: dict[int, t.Hashable] = {}  # the places taken and not given back: their owners
+        self._numbers = itertools.count()
 
     def resize(self, total: int, per_owner: int) -> None:
         """Change the caps (the WSGI server told its thread count); places already taken stay."""
@@ -80,11 +84,16 @@ class StreamLimits:
             else:
                 self._by_owner[owner] = held + 1
                 self._open += 1
-                return _Release(self._give_back, owner)
+                place = next(self._numbers)
+                self._places[place] = owner
+                return functools.partial(self._give_back, place)  # C: no Python frame to make or call
         raise refusal
 
-    def _give_back(self, owner: t.Hashable) -> None:
+    def _give_back(self, place: int) -> None:
         with self._lock:
+            owner = self._places.pop(place, _GIVEN_BACK)
+            if owner is _GIVEN_BACK:  # given back already
+                return
             self._open -= 1
             held = self._by_owner.get(owner, 0) - 1
             if held > 0:
@@ -93,21 +102,7 @@ class StreamLimits:
                 self._by_owner.pop(owner, None)
 
 
-class _Release:
-    """Gives one place back, once: ``give_back`` is the :class:`StreamLimits` method that owns the counts."""
-
-    __slots__ = ("_give_back", "_owner")
-
-    def __init__(self, give_back: t.Callable[[t.Hashable], None], owner: t.Hashable) -> None:
-        self._give_back = [give_back]  # emptied by the one call that gives back (list.pop is atomic)
-        self._owner = owner
-
-    def __call__(self) -> None:
-        try:
-            give_back = self._give_back.pop()
-        except IndexError:  # given back already
-            return
-        give_back(self._owner)
+_GIVEN_BACK = object()
 
 
 __all__ = ["RETRY_AFTER", "StreamLimits", "streams_for_threads"]

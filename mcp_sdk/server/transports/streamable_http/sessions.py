@@ -187,36 +187,42 @@ class HTTPSession:
         :param stream: the stream whose connection ended.
         :param delivered: whether the final answer was written to it.
         """
-        self.touch()
+        self.last_active = time.monotonic()  # as touch()
+        if delivered:  # the usual end: the stream's answer was written
+            if stream.stream_id != STANDALONE:
+                self._retain(stream, delivered=True)
+            return
         if stream.stream_id == STANDALONE:
             return
-        if not delivered and not stream.done and not stream.primed:
+        if not stream.done and not stream.primed:
             # The client cannot resume this stream (no priming event): nobody can get the answer.
             for request_id in stream.request_ids:
                 with self._lock:
                     mine = self._by_request.get(request_id) is stream
                 if mine:
                     self.server_session.cancel_request(request_id, "The client disconnected")
-        if delivered:
-            with self._lock:
-                if self._streams.get(stream.stream_id) is stream:
-                    del self._streams[stream.stream_id]
-        if delivered or stream.done:
+        if stream.done:
             self._retain(stream)
 
-    def _retain(self, stream: Stream) -> None:
+    def _retain(self, stream: Stream, delivered: bool = False) -> None:
         """Keep a finished stream replayable, but only the last :data:`RETAINED_STREAMS` of them.
 
         A write that "succeeded" may never have reached a client that just vanished, and a
         client may come back for an answer that finished while it was away.
+
+        :param delivered: its answer was written: the stream itself is dropped (its events stay).
         """
         evicted = None
+        stream_id = stream.stream_id
         with self._lock:
-            if stream.stream_id in self._retained:
+            if delivered and self._streams.get(stream_id) is stream:
+                del self._streams[stream_id]
+            retained = self._retained
+            if stream_id in retained:
                 return
-            self._retained.append(stream.stream_id)
-            if len(self._retained) > RETAINED_STREAMS:
-                evicted = self._retained.popleft()
+            retained.append(stream_id)
+            if len(retained) > RETAINED_STREAMS:
+                evicted = retained.popleft()
                 old = self._streams.get(evicted)
                 if old is not None and not old.attached:
                     del self._streams[evicted]
@@ -444,11 +450,12 @@ class SessionRegistry:
             session = self._sessions.get(session_id)
             if session is None:
                 return None
-            expired = self._expired(session, time.monotonic())
+            now = time.monotonic()
+            expired = self._expired(session, now)
             del self._sessions[session_id]
             if not expired:
                 self._sessions[session_id] = session  # now the most recently used
-                session.touch()
+                session.last_active = now  # as session.touch()
         if expired:
             session.close("Session expired")
             return None

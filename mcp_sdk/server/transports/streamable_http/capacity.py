@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import itertools
 import sys
 import threading
 import typing as t
@@ -111,8 +110,6 @@ class ThreadCapacity:
         self._detect = detect
         self._lock = threading.Lock()
         self._busy = 0
-        self._inside: set[int] = set()  # the requests counted in flight and not ended
-        self._numbers = itertools.count()
         #: Bounds the open ``subscriptions/listen`` streams (see the class docstring).
         self.listens: ListenBound = ThreadListens(lambda: self.threads - self.reserve, listen_hold)
 
@@ -132,19 +129,19 @@ class ThreadCapacity:
             found = wsgi_threads_of(environ)
             if found is not None:
                 self.threads = found
-        number = next(self._numbers)
         with self._lock:
-            self._inside.add(number)
             busy = self._busy = self._busy + 1
         if self.threads - busy <= 0:  # the next request would find no thread: a listen gives its own back
             self.listens.reclaim()
-        return functools.partial(self._leave, number)  # C: no Python frame to make or call
+        return functools.partial(self._leave, [None])  # C: no Python object to make, nor frame to call
 
-    def _leave(self, number: int) -> None:
+    def _leave(self, once: list[None]) -> None:
+        try:
+            once.pop()  # atomic: only the first call finds the item
+        except IndexError:  # ended already
+            return
         with self._lock:
-            if number in self._inside:  # else ended already
-                self._inside.discard(number)
-                self._busy -= 1
+            self._busy -= 1
 
     @property
     def reserve(self) -> int:

@@ -9,7 +9,6 @@ gets ``429``, past the total ``503``, both at once and with ``Retry-After``.
 from __future__ import annotations
 
 import functools
-import itertools
 import threading
 import typing as t
 
@@ -43,8 +42,7 @@ class StreamLimits:
         self._lock = threading.Lock()
         self._open = 0
         self._by_owner: dict[t.Hashable, int] = {}
-        self._places: dict[int, t.Hashable] = {}  # the places taken and not given back: their owners
-        self._numbers = itertools.count()
+
 
     def resize(self, total: int, per_owner: int) -> None:
         """Change the caps (the WSGI server told its thread count); places already taken stay."""
@@ -84,16 +82,15 @@ class StreamLimits:
             else:
                 self._by_owner[owner] = held + 1
                 self._open += 1
-                place = next(self._numbers)
-                self._places[place] = owner
-                return functools.partial(self._give_back, place)  # C: no Python frame to make or call
+                return functools.partial(self._give_back, owner, [None])  # C: no Python object to make, nor frame to call
         raise refusal
 
-    def _give_back(self, place: int) -> None:
+    def _give_back(self, owner: t.Hashable, once: list[None]) -> None:
+        try:
+            once.pop()  # atomic: only the first call finds the item
+        except IndexError:  # given back already
+            return
         with self._lock:
-            owner = self._places.pop(place, _GIVEN_BACK)
-            if owner is _GIVEN_BACK:  # given back already
-                return
             self._open -= 1
             held = self._by_owner.get(owner, 0) - 1
             if held > 0:
@@ -101,8 +98,6 @@ class StreamLimits:
             else:
                 self._by_owner.pop(owner, None)
 
-
-_GIVEN_BACK = object()
 
 
 __all__ = ["RETRY_AFTER", "StreamLimits", "streams_for_threads"]

@@ -451,7 +451,7 @@ class SessionRegistry:
             if session is None:
                 return None
             now = time.monotonic()
-            expired = self._expired(session, now)
+            expired = session.expired(now, self.idle_timeout, self.unused_timeout)  # as _expired
             del self._sessions[session_id]
             if not expired:
                 self._sessions[session_id] = session  # now the most recently used

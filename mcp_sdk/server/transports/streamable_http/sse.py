@@ -303,7 +303,8 @@ class SSEBody:
             except queue.Empty:
                 item = None
             if item is not None:
-                self._outcome = self._drain(item, self._pending)
+                outcome = self._take(item, self._pending)  # the usual item: the final answer, nothing after it
+                self._outcome = self._drain(None, self._pending) if outcome is None else outcome
             if self._outcome is None and self._hold is not None and self._hold <= 0:
                 self._outcome = self._poll_close(self._pending)  # a poll: all it says is known now
             if self._outcome is None:
@@ -353,9 +354,10 @@ class SSEBody:
         finally:
             self._end()
 
-    def _drain(self, item: QueueItem, pending: list[bytes]) -> _Signal | None:
-        """Add ``item`` and whatever else is queued now to ``pending``; returns how the connection ends, or None."""
-        outcome = self._take(item, pending)
+    def _drain(self, item: QueueItem | None, pending: list[bytes]) -> _Signal | None:
+        """Add ``item`` (None: taken already) and whatever else is queued now to ``pending``; returns how
+        the connection ends, or None."""
+        outcome = None if item is None else self._take(item, pending)
         while outcome is None:
             try:
                 item = self._consumer.get(block=False)

@@ -241,7 +241,8 @@ class SSEAnswers:
         # The request may wait for a free worker: its token exists from now on, so a
         # notifications/cancelled POSTed meanwhile still reaches it.
         request_id = message.get("id") if type(message) is dict else None
-        cancellation = server_session.accept(request_id) if json_rpc.is_valid_id(request_id) else None
+        kind = type(request_id)  # as json_rpc.is_valid_id
+        cancellation = server_session.accept(request_id) if kind is str or kind is int else None
         try:
             self._pool.submit(  # a partial: no closure cells, no Python frame of its own
                 functools.partial(self._run, server_session, message, finish, cancellation, modern, http_request),

@@ -106,10 +106,10 @@ class ServerContext(t.Mapping[str, t.Any]):
         self.inputs = inputs
         self.http_request = http_request
         view: t.Mapping[str, t.Any]
-        if isinstance(context, t.Mapping):
-            view = {**context, "_meta": meta} if meta is not None else context
-        elif context is None:
+        if context is None:  # the usual case, tested first: isinstance against t.Mapping runs Python code
             view = {"_meta": meta} if meta is not None else {}
+        elif isinstance(context, t.Mapping):
+            view = {**context, "_meta": meta} if meta is not None else context
         else:
             view = {}  # a non-dict context is reachable as .context; _meta is not merged (as in the gem)
         self._view = view

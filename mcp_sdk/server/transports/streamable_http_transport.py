@@ -46,6 +46,8 @@ rest, its response included, with ``GET`` + ``Last-Event-ID`` (SEP-1699).
 
 from __future__ import annotations
 
+import functools
+import queue
 import typing as t
 
 from ... import error_codes, json_rpc
@@ -81,7 +83,7 @@ from .streamable_http.redis_setup import shared_storage
 from .streamable_http.request_channel import requested_log_level
 from .streamable_http.resumption import resumable, resume, sse_answer
 from .streamable_http.sessions import HTTPSession, SessionRegistry, new_session_id
-from .streamable_http.sse import SSE_HEADERS, SSEBody
+from .streamable_http.sse import SSE_HEADERS, QueueItem, SSEBody
 from .streamable_http.sse_answers import SSEAnswers
 from .streamable_http.stream_capacity import stream_capacity
 from .streamable_http.workers import WorkerPool
@@ -362,7 +364,7 @@ class StreamableHTTPTransport:
             principal = self._auth.principal(environ) if self._auth is not None else None
             method = environ.get("REQUEST_METHOD")
             if method == "POST":
-                return self._post(environ, body or (lambda limit: read_wsgi_body(environ, limit, self._body_deadlines)), principal)
+                return self._post(environ, body, principal)
             if method == "GET" and not self.stateless:
                 return self._get(environ, principal)
             if method == "DELETE" and not self.stateless:
@@ -391,13 +393,14 @@ class StreamableHTTPTransport:
 
     # -- POST ----------------------------------------------------------------
 
-    def _post(self, environ: WSGIEnvironment, body: t.Callable[[int], bytes], principal: Principal | None) -> Answer:
+    def _post(self, environ: WSGIEnvironment, body: t.Callable[[int], bytes] | None, principal: Principal | None) -> Answer:
         if self.enable_json_response:
             require_accept(environ, JSON_MIMETYPE)
         else:
             require_accept(environ, JSON_MIMETYPE, SSE_MIMETYPE)
         require_json_content(environ)
-        message = decode_body(body(self.max_body_bytes))
+        limit = self.max_body_bytes
+        message = decode_body(read_wsgi_body(environ, limit, self._body_deadlines) if body is None else body(limit))
         if self._auth is not None and principal is not None:
             self._auth.check_scopes(self.server, message, principal)
         # The era is decided here, once: every handle_message below says which it is.
@@ -430,13 +433,10 @@ class StreamableHTTPTransport:
             return answer
         polled = resumable(server_session.protocol_version)
         hold = self._answers.hold(environ, session, ids[0], polled=polled)
-        stream = session.open_request_stream(ids)
-        consumer, _ = stream.attach()
-        preamble = [stream.prime(self.retry_ms)] if polled else []
-
-        def finish(response: t.Any, text: str | None) -> None:
-            session.finish_request_stream(stream, response, text)
-
+        consumer: queue.SimpleQueue[QueueItem] = queue.SimpleQueue()
+        stream = session.open_request_stream(ids, consumer)  # read from its start by this connection
+        preamble = [stream.prime(self._answers.retry_ms)] if polled else []
+        finish = functools.partial(session.finish_request_stream, stream)  # finish(response, text)
         return self._answers.answer(
             server_session, message, stream, consumer, preamble, finish, session.stream_ended, modern=False,
             http_request=carrier, hold=hold,

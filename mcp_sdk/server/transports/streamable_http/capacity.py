@@ -12,6 +12,7 @@ https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#resuma
 
 from __future__ import annotations
 
+import functools
 import importlib
 import sys
 import threading
@@ -129,13 +130,16 @@ class ThreadCapacity:
             if found is not None:
                 self.threads = found
         with self._lock:
-            self._busy += 1
-            free = self.threads - self._busy
-        if free <= 0:  # the next request would find no thread: a listen gives its own back
+            busy = self._busy = self._busy + 1
+        if self.threads - busy <= 0:  # the next request would find no thread: a listen gives its own back
             self.listens.reclaim()
-        return _Leave(self._leave)
+        return functools.partial(self._leave, [None])  # C: no Python object to make, nor frame to call
 
-    def _leave(self) -> None:
+    def _leave(self, once: list[None]) -> None:
+        try:
+            once.pop()  # atomic: only the first call finds the item
+        except IndexError:  # ended already
+            return
         with self._lock:
             self._busy -= 1
 
@@ -160,22 +164,6 @@ class ThreadCapacity:
             return 0.0
         room = max(1.0, (threads - reserve) / 2)
         return self.max_hold * min(1.0, (spare + 1) / room)
-
-
-class _Leave:
-    """Ends one request's count in flight, once (later calls do nothing)."""
-
-    __slots__ = ("_leave",)
-
-    def __init__(self, leave: t.Callable[[], None]) -> None:
-        self._leave = [leave]  # emptied by the one call that counts (list.pop is atomic)
-
-    def __call__(self) -> None:
-        try:
-            leave = self._leave.pop()
-        except IndexError:  # ended already
-            return
-        leave()
 
 
 __all__ = ["ThreadCapacity", "wsgi_threads_of"]

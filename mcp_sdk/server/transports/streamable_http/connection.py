@@ -13,8 +13,6 @@ WSGI hides the socket, but the common servers put it in the environ (gunicorn's
 
 from __future__ import annotations
 
-import heapq
-import itertools
 import select
 import socket
 import threading
@@ -102,16 +100,17 @@ class BodyDeadlines:
 
     The thread starts with the first watched read and ends :data:`_LINGER` seconds
     after the last one started (or at :meth:`close`). It sleeps until the earliest deadline
-    and is woken only for a read whose deadline comes sooner than that: with one timeout
-    for all, never while reads keep coming, so a read costs no thread switch.
+    of the reads in progress and is woken only for a read whose deadline comes sooner than
+    that: with one timeout for all, never while reads keep coming, so a read costs no thread
+    switch, and only a dict entry (the reads in progress are as many as the WSGI server's
+    threads: the thread looks through them when it wakes).
     """
 
     def __init__(self, timeout: float) -> None:
         self.timeout = timeout
-        self._cond = threading.Condition(threading.Lock())
-        self._heap: list[tuple[float, int, BodyWatch]] = []
-        self._finished = 0  # watches in the heap whose read ended (dropped at the top, or all at once)
-        self._numbers = itertools.count()
+        self._lock = threading.Lock()  # taken directly per read: `with` on a Condition runs two Python calls
+        self._cond = threading.Condition(self._lock)
+        self._reading: dict[BodyWatch, None] = {}  # the reads in progress
         self._thread: threading.Thread | None = None
         self._wake_at = 0.0  # when the thread looks next: a sooner deadline must wake it
         self._last_start = 0.0
@@ -121,13 +120,13 @@ class BodyDeadlines:
         """Start the deadline of one read; call :meth:`done` after it."""
         sock = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")  # waitress buffers bodies itself
         started = time.monotonic()
-        watch = BodyWatch(started + self.timeout, sock if isinstance(sock, socket.socket) else None)
-        if watch.sock is None:
-            return watch
-        with self._cond:
+        if not isinstance(sock, socket.socket):
+            return BodyWatch(started + self.timeout, None)
+        watch = BodyWatch(started + self.timeout, sock)
+        with self._lock:
             if self._closed:
                 return watch
-            heapq.heappush(self._heap, (watch.deadline, next(self._numbers), watch))
+            self._reading[watch] = None
             self._last_start = started
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="mcp-http-body-deadline", daemon=True)
@@ -140,44 +139,39 @@ class BodyDeadlines:
     def done(self, watch: BodyWatch) -> bool:
         """The read ended; returns whether it ran past the deadline."""
         if watch.sock is not None:
-            with self._cond:
-                if not watch.done and not watch.expired:
-                    watch.done = True
-                    self._finished += 1
-                    if self._finished > 64 and 2 * self._finished > len(self._heap):  # the thread sleeps on: compact
-                        self._heap = [entry for entry in self._heap if not entry[2].done]
-                        heapq.heapify(self._heap)
-                        self._finished = 0
+            with self._lock:
+                watch.done = True
+                self._reading.pop(watch, None)
         return watch.expired or time.monotonic() > watch.deadline
 
     def _run(self) -> None:
         while True:
             with self._cond:
-                while self._heap and self._heap[0][2].done:
-                    heapq.heappop(self._heap)
-                    self._finished -= 1
                 now = time.monotonic()
-                if self._closed or (not self._heap and now - self._last_start >= _LINGER):
+                if self._closed or (not self._reading and now - self._last_start >= _LINGER):
                     self._thread = None
                     return
-                self._wake_at = self._heap[0][0] if self._heap else self._last_start + _LINGER
-                if self._wake_at > now:
-                    self._cond.wait(self._wake_at - now)
+                expired = [watch for watch in self._reading if watch.deadline <= now]
+                if not expired:
+                    earliest = min((watch.deadline for watch in self._reading), default=self._last_start + _LINGER)
+                    self._wake_at = earliest
+                    self._cond.wait(earliest - now)
                     continue
-                _, _, watch = heapq.heappop(self._heap)
-                watch.expired = True
-            if watch.sock is not None:
-                try:
-                    watch.sock.shutdown(socket.SHUT_RD)  # the blocked read returns; the answer can still be written
-                except OSError:
-                    pass
+                for watch in expired:
+                    del self._reading[watch]
+                    watch.expired = True
+            for watch in expired:
+                if watch.sock is not None:  # (only reads on a socket are watched)
+                    try:
+                        watch.sock.shutdown(socket.SHUT_RD)  # the blocked read returns; the answer can still be written
+                    except OSError:
+                        pass
 
     def close(self) -> None:
         """Stop the thread (reads still running keep their sockets)."""
         with self._cond:
             self._closed = True
-            self._heap.clear()
-            self._finished = 0
+            self._reading.clear()
             thread = self._thread
             self._cond.notify()
         if thread is not None and thread is not threading.current_thread():
@@ -190,7 +184,9 @@ def read_wsgi_body(environ: WSGIEnvironment, limit: int, deadlines: BodyDeadline
     :raises HTTPRequestError: 408 past the deadline, 413 past ``limit``, 400 for a short body.
     """
     until_eof = bool(environ.get("wsgi.input_terminated"))
-    length = content_length(environ)
+    declared = environ.get("CONTENT_LENGTH")
+    # The usual value, plain ASCII digits, read here; content_length() judges any other.
+    length = int(declared) if type(declared) is str and declared.isdigit() and declared.isascii() else content_length(environ)
     if deadlines is None:
         return read_body(environ["wsgi.input"], length, limit, until_eof)
     watch = deadlines.watch(environ)

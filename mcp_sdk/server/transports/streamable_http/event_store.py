@@ -130,6 +130,8 @@ class InMemoryEventStore(EventStore):
         self._bytes = 0
         self._next = 0
         self._oldest = math.inf  # no event held was stored before this (a lower bound): what age trimming skips
+        #: Whether store_encoded may count ``text`` itself (a subclass's own store_event must see every event).
+        self._counts_text = type(self).store_event is InMemoryEventStore.store_event
 
     @property
     def size(self) -> int:
@@ -141,28 +143,30 @@ class InMemoryEventStore(EventStore):
         return self._store(stream_id, message, 0 if message is None else len(json_rpc.encode(message)))
 
     def store_encoded(self, stream_id: str, message: dict[str, t.Any], text: str) -> str:
-        if type(self).store_event is not InMemoryEventStore.store_event:  # a subclass's store_event still sees every event
+        if not self._counts_text:  # a subclass's store_event still sees every event
             return self.store_event(stream_id, message)
         return self._store(stream_id, message, len(text))
 
     def _store(self, stream_id: str, message: dict[str, t.Any] | None, size: int) -> str:
         now = time.monotonic()
+        streams = self._streams
         with self._lock:
-            events = self._streams.pop(stream_id, None)  # re-inserted below: dict order is recency
+            events = streams.pop(stream_id, None)  # re-inserted below: dict order is recency
             if events is None:
                 events = collections.deque()
-                while len(self._streams) >= self.max_streams:
-                    self._drop_stream(next(iter(self._streams)))
-            self._streams[stream_id] = events
+                while len(streams) >= self.max_streams:
+                    self._drop_stream(next(iter(streams)))
+            elif len(events) >= self.max_events_per_stream:
+                self._bytes -= events.popleft().size
+            streams[stream_id] = events
             number = self._next
             self._next = number + 1
-            if len(events) >= self.max_events_per_stream:
-                self._bytes -= events.popleft().size
             events.append(_new_event((number, message, size, now)))
-            self._bytes += size
-            if now < self._oldest:
-                self._oldest = now
-            if self._oldest < now - self.max_age or self._bytes > self.max_bytes:  # as _trim's own checks
+            held = self._bytes = self._bytes + size
+            oldest = self._oldest
+            if now < oldest:
+                self._oldest = oldest = now
+            if oldest < now - self.max_age or held > self.max_bytes:  # as _trim's own checks
                 self._trim(now)
         return f"{stream_id}-{number}"
 

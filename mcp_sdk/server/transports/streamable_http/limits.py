@@ -8,6 +8,7 @@ gets ``429``, past the total ``503``, both at once and with ``Retry-After``.
 
 from __future__ import annotations
 
+import functools
 import threading
 import typing as t
 
@@ -41,6 +42,7 @@ class StreamLimits:
         self._lock = threading.Lock()
         self._open = 0
         self._by_owner: dict[t.Hashable, int] = {}
+
 
     def resize(self, total: int, per_owner: int) -> None:
         """Change the caps (the WSGI server told its thread count); places already taken stay."""
@@ -80,10 +82,14 @@ class StreamLimits:
             else:
                 self._by_owner[owner] = held + 1
                 self._open += 1
-                return _Release(self._give_back, owner)
+                return functools.partial(self._give_back, owner, [None])  # C: no Python object to make, nor frame to call
         raise refusal
 
-    def _give_back(self, owner: t.Hashable) -> None:
+    def _give_back(self, owner: t.Hashable, once: list[None]) -> None:
+        try:
+            once.pop()  # atomic: only the first call finds the item
+        except IndexError:  # given back already
+            return
         with self._lock:
             self._open -= 1
             held = self._by_owner.get(owner, 0) - 1
@@ -92,22 +98,6 @@ class StreamLimits:
             else:
                 self._by_owner.pop(owner, None)
 
-
-class _Release:
-    """Gives one place back, once: ``give_back`` is the :class:`StreamLimits` method that owns the counts."""
-
-    __slots__ = ("_give_back", "_owner")
-
-    def __init__(self, give_back: t.Callable[[t.Hashable], None], owner: t.Hashable) -> None:
-        self._give_back = [give_back]  # emptied by the one call that gives back (list.pop is atomic)
-        self._owner = owner
-
-    def __call__(self) -> None:
-        try:
-            give_back = self._give_back.pop()
-        except IndexError:  # given back already
-            return
-        give_back(self._owner)
 
 
 __all__ = ["RETRY_AFTER", "StreamLimits", "streams_for_threads"]

@@ -55,9 +55,9 @@ class ModernPost:
         stateless mode, it has no session and does not open one (nor names a 2025 version)."""
         if carries_envelope(message):
             return True
-        if self.stateless or type(message) is not dict or "method" not in message or is_initialize(message):
+        if self.stateless or environ.get(SESSION_KEY):  # a session's request (the usual one): asked first
             return False
-        if environ.get(SESSION_KEY):
+        if type(message) is not dict or "method" not in message or is_initialize(message):
             return False
         header = environ.get(VERSION_KEY)
         return header is None or not versions.is_supported(header)

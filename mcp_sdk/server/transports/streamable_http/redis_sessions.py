@@ -182,8 +182,8 @@ class SharedHTTPSession(HTTPSession):
             except self.backplane.errors:
                 pass  # the key expires by itself
 
-    def open_request_stream(self, request_ids: t.Sequence[t.Any]) -> t.Any:
-        stream = super().open_request_stream(request_ids)
+    def open_request_stream(self, request_ids: t.Sequence[t.Any], consumer: t.Any = None) -> t.Any:
+        stream = super().open_request_stream(request_ids, consumer)
         note = json.dumps({"w": self.backplane.worker_id, "ids": list(request_ids)})
         running, stream_id, ttl = f"{self.key}:run", stream.stream_id, self.registry.record_ttl or 86400
 

@@ -19,12 +19,12 @@ MAX_EVENT_ID_LENGTH = 256
 #: The first protocol version whose clients expect priming events and resume streams the server closed.
 RESUMABLE_VERSION = "2025-11-25"
 
-_RESUMABLE_FROM = versions.SUPPORTED_VERSIONS.index(RESUMABLE_VERSION)
+_RESUMABLE_VERSIONS = frozenset(versions.SUPPORTED_VERSIONS[versions.SUPPORTED_VERSIONS.index(RESUMABLE_VERSION) :])
 
 
 def resumable(version: str | None) -> bool:
     """Whether clients of protocol ``version`` expect priming events and resume closed streams."""
-    return version is not None and versions.SUPPORTED_VERSIONS.index(version) >= _RESUMABLE_FROM
+    return version in _RESUMABLE_VERSIONS
 
 
 def sse_answer(body: SSEBody, hold: float | None) -> Answer:

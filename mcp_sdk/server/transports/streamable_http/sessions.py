@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import itertools
 import logging
+import queue
 import re
 import secrets
 import threading
@@ -20,7 +21,7 @@ import typing as t
 
 from .... import json_rpc
 from .event_store import EventStore
-from .sse import Stream
+from .sse import QueueItem, Stream
 
 if t.TYPE_CHECKING:
     from ....server import Server
@@ -126,14 +127,17 @@ class HTTPSession:
                 store = self._store
         return store
 
-    def open_request_stream(self, request_ids: t.Sequence[t.Any]) -> Stream:
+    def open_request_stream(
+        self, request_ids: t.Sequence[t.Any], consumer: queue.SimpleQueue[QueueItem] | None = None
+    ) -> Stream:
         """A new stream carrying the answers to ``request_ids`` (one POST).
 
         :param request_ids: the JSON-RPC ids of the POST's requests.
+        :param consumer: the queue of the connection that reads the stream from its start (None: none yet).
         """
         store = self.store
         with self._lock:
-            stream = Stream(f"{self.stream_prefix}{next(self._numbers)}", store, request_ids)
+            stream = Stream(f"{self.stream_prefix}{next(self._numbers)}", store, request_ids, consumer)
             self._streams[stream.stream_id] = stream
             self.running_requests += 1
             for request_id in request_ids:
@@ -183,36 +187,42 @@ class HTTPSession:
         :param stream: the stream whose connection ended.
         :param delivered: whether the final answer was written to it.
         """
-        self.touch()
+        self.last_active = time.monotonic()  # as touch()
+        if delivered:  # the usual end: the stream's answer was written
+            if stream.stream_id != STANDALONE:
+                self._retain(stream, delivered=True)
+            return
         if stream.stream_id == STANDALONE:
             return
-        if not delivered and not stream.done and not stream.primed:
+        if not stream.done and not stream.primed:
             # The client cannot resume this stream (no priming event): nobody can get the answer.
             for request_id in stream.request_ids:
                 with self._lock:
                     mine = self._by_request.get(request_id) is stream
                 if mine:
                     self.server_session.cancel_request(request_id, "The client disconnected")
-        if delivered:
-            with self._lock:
-                if self._streams.get(stream.stream_id) is stream:
-                    del self._streams[stream.stream_id]
-        if delivered or stream.done:
+        if stream.done:
             self._retain(stream)
 
-    def _retain(self, stream: Stream) -> None:
+    def _retain(self, stream: Stream, delivered: bool = False) -> None:
         """Keep a finished stream replayable, but only the last :data:`RETAINED_STREAMS` of them.
 
         A write that "succeeded" may never have reached a client that just vanished, and a
         client may come back for an answer that finished while it was away.
+
+        :param delivered: its answer was written: the stream itself is dropped (its events stay).
         """
         evicted = None
+        stream_id = stream.stream_id
         with self._lock:
-            if stream.stream_id in self._retained:
+            if delivered and self._streams.get(stream_id) is stream:
+                del self._streams[stream_id]
+            retained = self._retained
+            if stream_id in retained:
                 return
-            self._retained.append(stream.stream_id)
-            if len(self._retained) > RETAINED_STREAMS:
-                evicted = self._retained.popleft()
+            retained.append(stream_id)
+            if len(retained) > RETAINED_STREAMS:
+                evicted = retained.popleft()
                 old = self._streams.get(evicted)
                 if old is not None and not old.attached:
                     del self._streams[evicted]
@@ -440,11 +450,12 @@ class SessionRegistry:
             session = self._sessions.get(session_id)
             if session is None:
                 return None
-            expired = self._expired(session, time.monotonic())
+            now = time.monotonic()
+            expired = session.expired(now, self.idle_timeout, self.unused_timeout)  # as _expired
             del self._sessions[session_id]
             if not expired:
                 self._sessions[session_id] = session  # now the most recently used
-                session.touch()
+                session.last_active = now  # as session.touch()
         if expired:
             session.close("Session expired")
             return None

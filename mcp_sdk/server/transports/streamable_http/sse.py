@@ -83,11 +83,19 @@ class Stream:
     :param stream_id: unique within the session; the event store files events under it.
     :param store: the session's event store; None when the stream cannot be resumed (stateless).
     :param request_ids: the JSON-RPC ids whose answers the stream carries (empty for the GET stream).
+    :param consumer: the queue of a connection that reads the stream from its start, as if
+        :meth:`attach` had given it (None: no connection yet).
     """
 
     __slots__ = ("stream_id", "store", "request_ids", "primed", "done", "listen", "_lock", "_queue", "_queued_bytes")
 
-    def __init__(self, stream_id: str, store: EventStore | None, request_ids: t.Sequence[t.Any] = ()) -> None:
+    def __init__(
+        self,
+        stream_id: str,
+        store: EventStore | None,
+        request_ids: t.Sequence[t.Any] = (),
+        consumer: queue.SimpleQueue[QueueItem] | None = None,
+    ) -> None:
         self.stream_id = stream_id
         self.store = store
         self.request_ids = tuple(request_ids)
@@ -98,7 +106,7 @@ class Stream:
         #: Whether it answers a ``subscriptions/listen`` request (ended with a result on close).
         self.listen = False
         self._lock = threading.Lock()
-        self._queue: queue.SimpleQueue[QueueItem] | None = None
+        self._queue = consumer
         self._queued_bytes = 0  # text queued for the current connection and not yet taken
 
     @property
@@ -108,9 +116,14 @@ class Stream:
 
     def prime(self, retry_ms: int | None) -> bytes:
         """The priming event that starts a connection: an event id to resume from, and no data."""
-        event_id = self.store.store_event(self.stream_id, None) if self.store is not None else None
+        if self.store is None:
+            self.primed = True
+            return format_event(None, None, retry_ms)
+        event_id = self.store.store_event(self.stream_id, None)
         self.primed = True
-        return format_event(None, event_id, retry_ms)
+        if retry_ms is None:
+            return f"id: {event_id}\ndata: \n\n".encode("utf-8")
+        return f"id: {event_id}\nretry: {retry_ms}\ndata: \n\n".encode("utf-8")  # as format_event writes it
 
     def put(self, message: dict[str, t.Any], text: str) -> None:
         """Send ``message`` (already encoded as ``text``): store it, and queue it for the connection if any.
@@ -217,6 +230,16 @@ class SSEBody:
         0: what is pending now, then the close. None: as long as the stream lasts.
     """
 
+    # What a connection starts with, kept on the class: an instance stores only what differs.
+    _outcome: _Signal | None = None
+    _skip: t.Collection[str] = ()
+    _delivered = False
+    _ended = False
+    _gone: t.Callable[[], bool] | None = None
+    _probe_interval = PROBE_INTERVAL
+    _release: t.Callable[[], None] | None = None
+    _leave: t.Callable[[], None] | None = None
+
     def __init__(
         self,
         stream: Stream,
@@ -236,26 +259,28 @@ class SSEBody:
         self._pending = list(preamble)
         self._keepalive = keepalive
         self._retry_ms = retry_ms
-        self._outcome: _Signal | None = _Signal.FINAL if finished else None
-        self._skip = skip
+        if finished:
+            self._outcome = _Signal.FINAL
+        if skip:
+            self._skip = skip
         self._on_end = on_end
-        self._delivered = False
-        self._ended = False
-        self._gone: t.Callable[[], bool] | None = None
-        self._probe_interval = PROBE_INTERVAL
-        self._also_on_end: list[t.Callable[[], None]] = []
         self._events: t.Generator[bytes, None, None] = self._generate()
 
     def watch(
-        self, gone: t.Callable[[], bool] | None, on_end: t.Callable[[], None], probe_interval: float = PROBE_INTERVAL
+        self,
+        gone: t.Callable[[], bool] | None,
+        release: t.Callable[[], None] | None,
+        leave: t.Callable[[], None] | None,
+        probe_interval: float = PROBE_INTERVAL,
     ) -> None:
         """Before iteration: end the connection within ``probe_interval`` seconds once ``gone()``
-        says the client left (None: only a failed write tells), and call ``on_end()`` when it ends."""
+        says the client left (None: only a failed write tells), and call ``release()`` (the
+        connection's place), then ``leave()`` (its count in flight), when it ends (None: nothing)."""
         self._gone = gone
         self._probe_interval = probe_interval
-        self._also_on_end.append(on_end)
+        self._release, self._leave = release, leave
         if self._ended:
-            on_end()
+            self._give_back()
 
     def __iter__(self) -> t.Iterator[bytes]:
         return self._events
@@ -278,7 +303,8 @@ class SSEBody:
             except queue.Empty:
                 item = None
             if item is not None:
-                self._outcome = self._drain(item, self._pending)
+                outcome = self._take(item, self._pending)  # the usual item: the final answer, nothing after it
+                self._outcome = self._drain(None, self._pending) if outcome is None else outcome
             if self._outcome is None and self._hold is not None and self._hold <= 0:
                 self._outcome = self._poll_close(self._pending)  # a poll: all it says is known now
             if self._outcome is None:
@@ -328,9 +354,10 @@ class SSEBody:
         finally:
             self._end()
 
-    def _drain(self, item: QueueItem, pending: list[bytes]) -> _Signal | None:
-        """Add ``item`` and whatever else is queued now to ``pending``; returns how the connection ends, or None."""
-        outcome = self._take(item, pending)
+    def _drain(self, item: QueueItem | None, pending: list[bytes]) -> _Signal | None:
+        """Add ``item`` (None: taken already) and whatever else is queued now to ``pending``; returns how
+        the connection ends, or None."""
+        outcome = None if item is None else self._take(item, pending)
         while outcome is None:
             try:
                 item = self._consumer.get(block=False)
@@ -383,8 +410,18 @@ class SSEBody:
             if self._on_end is not None:
                 self._on_end(self.stream, self._delivered)
         finally:
-            for on_end in self._also_on_end:
-                on_end()
+            self._give_back()
+
+    def _give_back(self) -> None:
+        """Call what :meth:`watch` was given (once: they are forgotten as they are called)."""
+        release, self._release = self._release, None
+        leave, self._leave = self._leave, None
+        try:
+            if release is not None:
+                release()
+        finally:
+            if leave is not None:
+                leave()
 
 
 __all__ = ["KEEPALIVE", "MAX_QUEUED", "MAX_QUEUED_BYTES", "OPENING", "PROBE_INTERVAL", "SSE_HEADERS", "QueueItem", "SSEBody", "Stream", "format_event", "format_retry"]

@@ -8,6 +8,7 @@ end it and a dropped connection cancels the request.
 
 from __future__ import annotations
 
+import functools
 import queue
 import threading
 import time
@@ -43,18 +44,6 @@ GRACEFUL_CLOSE_WAIT = 1.0
 _RELEASE_KEY = "mcp_sdk.release_stream"
 #: Where a request keeps what ends its count in flight (:meth:`SSEAnswers.enter`).
 _LEAVE_KEY = "mcp_sdk.leave_thread"
-
-
-def _both(release: t.Callable[[], None] | None, leave: t.Callable[[], None] | None) -> t.Callable[[], None]:
-    def both() -> None:
-        try:
-            if release is not None:
-                release()
-        finally:
-            if leave is not None:
-                leave()
-
-    return both
 
 
 class SSEAnswers:
@@ -161,15 +150,17 @@ class SSEAnswers:
         release = environ.pop(_RELEASE_KEY, None)
         leave = environ.pop(_LEAVE_KEY, None)
         body = answer.body
-        if isinstance(body, SSEBody):
+        if type(body) is SSEBody:
             # A body known whole (see SSEBody.prefetch) is written at once: no client to watch meanwhile.
             gone = None if body.complete else disconnect_probe(environ)
-            body.watch(gone, _both(release, leave), self._capacity.probe_interval)
+            body.watch(gone, release, leave, self._capacity.probe_interval)
         else:
-            if release is not None:
-                release()
-            if leave is not None:
-                leave()
+            try:
+                if release is not None:
+                    release()
+            finally:
+                if leave is not None:
+                    leave()
         return answer
 
 
@@ -250,10 +241,12 @@ class SSEAnswers:
         # The request may wait for a free worker: its token exists from now on, so a
         # notifications/cancelled POSTed meanwhile still reaches it.
         request_id = message.get("id") if type(message) is dict else None
-        cancellation = server_session.accept(request_id) if json_rpc.is_valid_id(request_id) else None
+        kind = type(request_id)  # as json_rpc.is_valid_id
+        cancellation = server_session.accept(request_id) if kind is str or kind is int else None
         try:
-            self._pool.submit(
-                lambda: self._run(server_session, message, finish, cancellation, modern, http_request), owner=server_session
+            self._pool.submit(  # a partial: no closure cells, no Python frame of its own
+                functools.partial(self._run, server_session, message, finish, cancellation, modern, http_request),
+                owner=server_session,
             )
         except TransportError:
             if cancellation is not None:

@@ -170,9 +170,10 @@ class WorkerPool:
     def _next_job(self, idle: _Idle) -> Job | None:
         """The next job: a queued one, else one handed over within ``idle_timeout``; None to end the thread."""
         with self._lock:
-            job = self._queued_job()
-            if job is not None or self._closed:
-                return job
+            if self._pending:
+                return self._queued_job()
+            if self._closed:
+                return None
             self._idle.append(idle)
         if not idle.sleep(self.idle_timeout):
             with self._lock:

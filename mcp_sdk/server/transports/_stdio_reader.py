@@ -121,11 +121,18 @@ class LineReader:
         poller = self._poller
         fd = self._fd
         stop = self._stop
-        while not stop.is_set():
+        while True:
             if poller is not None:
+                # The stop flag is looked at only when the poll gives anything but stdin alone
+                # (the wake-up pipe, a timeout, an error): stop() writes to that pipe after setting
+                # it, and the transport looks at its own flag after every line anyway.
                 events = poller.poll(_WAIT_SLICE * 1000)
-                if len(events) != 1 or events[0][0] != fd:  # woken (or timed out): look at stop
+                if len(events) != 1 or events[0][0] != fd:
+                    if stop.is_set():
+                        return None
                     continue
+            elif stop.is_set():
+                return None
             try:
                 chunk = self._read(_CHUNK_SIZE)
             except (OSError, ValueError) as error:  # stdin closed under us
@@ -135,7 +142,6 @@ class LineReader:
                 time.sleep(0.01)
                 continue
             return chunk
-        return None
 
     def buffered(self) -> bool:
         """Whether input past the last line returned is already read: the reader holds its
@@ -189,6 +195,15 @@ class LineReader:
                 return None
             lines = more.split(b"\n")
             self._rest = lines.pop()
+            if lines and not self._skipping and not self._partial:
+                # The usual chunk, whole lines with nothing carried over: its first line at once.
+                line = lines[0]
+                self._lines, self._count = lines, len(lines)
+                if len(line) <= self.max_line_bytes:
+                    self._next = 1
+                    return line
+                self._next = 0
+                continue
             index = 0
             if lines:
                 if self._skipping:  # the end of an over-long line: dropped

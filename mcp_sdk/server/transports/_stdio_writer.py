@@ -60,13 +60,35 @@ class LineWriter:
                 queued = self._wait_for_room(size)
             if self._dead:
                 return
-            batch = self._pending
-            batch.append(data)
+            pending = self._pending
             self._bytes = queued
             if self._writing or (defer and queued < _DEFER_LIMIT) or self.stream is None:
+                pending.append(data)
                 return  # the thread writing now (or the reader, before it blocks) writes it
-            self._pending = []  # this thread writes the queue (as _take_pending would give it)
-            self._writing = True
+            self._writing = True  # this thread writes the queue (as _take_pending would give it)
+            batch: list[bytes] | None = None  # None: nothing else queued (the empty list stays the queue)
+            if pending:
+                pending.append(data)
+                batch, self._pending = pending, []
+        if batch is not None:
+            self._write_pending(batch)
+            return
+        # The usual case, nothing else queued: this line alone, without a batch list or a frame.
+        out: t.Any = self.stream
+        try:
+            out.write(data)
+            out.flush()
+        except (OSError, ValueError) as error:  # the client went away (EPIPE) or stdout closed
+            self._failed(error)
+            return
+        with self._lock:
+            self._bytes -= size
+            if self._waiters:
+                self._drained.notify_all()
+            if not self._pending:
+                self._writing = False
+                return
+            batch = self._take_pending()
         self._write_pending(batch)
 
     def _wait_for_room(self, size: int) -> int:
@@ -119,19 +141,23 @@ class LineWriter:
                 out.write(data)
                 out.flush()
             except (OSError, ValueError) as error:  # the client went away (EPIPE) or stdout closed
-                with lock:
-                    self._dead = True
-                    self._writing = False
-                    self._pending = []
-                    self._bytes = 0
-                    self._drained.notify_all()
-                self._on_error(error)
+                self._failed(error)
                 return
             with lock:
                 self._bytes -= written
                 if self._waiters:
                     self._drained.notify_all()
                 batch = self._take_pending()
+
+    def _failed(self, error: BaseException) -> None:
+        """The stream is gone: drop every line from now on and say so (once)."""
+        with self._lock:
+            self._dead = True
+            self._writing = False
+            self._pending = []
+            self._bytes = 0
+            self._drained.notify_all()
+        self._on_error(error)
 
 
 def discard_output(stream: t.Any) -> None:

@@ -22,6 +22,7 @@ logger = logging.getLogger("mcp_sdk.server.transports.stdio")
 _CHUNK_SIZE = 64 * 1024
 #: Seconds between checks of the stop flag while waiting for input.
 _WAIT_SLICE = 1.0
+_WAIT_SLICE_MS = int(_WAIT_SLICE * 1000)  # poll() takes milliseconds
 
 
 class LineReader:
@@ -126,7 +127,7 @@ class LineReader:
                 # The stop flag is looked at only when the poll gives anything but stdin alone
                 # (the wake-up pipe, a timeout, an error): stop() writes to that pipe after setting
                 # it, and the transport looks at its own flag after every line anyway.
-                events = poller.poll(_WAIT_SLICE * 1000)
+                events = poller.poll(_WAIT_SLICE_MS)
                 if len(events) != 1 or events[0][0] != fd:
                     if stop.is_set():
                         return None
@@ -149,22 +150,14 @@ class LineReader:
         return self._next < self._count or self._rest != b""
 
     def next_line(self) -> bytes | None:
-        """The next complete line (without its newline), or None when input is over or stopping."""
-        index = self._next
-        if index < self._count:  # the common case: a line of the chunk read last
-            self._next = index + 1
-            line = self._lines[index]
-            if len(line) <= self.max_line_bytes:
-                return line
-            self._on_too_long()
-        return self._next_line_read()
+        """The next complete line (without its newline), or None when input is over or stopping.
 
-    def _next_line_read(self) -> bytes | None:
-        """:meth:`next_line` once the lines already cut may not do: skips over-long ones, keeps
-        the start of a line whose end has not arrived, and reads more."""
+        Over-long lines are skipped, the start of a line whose end has not arrived is kept, and
+        more is read when the lines already cut run out (one frame: the sequential path reads
+        for every line)."""
         while True:
             index = self._next
-            if index < self._count:
+            if index < self._count:  # the common case: a line of the chunk read last
                 self._next = index + 1
                 line = self._lines[index]
                 if len(line) > self.max_line_bytes:

@@ -41,7 +41,7 @@ from ... import error_codes, json_rpc, methods
 from ...cancellation import Cancellation
 from ...channel import safe_repr
 from ._stdio_reader import LineReader
-from ._stdio_writer import LineWriter, discard_output
+from ._stdio_writer import LineWriter, discard_output, line_bytes
 from ._stray_output import StrayOutputToStderr
 
 if t.TYPE_CHECKING:
@@ -145,7 +145,7 @@ class StdioTransport:
         self._running = False
 
         # Output: whole lines, batched, one writing thread at a time.
-        self._writer = LineWriter(on_error=self._output_failed)
+        self._writer = LineWriter(on_error=self._output_failed, lock=self._lock)  # see _start's claim
         # Input: used only by the thread holding the reader role (wake() and close() excepted).
         self._reader = LineReader(
             max_line_bytes=max_line_bytes,
@@ -423,14 +423,27 @@ class StdioTransport:
                     # a malformed request), so the note accept() made may still be there; left, it
                     # would refuse every later request with this id as in flight.
                     session.forget(request_id)
-            elif cancellation is not None:
-                session.forget(request_id)  # never handled: the session's note of it goes too
-            with self._lock:
-                if tracked:
-                    self._active.pop(request_id, None)
-                if cancellation is not None:
                     if cancellation.cancelled():
                         response = None  # the specification: no response to a cancelled request
+                # (A result: the dispatcher ran the request and looked at its token after the session
+                # stopped tracking it, past which no notifications/cancelled or close() reaches it.)
+            elif cancellation is not None:
+                session.forget(request_id)  # never handled: the session's note of it goes too
+            data: bytes | None = None
+            if response is not None and not session.closed:  # (closed: a tool that outlived the connection)
+                try:  # _write_response, inline
+                    text: str | None = json_rpc.encode(response)
+                except Exception:  # a result JSON cannot carry: the session reports it and answers -32603
+                    text = self._encode_failed(response, session)
+                if text is not None:
+                    try:
+                        data = (text + "\n").encode("utf-8")  # line_bytes, inline
+                    except UnicodeEncodeError:
+                        data = line_bytes(text, response)
+            claimed: t.Any = None
+            with self._lock:  # the writer's lock too: the answer is queued in this same section
+                if tracked:
+                    self._active.pop(request_id, None)
                 leading = token == self._lead_token
                 if self._backlog and not self._stopping:
                     message = self._backlog.popleft()
@@ -443,15 +456,12 @@ class StdioTransport:
                     self._jobs_running -= 1
                     if leading:
                         self._busy_since = None
-            if response is not None and not session.closed:  # (closed: a tool that outlived the connection)
-                # _write_response, inline. The reader holds its answer back while more input is buffered
-                # (written with the next ones before it blocks); otherwise it writes it now.
-                try:
-                    text: str | None = json_rpc.encode(response)
-                except Exception:  # a result JSON cannot carry: the session reports it and answers -32603
-                    text = self._encode_failed(response, session)
-                if text is not None:
-                    self._writer.write_line(text, response, leading and self._reader.buffered())
+                if data is not None:  # last: past the high-water mark claim() waits, releasing the lock
+                    # The reader holds its answer back while more input is buffered (written with the
+                    # next ones before it blocks); otherwise it writes it now.
+                    claimed = self._writer.claim(data, leading and self._reader.buffered())
+            if claimed is not None:
+                self._writer.write_claimed(claimed)
             if tracked and request_id in self._listening:  # only this thread removes its own request's id
                 with self._lock:
                     self._listening.discard(request_id)

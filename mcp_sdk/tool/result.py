@@ -53,8 +53,13 @@ def tool_result(tool_name: str, returned: t.Any) -> dict[str, t.Any]:
     """
     if isinstance(returned, Response):
         content = returned.content
-        # The usual one block is checked here, one call fewer than through content_blocks.
-        blocks = [_block(tool_name, content[0])] if type(content) is list and len(content) == 1 else content_blocks(tool_name, content)
+        if type(content) is list and len(content) == 1:  # the usual one block, without content_blocks' frame
+            block = content[0]
+            if not (type(block) is dict and len(block) == 2 and block.get("type") == "text" and type(block.get("text")) is str):
+                block = _block(tool_name, block)  # (a plain text block is JSON as it is: _block's first test, inline)
+            blocks = [block]
+        else:
+            blocks = content_blocks(tool_name, content)
         result = {"content": blocks, "isError": returned.error}
         if returned.structured_content is not None:
             result["structuredContent"] = structured_content(tool_name, returned.structured_content)

@@ -285,3 +285,44 @@ class TestAcceptedRequests:
         token = session.accept(9)
         session.close("bye")
         assert token.cancelled() and token.reason == "bye"
+
+    def test_an_id_in_flight_cannot_be_accepted_until_it_ends(self):
+        server, _ = self.make()
+        session = server.create_session(send=lambda message, related: None)
+        assert session.begin(10, Cancellation()) is True
+        assert session.accept(10) is None
+        assert session.begin(10, Cancellation()) is False
+        session.end(10)
+        assert session.accept(10) is not None
+
+    def test_a_request_accepted_after_close_starts_cancelled(self):
+        server, _ = self.make()
+        session = server.create_session(send=lambda message, related: None)
+        session.close("bye")
+        token = session.accept(11)
+        assert token is not None and token.cancelled()
+
+    def test_of_threads_taking_one_id_at_once_at_most_one_holds_it(self):
+        # accept() takes no lock: it notes the id before it looks for it in flight, as begin() does
+        # the other way round, so two takers never both hold the id.
+        server, _ = self.make()
+        for round_ in range(200):
+            session = server.create_session(send=lambda message, related: None)
+            held: list[str] = []
+            start = threading.Barrier(4)
+
+            def take(kind: str) -> None:
+                start.wait(10)
+                if kind == "accept":
+                    token = session.accept(round_)
+                    if token is not None and session.begin(round_, token):
+                        held.append(kind)
+                elif session.begin(round_, Cancellation()):
+                    held.append(kind)
+
+            threads = [threading.Thread(target=take, args=(kind,)) for kind in ("accept", "begin", "accept", "begin")]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(10)
+            assert len(held) <= 1, held

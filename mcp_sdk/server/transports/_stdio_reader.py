@@ -22,6 +22,7 @@ logger = logging.getLogger("mcp_sdk.server.transports.stdio")
 _CHUNK_SIZE = 64 * 1024
 #: Seconds between checks of the stop flag while waiting for input.
 _WAIT_SLICE = 1.0
+_WAIT_SLICE_MS = int(_WAIT_SLICE * 1000)  # poll() takes milliseconds
 
 
 class LineReader:
@@ -116,49 +117,20 @@ class LineReader:
                     os.close(fd)
                 self._wake_fds = None
 
-    def _read_chunk(self) -> bytes | None:
-        """The next bytes of stdin; b"" at its end, None when stopping."""
-        poller = self._poller
-        fd = self._fd
-        stop = self._stop
-        while not stop.is_set():
-            if poller is not None:
-                events = poller.poll(_WAIT_SLICE * 1000)
-                if len(events) != 1 or events[0][0] != fd:  # woken (or timed out): look at stop
-                    continue
-            try:
-                chunk = self._read(_CHUNK_SIZE)
-            except (OSError, ValueError) as error:  # stdin closed under us
-                logger.debug("stdin read failed: %s", error)
-                return b""
-            if chunk is None:  # a non-blocking stream with nothing yet
-                time.sleep(0.01)
-                continue
-            return chunk
-        return None
-
     def buffered(self) -> bool:
         """Whether input past the last line returned is already read: the reader holds its
         answers back only then (with nothing buffered it would flush them before blocking anyway)."""
         return self._next < self._count or self._rest != b""
 
     def next_line(self) -> bytes | None:
-        """The next complete line (without its newline), or None when input is over or stopping."""
-        index = self._next
-        if index < self._count:  # the common case: a line of the chunk read last
-            self._next = index + 1
-            line = self._lines[index]
-            if len(line) <= self.max_line_bytes:
-                return line
-            self._on_too_long()
-        return self._next_line_read()
+        """The next complete line (without its newline), or None when input is over or stopping.
 
-    def _next_line_read(self) -> bytes | None:
-        """:meth:`next_line` once the lines already cut may not do: skips over-long ones, keeps
-        the start of a line whose end has not arrived, and reads more."""
+        Over-long lines are skipped, the start of a line whose end has not arrived is kept, and
+        more is read when the lines already cut run out (one frame: the sequential path reads
+        for every line)."""
         while True:
             index = self._next
-            if index < self._count:
+            if index < self._count:  # the common case: a line of the chunk read last
                 self._next = index + 1
                 line = self._lines[index]
                 if len(line) > self.max_line_bytes:
@@ -178,9 +150,27 @@ class LineReader:
             if self._eof:
                 return None
             self._before_block()  # e.g. answers held back go out now
-            more = self._read_chunk()
-            if more is None:
-                return None
+            poller = self._poller
+            while True:  # read the next bytes of stdin (b"" at its end), inline: the sequential path reads per line
+                if poller is not None:
+                    # The stop flag is looked at only when the poll gives anything but stdin alone
+                    # (the wake-up pipe, a timeout, an error): stop() writes to that pipe after setting
+                    # it, and the transport looks at its own flag after every line anyway.
+                    events = poller.poll(_WAIT_SLICE_MS)
+                    if len(events) != 1 or events[0][0] != self._fd:
+                        if self._stop.is_set():
+                            return None
+                        continue
+                elif self._stop.is_set():
+                    return None
+                try:
+                    more = self._read(_CHUNK_SIZE)
+                except (OSError, ValueError) as error:  # stdin closed under us
+                    logger.debug("stdin read failed: %s", error)
+                    more = b""
+                if more is not None:
+                    break
+                time.sleep(0.01)  # a non-blocking stream with nothing yet
             if not more:
                 self._eof = True
                 if self._partial and not self._skipping:
@@ -189,6 +179,15 @@ class LineReader:
                 return None
             lines = more.split(b"\n")
             self._rest = lines.pop()
+            if lines and not self._skipping and not self._partial:
+                # The usual chunk, whole lines with nothing carried over: its first line at once.
+                line = lines[0]
+                self._lines, self._count = lines, len(lines)
+                if len(line) <= self.max_line_bytes:
+                    self._next = 1
+                    return line
+                self._next = 0
+                continue
             index = 0
             if lines:
                 if self._skipping:  # the end of an over-long line: dropped

@@ -27,14 +27,17 @@ class LineWriter:
 
     :param on_error: called, once, with the error of the write that found the
         stream gone (EPIPE, closed); every line after it is dropped.
+    :param lock: the lock guarding the queue (the owner's, to :meth:`claim` lines under it).
     """
 
-    def __init__(self, on_error: t.Callable[[BaseException], None]) -> None:
+    def __init__(self, on_error: t.Callable[[BaseException], None], lock: threading.Lock | None = None) -> None:
         #: The binary stream written to; lines queued while it is None wait for it.
         self.stream: t.BinaryIO | None = None
         self._on_error = on_error
         # Lines queued for the one thread writing at a time (the lock is never held across I/O).
-        self._lock = threading.Lock()
+        # The owner's own lock when it passes one: it can then queue a line (claim()) inside a
+        # critical section it needs anyway, one lock round trip fewer.
+        self._lock = lock if lock is not None else threading.Lock()
         self._drained = threading.Condition(self._lock)
         self._pending: list[bytes] = []
         self._bytes = 0  # queued or being written
@@ -49,24 +52,56 @@ class LineWriter:
             buffered: held back (up to ``_DEFER_LIMIT``) and written together
             by :meth:`flush_deferred` before the reader next blocks, one write for many answers.
         """
-        try:
-            data = (text + "\n").encode("utf-8")
-        except UnicodeEncodeError:  # a lone surrogate: JSON can still carry it escaped
-            data = (json.dumps(message, separators=(",", ":")) + "\n").encode("ascii")
-        size = len(data)
+        data = line_bytes(text, message)
         with self._lock:
-            queued = self._bytes + size
-            if queued > _OUTPUT_HIGH_WATER and self._bytes:
-                queued = self._wait_for_room(size)
-            if self._dead:
+            claimed = self.claim(data, defer)
+        if claimed is not None:
+            self.write_claimed(claimed)
+
+    def claim(self, data: bytes, defer: bool = False) -> bytes | list[bytes] | None:
+        """Queue ``data`` (a line from :func:`line_bytes`), called with the lock given to the
+        constructor held (its own otherwise: only :meth:`write_line` then calls it); returns
+        what this thread must now write with :meth:`write_claimed` (after releasing the lock), or
+        None when another thread (or :meth:`flush_deferred`) writes it. See :meth:`write_line`."""
+        size = len(data)
+        queued = self._bytes + size
+        if queued > _OUTPUT_HIGH_WATER and self._bytes:
+            queued = self._wait_for_room(size)
+        if self._dead:
+            return None
+        pending = self._pending
+        self._bytes = queued
+        if self._writing or (defer and queued < _DEFER_LIMIT) or self.stream is None:
+            pending.append(data)
+            return None  # the thread writing now (or the reader, before it blocks) writes it
+        self._writing = True  # this thread writes the queue (as _take_pending would give it)
+        if pending:
+            pending.append(data)
+            self._pending = []
+            return pending
+        return data  # the usual case, nothing else queued: this line alone, without a batch list
+
+    def write_claimed(self, claimed: bytes | list[bytes]) -> None:
+        """Write what :meth:`claim` gave this thread, then lines queued meanwhile (without the lock)."""
+        if type(claimed) is list:
+            self._write_pending(claimed)
+            return
+        data = claimed
+        out: t.Any = self.stream
+        try:
+            out.write(data)
+            out.flush()
+        except (OSError, ValueError) as error:  # the client went away (EPIPE) or stdout closed
+            self._failed(error)
+            return
+        with self._lock:
+            self._bytes -= len(data)
+            if self._waiters:
+                self._drained.notify_all()
+            if not self._pending:
+                self._writing = False
                 return
-            batch = self._pending
-            batch.append(data)
-            self._bytes = queued
-            if self._writing or (defer and queued < _DEFER_LIMIT) or self.stream is None:
-                return  # the thread writing now (or the reader, before it blocks) writes it
-            self._pending = []  # this thread writes the queue (as _take_pending would give it)
-            self._writing = True
+            batch = self._take_pending()
         self._write_pending(batch)
 
     def _wait_for_room(self, size: int) -> int:
@@ -119,19 +154,31 @@ class LineWriter:
                 out.write(data)
                 out.flush()
             except (OSError, ValueError) as error:  # the client went away (EPIPE) or stdout closed
-                with lock:
-                    self._dead = True
-                    self._writing = False
-                    self._pending = []
-                    self._bytes = 0
-                    self._drained.notify_all()
-                self._on_error(error)
+                self._failed(error)
                 return
             with lock:
                 self._bytes -= written
                 if self._waiters:
                     self._drained.notify_all()
                 batch = self._take_pending()
+
+    def _failed(self, error: BaseException) -> None:
+        """The stream is gone: drop every line from now on and say so (once)."""
+        with self._lock:
+            self._dead = True
+            self._writing = False
+            self._pending = []
+            self._bytes = 0
+            self._drained.notify_all()
+        self._on_error(error)
+
+
+def line_bytes(text: str, message: t.Any) -> bytes:
+    """The line to write for ``text``, the JSON of ``message``: UTF-8 and a newline."""
+    try:
+        return (text + "\n").encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: JSON can still carry it escaped
+        return (json.dumps(message, separators=(",", ":")) + "\n").encode("ascii")
 
 
 def discard_output(stream: t.Any) -> None:
@@ -146,4 +193,4 @@ def discard_output(stream: t.Any) -> None:
         pass
 
 
-__all__ = ["LineWriter", "discard_output"]
+__all__ = ["LineWriter", "discard_output", "line_bytes"]

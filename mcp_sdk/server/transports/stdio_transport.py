@@ -41,7 +41,7 @@ from ... import error_codes, json_rpc, methods
 from ...cancellation import Cancellation
 from ...channel import safe_repr
 from ._stdio_reader import LineReader
-from ._stdio_writer import LineWriter, discard_output
+from ._stdio_writer import LineWriter, discard_output, line_bytes
 from ._stray_output import StrayOutputToStderr
 
 if t.TYPE_CHECKING:
@@ -145,7 +145,7 @@ class StdioTransport:
         self._running = False
 
         # Output: whole lines, batched, one writing thread at a time.
-        self._writer = LineWriter(on_error=self._output_failed)
+        self._writer = LineWriter(on_error=self._output_failed, lock=self._lock)  # see _start's claim
         # Input: used only by the thread holding the reader role (wake() and close() excepted).
         self._reader = LineReader(
             max_line_bytes=max_line_bytes,
@@ -373,9 +373,11 @@ class StdioTransport:
     # -- running requests ------------------------------------------------------
 
     def _start(self, message: t.Any, token: int, session: ServerSession) -> bool:
-        """Run (or queue, or refuse) a request read by the reader; return whether it still reads."""
+        """Run (or queue, or refuse) a request read by the reader, then queued requests while any
+        wait; return whether this thread still reads. (One method: a second frame per request,
+        taking five arguments, cost more than the split was worth.)"""
         request_id = message.get("id") if type(message) is dict else None
-        tracked = type(request_id) in _ID_TYPES
+        tracked = type(request_id) in _ID_TYPES  # only these are hashable ids ([1] is no id)
         watchdog: threading.Thread | None = None
         cancellation: Cancellation | None = None
         with self._lock:
@@ -405,33 +407,43 @@ class StdioTransport:
             return True
         if watchdog is not None:
             watchdog.start()
-        return self._run(message, request_id, cancellation, token, session)
-
-    def _run(
-        self, message: t.Any, request_id: t.Any, cancellation: Cancellation | None, token: int, session: ServerSession
-    ) -> bool:
-        """Run ``message``, then queued requests while any wait; return whether this thread still reads.
-
-        :param request_id: its id (None when it is no dict).
-        :param cancellation: the token ``_active`` holds for ``message`` (None for an untracked one).
-        """
         handle = self.server.handle_message
+        queued = False  # the first request was accepted just now: only a queued one may be cancelled already
         while True:
             response: t.Any = None
-            if not self._stopping and not (cancellation is not None and cancellation.cancelled()):
+            if not self._stopping and not (queued and cancellation is not None and cancellation.cancelled()):
+                # (A cancel that reached the first one meanwhile: the dispatcher finds it when it begins
+                # the request, and any other answer is dropped below.)
                 try:
                     response = handle(message, session, cancellation)
                 except Exception as error:  # a bug must not take the thread down
                     response = self._internal_error(message, error)
-            elif cancellation is not None:
-                session.forget(request_id)  # never handled: the session's note of it goes too
-            tracked = type(request_id) in _ID_TYPES  # only these are hashable ids ([1] is no id)
-            with self._lock:
-                if tracked:
-                    self._active.pop(request_id, None)
-                if cancellation is not None:
+                if cancellation is not None and (type(response) is not dict or "result" not in response):
+                    # Answered without a result: perhaps before the session began it (an unknown method,
+                    # a malformed request), so the note accept() made may still be there; left, it
+                    # would refuse every later request with this id as in flight.
+                    session.forget(request_id)
                     if cancellation.cancelled():
                         response = None  # the specification: no response to a cancelled request
+                # (A result: the dispatcher ran the request and looked at its token after the session
+                # stopped tracking it, past which no notifications/cancelled or close() reaches it.)
+            elif cancellation is not None:
+                session.forget(request_id)  # never handled: the session's note of it goes too
+            data: bytes | None = None
+            if response is not None and not session.closed:  # (closed: a tool that outlived the connection)
+                try:  # _write_response, inline
+                    text: str | None = json_rpc.encode(response)
+                except Exception:  # a result JSON cannot carry: the session reports it and answers -32603
+                    text = self._encode_failed(response, session)
+                if text is not None:
+                    try:
+                        data = (text + "\n").encode("utf-8")  # line_bytes, inline
+                    except UnicodeEncodeError:
+                        data = line_bytes(text, response)
+            claimed: t.Any = None
+            with self._lock:  # the writer's lock too: the answer is queued in this same section
+                if tracked:
+                    self._active.pop(request_id, None)
                 leading = token == self._lead_token
                 if self._backlog and not self._stopping:
                     message = self._backlog.popleft()
@@ -444,10 +456,12 @@ class StdioTransport:
                     self._jobs_running -= 1
                     if leading:
                         self._busy_since = None
-            if response is not None:
-                # The reader holds its answer back while more input is buffered (written with the
-                # next ones before it blocks); otherwise it writes it now, one lock fewer than a flush.
-                self._write_response(response, leading and self._reader.buffered())
+                if data is not None:  # last: past the high-water mark claim() waits, releasing the lock
+                    # The reader holds its answer back while more input is buffered (written with the
+                    # next ones before it blocks); otherwise it writes it now.
+                    claimed = self._writer.claim(data, leading and self._reader.buffered())
+            if claimed is not None:
+                self._writer.write_claimed(claimed)
             if tracked and request_id in self._listening:  # only this thread removes its own request's id
                 with self._lock:
                     self._listening.discard(request_id)
@@ -455,6 +469,8 @@ class StdioTransport:
             if message is None:
                 return leading
             request_id = next_id
+            tracked = type(request_id) in _ID_TYPES
+            queued = True
 
     def _busy(self, message: t.Any) -> None:
         """Refuse a request no worker can take: queueing it without bound would exhaust memory."""

@@ -243,3 +243,48 @@ def test_a_request_whose_id_cannot_be_a_key_is_refused_and_serving_goes_on(reque
         {"jsonrpc": "2.0", "id": 2, "result": {}},
         {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Invalid Request: id must be a string or an integer"}},
     ]
+
+
+
+class CountedOutput(io.BytesIO):
+    """stdout that lets a test wait for the answers it expects, as a client sending one request at a time."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.written = threading.Condition()
+
+    def write(self, data: t.Any) -> int:
+        with self.written:
+            size = super().write(data)
+            self.written.notify_all()
+        return size
+
+    def wait_for_lines(self, count: int) -> None:
+        with self.written:
+            assert self.written.wait_for(lambda: self.getvalue().count(b"\n") >= count, TIMEOUT)
+
+
+def test_an_id_answered_before_its_request_began_can_be_used_again() -> None:
+    # An unknown method or a malformed request is answered before the session begins it: the note
+    # the transport's accept() made once stayed, and a later request with the id was refused as in flight.
+    def call(request_id: int, **fields: t.Any) -> bytes:
+        message = {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": {"name": "echo"}, **fields}
+        return json.dumps(message).encode() + b"\n"
+
+    out = CountedOutput()
+    running = Serving(make_server(), out)
+    try:
+        for count, line in enumerate([call(1, method="no/such/method"), call(1), call(2, jsonrpc="1.0"), call(2)], 1):
+            running.write(line)
+            out.wait_for_lines(count)  # each answered before the next is sent: the id is free again
+        running.close_input()
+        running.join()
+    finally:
+        running.cleanup()
+    empty = {"content": [{"type": "text", "text": ""}], "isError": False}
+    assert lines(out.getvalue()) == [
+        {"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "Method not found: no/such/method"}},
+        {"jsonrpc": "2.0", "id": 1, "result": empty},
+        {"jsonrpc": "2.0", "id": 2, "error": {"code": -32600, "message": 'Invalid Request: jsonrpc must be "2.0"'}},
+        {"jsonrpc": "2.0", "id": 2, "result": empty},
+    ]

@@ -165,17 +165,12 @@ class ServerSession(Channel):
             (the duplicate is then refused when handled).
         :param request_id: the request's JSON-RPC id.
         """
-        # No lock (a transport accepts every request it queues or runs): each step is one dict
-        # operation, and the note is made before the look for a duplicate in flight, as begin()
-        # does the other way round, so of two threads taking one id at once at least one sees the
-        # other. Made before close() looks, it is cancelled there; made after, _closed is set.
-        cancellation = Cancellation()
-        if self._accepted.setdefault(request_id, cancellation) is not cancellation:
-            return None
-        if request_id in self._in_flight:
-            self._accepted.pop(request_id, None)  # our own note: no other thread removes it
-            return None
-        if self._closed:
+        with self._lock:
+            if request_id in self._in_flight or request_id in self._accepted:
+                return None
+            cancellation = self._accepted[request_id] = Cancellation()
+            closed = self._closed
+        if closed:
             cancellation.cancel("Connection closed")
         return cancellation
 
@@ -197,23 +192,15 @@ class ServerSession(Channel):
             # The request accept() took (the transport's common path): it moves to in flight with
             # two single dict operations, no lock. It is in one dict or both at any moment, so
             # close() and cancel_request() always find it; only this request's thread begins it.
-            if self._in_flight.setdefault(request_id, cancellation) is not cancellation:
-                # A duplicate's begin() holds the id for a moment before it refuses itself (below).
-                with self._lock:
-                    if self._in_flight.setdefault(request_id, cancellation) is not cancellation:
-                        self._accepted.pop(request_id, None)
-                        return False
+            self._in_flight[request_id] = cancellation
             self._accepted.pop(request_id, None)
             if self._closed:
                 cancellation.cancel("Connection closed")
             return True
         with self._lock:
-            # Noted before the look into _accepted, which accept() fills without this lock.
-            if self._in_flight.setdefault(request_id, cancellation) is not cancellation:
+            if request_id in self._in_flight or request_id in self._accepted:
                 return False
-            if request_id in self._accepted:
-                del self._in_flight[request_id]
-                return False
+            self._in_flight[request_id] = cancellation
             closed = self._closed
         if closed:  # close() cancelled only the requests it found: this one starts cancelled
             cancellation.cancel("Connection closed")

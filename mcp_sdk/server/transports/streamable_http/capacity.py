@@ -158,7 +158,7 @@ class ThreadCapacity:
         if self.max_hold is None:
             return None
         threads = self.threads
-        reserve = max(1, threads // 4)  # as self.reserve
+        reserve = self.reserve
         spare = threads - self._busy - reserve  # left free with this stream's thread taken (one int read: no lock)
         if spare < 0:
             return 0.0

@@ -43,7 +43,6 @@ class StreamLimits:
         self._open = 0
         self._by_owner: dict[t.Hashable, int] = {}
 
-
     def resize(self, total: int, per_owner: int) -> None:
         """Change the caps (the WSGI server told its thread count); places already taken stay."""
         if total < 1 or per_owner < 1:
@@ -97,7 +96,6 @@ class StreamLimits:
                 self._by_owner[owner] = held
             else:
                 self._by_owner.pop(owner, None)
-
 
 
 __all__ = ["RETRY_AFTER", "StreamLimits", "streams_for_threads"]

@@ -187,7 +187,7 @@ class HTTPSession:
         :param stream: the stream whose connection ended.
         :param delivered: whether the final answer was written to it.
         """
-        self.last_active = time.monotonic()  # as touch()
+        self.touch()
         if delivered:  # the usual end: the stream's answer was written
             if stream.stream_id != STANDALONE:
                 self._retain(stream, delivered=True)
@@ -451,11 +451,11 @@ class SessionRegistry:
             if session is None:
                 return None
             now = time.monotonic()
-            expired = session.expired(now, self.idle_timeout, self.unused_timeout)  # as _expired
+            expired = self._expired(session, now)
             del self._sessions[session_id]
             if not expired:
                 self._sessions[session_id] = session  # now the most recently used
-                session.last_active = now  # as session.touch()
+                session.touch()
         if expired:
             session.close("Session expired")
             return None

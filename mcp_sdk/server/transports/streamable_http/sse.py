@@ -121,9 +121,7 @@ class Stream:
             return format_event(None, None, retry_ms)
         event_id = self.store.store_event(self.stream_id, None)
         self.primed = True
-        if retry_ms is None:
-            return f"id: {event_id}\ndata: \n\n".encode("utf-8")
-        return f"id: {event_id}\nretry: {retry_ms}\ndata: \n\n".encode("utf-8")  # as format_event writes it
+        return format_event(None, event_id, retry_ms)
 
     def put(self, message: dict[str, t.Any], text: str) -> None:
         """Send ``message`` (already encoded as ``text``): store it, and queue it for the connection if any.
@@ -416,12 +414,18 @@ class SSEBody:
         """Call what :meth:`watch` was given (once: they are forgotten as they are called)."""
         release, self._release = self._release, None
         leave, self._leave = self._leave, None
-        try:
-            if release is not None:
-                release()
-        finally:
-            if leave is not None:
-                leave()
+        give_back(release, leave)
 
 
-__all__ = ["KEEPALIVE", "MAX_QUEUED", "MAX_QUEUED_BYTES", "OPENING", "PROBE_INTERVAL", "SSE_HEADERS", "QueueItem", "SSEBody", "Stream", "format_event", "format_retry"]
+def give_back(release: t.Callable[[], None] | None, leave: t.Callable[[], None] | None) -> None:
+    """End a connection's hold: ``release()`` its stream place, then ``leave()`` its count in flight
+    (None: nothing to call), the second even when the first raises."""
+    try:
+        if release is not None:
+            release()
+    finally:
+        if leave is not None:
+            leave()
+
+
+__all__ = ["KEEPALIVE", "MAX_QUEUED", "MAX_QUEUED_BYTES", "OPENING", "PROBE_INTERVAL", "SSE_HEADERS", "QueueItem", "SSEBody", "Stream", "format_event", "format_retry", "give_back"]

@@ -25,7 +25,7 @@ from .http_io import Answer, HTTPRequestError
 from .limits import StreamLimits
 from .request_channel import RequestChannel
 from .sessions import HTTPSession
-from .sse import SSE_HEADERS, QueueItem, SSEBody, Stream
+from .sse import SSE_HEADERS, QueueItem, SSEBody, Stream, give_back
 from .workers import WorkerPool
 
 if t.TYPE_CHECKING:
@@ -155,14 +155,8 @@ class SSEAnswers:
             gone = None if body.complete else disconnect_probe(environ)
             body.watch(gone, release, leave, self._capacity.probe_interval)
         else:
-            try:
-                if release is not None:
-                    release()
-            finally:
-                if leave is not None:
-                    leave()
+            give_back(release, leave)
         return answer
-
 
     # -- stateless streams -----------------------------------------------------
 
@@ -241,8 +235,7 @@ class SSEAnswers:
         # The request may wait for a free worker: its token exists from now on, so a
         # notifications/cancelled POSTed meanwhile still reaches it.
         request_id = message.get("id") if type(message) is dict else None
-        kind = type(request_id)  # as json_rpc.is_valid_id
-        cancellation = server_session.accept(request_id) if kind is str or kind is int else None
+        cancellation = server_session.accept(request_id) if json_rpc.is_valid_id(request_id) else None
         try:
             self._pool.submit(  # a partial: no closure cells, no Python frame of its own
                 functools.partial(self._run, server_session, message, finish, cancellation, modern, http_request),

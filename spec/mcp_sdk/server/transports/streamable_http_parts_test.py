@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import socket
 import threading
@@ -20,6 +21,7 @@ from mcp_sdk.server.transports.streamable_http.sessions import HTTPSession, Sess
 from mcp_sdk.server.transports.streamable_http.sse import format_event, format_retry
 from mcp_sdk.server.transports.streamable_http.workers import WorkerPool
 from spec.support.http_client import ACCEPT_BOTH, initialize_message
+from spec.support.waiting import wait_until
 
 # -- event store ---------------------------------------------------------------
 
@@ -216,14 +218,16 @@ def test_idle_workers_end_and_new_ones_start_on_demand() -> None:
     ran = threading.Event()
     pool.submit(ran.set)
     assert ran.wait(5)
-    deadline = time.monotonic() + 5
-    while pool.thread_count and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert pool.thread_count == 0
+    assert wait_until(lambda: pool.thread_count == 0, 5, 0.01)
     again = threading.Event()
     pool.submit(again.set)
     assert again.wait(5)
     pool.close()
+
+
+def set_and_wait(event: threading.Event, gate: threading.Event) -> None:
+    event.set()
+    gate.wait(5)
 
 
 def test_workers_leave_no_descriptor_behind() -> None:
@@ -234,13 +238,10 @@ def test_workers_leave_no_descriptor_behind() -> None:
         gate = threading.Event()
         ran = [threading.Event() for _ in range(3)]
         for event in ran:
-            pool.submit(lambda event=event: (event.set(), gate.wait(5)))  # type: ignore[misc]
+            pool.submit(functools.partial(set_and_wait, event, gate))
         assert all(event.wait(5) for event in ran) and pool.thread_count == 3
         gate.set()
-        deadline = time.monotonic() + 5
-        while pool.thread_count and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert pool.thread_count == 0
+        assert wait_until(lambda: pool.thread_count == 0, 5, 0.01)
     handed = threading.Event()
     pool.submit(handed.set)
     assert handed.wait(5)
@@ -254,9 +255,7 @@ def test_a_forked_child_runs_its_own_jobs_and_leaves_the_parents_workers_alone()
     warmed = threading.Event()
     pool.submit(warmed.set)
     assert warmed.wait(5)
-    deadline = time.monotonic() + 5
-    while pool.thread_count != 1 and time.monotonic() < deadline:
-        time.sleep(0.01)
+    wait_until(lambda: pool.thread_count == 1, 5, 0.01)
     time.sleep(0.05)  # the worker goes back to sleep, idle
     child = os.fork()
     if child == 0:  # the child: its job runs on a thread of its own

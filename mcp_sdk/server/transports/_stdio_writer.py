@@ -52,7 +52,10 @@ class LineWriter:
             buffered: held back (up to ``_DEFER_LIMIT``) and written together
             by :meth:`flush_deferred` before the reader next blocks, one write for many answers.
         """
-        data = line_bytes(text, message)
+        self.write_data(line_bytes(text, message), defer)
+
+    def write_data(self, data: bytes, defer: bool = False) -> None:
+        """:meth:`write_line` for a line already made by :func:`line_bytes`."""
         with self._lock:
             claimed = self.claim(data, defer)
         if claimed is not None:

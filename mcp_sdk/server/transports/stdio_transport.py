@@ -429,17 +429,7 @@ class StdioTransport:
                 # stopped tracking it, past which no notifications/cancelled or close() reaches it.)
             elif cancellation is not None:
                 session.forget(request_id)  # never handled: the session's note of it goes too
-            data: bytes | None = None
-            if response is not None and not session.closed:  # (closed: a tool that outlived the connection)
-                try:  # _write_response, inline
-                    text: str | None = json_rpc.encode(response)
-                except Exception:  # a result JSON cannot carry: the session reports it and answers -32603
-                    text = self._encode_failed(response, session)
-                if text is not None:
-                    try:
-                        data = (text + "\n").encode("utf-8")  # line_bytes, inline
-                    except UnicodeEncodeError:
-                        data = line_bytes(text, response)
+            data = None if response is None else self._answer_line(response, session)
             claimed: t.Any = None
             with self._lock:  # the writer's lock too: the answer is queued in this same section
                 if tracked:
@@ -510,14 +500,20 @@ class StdioTransport:
 
     def _write_response(self, response: t.Any, defer: bool = False) -> None:
         session = self.session
-        if session is None or session.closed:
-            return  # a tool that outlived the connection
+        data = None if session is None else self._answer_line(response, session)
+        if data is not None:
+            self._writer.write_data(data, defer)
+
+    def _answer_line(self, response: t.Any, session: ServerSession) -> bytes | None:
+        """The line that sends ``response``, or None: nothing to send (the session closed: a tool
+        that outlived the connection)."""
+        if session.closed:
+            return None
         try:
             text: str | None = json_rpc.encode(response)
         except Exception:  # a result JSON cannot carry: the session reports it and answers -32603
             text = self._encode_failed(response, session)
-        if text is not None:
-            self._writer.write_line(text, response, defer)
+        return None if text is None else line_bytes(text, response)
 
     def _encode_failed(self, response: t.Any, session: ServerSession) -> str | None:
         try:

@@ -150,6 +150,34 @@ class Envelope:
         return f"<Envelope version={self.protocol_version!r} log_level={self.log_level!r}>"
 
 
+#: The envelope's four fields: protocolVersion, clientCapabilities, clientInfo (or None), logLevel (or None).
+EnvelopeFields = t.Tuple[str, t.Dict[str, t.Any], t.Optional[t.Dict[str, t.Any]], t.Optional[str]]
+
+
+def envelope_fields(params: t.Any) -> EnvelopeFields:
+    """The fields :meth:`Envelope.read` reads from a modern request's ``params``, without building
+    the :class:`Envelope` (the usual, well-formed envelope is checked in one pass).
+
+    :raises InvalidParamsError: as :meth:`Envelope.read`.
+    :raises UnsupportedProtocolVersionError: as :meth:`Envelope.read`.
+    """
+    meta = params.get("_meta") if type(params) is dict else None
+    if type(meta) is dict:
+        version = meta.get(PROTOCOL_VERSION_KEY)
+        capabilities = meta.get(CLIENT_CAPABILITIES_KEY)
+        client_info = meta.get(CLIENT_INFO_KEY)
+        log_level = meta.get(LOG_LEVEL_KEY)
+        if (
+            version in versions.MODERN_VERSIONS
+            and type(capabilities) is dict
+            and (client_info is None or type(client_info) is dict)
+            and (log_level is None or (type(log_level) is str and log_level in methods.LOG_SEVERITY))
+        ):
+            return version, capabilities, client_info, log_level
+    envelope = Envelope.read(params)  # says what is wrong (a well-formed envelope returned above)
+    return envelope.protocol_version, envelope.client_capabilities, envelope.client_info, envelope.log_level
+
+
 def stamp(result: t.Any, server_info: dict[str, t.Any], result_type: str = "complete") -> dict[str, t.Any]:
     """A modern result: ``result`` with ``resultType`` and ``_meta["io.modelcontextprotocol/serverInfo"]``.
 
@@ -171,6 +199,7 @@ __all__ = [
     "CLIENT_CAPABILITIES_KEY",
     "CLIENT_INFO_KEY",
     "Envelope",
+    "EnvelopeFields",
     "INPUT_REQUIRED_METHODS",
     "LOG_LEVEL_KEY",
     "MODERN_ONLY_METHODS",
@@ -179,6 +208,7 @@ __all__ = [
     "SERVER_INFO_KEY",
     "SUBSCRIPTION_ID_KEY",
     "carries_envelope",
+    "envelope_fields",
     "is_modern",
     "required_meta",
     "stamp",

@@ -19,19 +19,13 @@ from .. import error_codes, json_rpc, methods
 from ..cancellation import Cancellation
 from ..channel import Channel
 from ..errors import MissingClientCapabilityError, RequestHandlerError
-from ..methods import LOG_SEVERITY
-from ..protocol_version import MODERN_VERSIONS
 from .envelope import (
     CACHEABLE_METHODS,
-    CLIENT_CAPABILITIES_KEY,
-    CLIENT_INFO_KEY,
     INPUT_REQUIRED_METHODS,
-    LOG_LEVEL_KEY,
-    PROTOCOL_VERSION_KEY,
     REMOVED_METHODS,
-    SERVER_INFO_KEY,
     SUBSCRIPTION_ID_KEY,
-    Envelope,
+    EnvelopeFields,
+    envelope_fields,
     stamp,
 )
 from .input_required import InputRequired, InputRequiredResult, RoundTripInputs, required_capability, url_elicitation
@@ -101,53 +95,26 @@ class ModernRequests:
         :param http_request: the HTTP request that carried it (see :attr:`ServerContext.request`).
         """
         channel.serves_modern = True
-        # The envelope of the common request, checked here in one pass; anything else (a field
-        # missing or malformed, another version) goes to Envelope.read, which says what is wrong.
-        meta = params.get("_meta") if type(params) is dict else None
-        if type(meta) is dict:
-            version = meta.get(PROTOCOL_VERSION_KEY)
-            capabilities = meta.get(CLIENT_CAPABILITIES_KEY)
-            client_info = meta.get(CLIENT_INFO_KEY)
-            log_level = meta.get(LOG_LEVEL_KEY)
-        else:
-            version = capabilities = client_info = log_level = None
-        if not (
-            version in MODERN_VERSIONS
-            and type(capabilities) is dict
-            and (client_info is None or type(client_info) is dict)
-            and (log_level is None or (type(log_level) is str and log_level in LOG_SEVERITY))
-        ):
-            try:
-                envelope = Envelope.read(params)
-            except RequestHandlerError as error:
-                return self._refused(channel, request_id, cancellation, error)
-            version, capabilities = envelope.protocol_version, envelope.client_capabilities
-            client_info, log_level = envelope.client_info, envelope.log_level
+        try:
+            fields = envelope_fields(params)
+        except RequestHandlerError as error:
+            return self._refused(channel, request_id, cancellation, error)
         if method in REMOVED_METHODS:
             return json_rpc.error(
-                request_id, error_codes.METHOD_NOT_FOUND, f"Method not found: {method} is not part of protocol {version}"
+                request_id, error_codes.METHOD_NOT_FOUND, f"Method not found: {method} is not part of protocol {fields[0]}"
             )
         retryable = method in INPUT_REQUIRED_METHODS
         if retryable and ("requestState" in params or "inputResponses" in params):
-            envelope_fields = (version, capabilities, client_info, log_level)
-            return self._retry(channel, request_id, method, params, message, cancellation, http_request, envelope_fields)
+            return self._retry(channel, request_id, method, params, message, cancellation, http_request, fields)
         # The common request: no state to open, no answers to collect (nothing was asked before).
-        exchange = ModernExchange(self.server, channel, version, capabilities, client_info, log_level)
+        exchange = ModernExchange(self.server, channel, *fields)
         response = self.dispatcher.handle_request(
             exchange, request_id, method, params, message, cancellation, http_request=http_request
         )
         if response is not None and method not in _HINTED_METHODS:
             result = response.get("result")
-            if type(result) is dict:
-                # The common answer: envelope.stamp, inline. One copy of the result (a handler
-                # may keep the dict it returned), serverInfo in a copy of its _meta, resultType.
-                stamped = result.copy()
-                meta = result.get("_meta")
-                server_info = self.server.server_info()
-                stamped["_meta"] = {**meta, SERVER_INFO_KEY: server_info} if type(meta) is dict else {SERVER_INFO_KEY: server_info}
-                if "resultType" not in stamped:
-                    stamped["resultType"] = "complete"
-                response["result"] = stamped  # the dispatcher's own dict, never a handler's
+            if type(result) is dict:  # the common answer: no input request, no hints
+                response["result"] = stamp(result, self.server.server_info())  # the dispatcher's own dict
                 return response
         return self._answer(exchange, request_id, method, params, response, retryable, None)
 
@@ -168,7 +135,7 @@ class ModernRequests:
         message: dict[str, t.Any],
         cancellation: Cancellation | None,
         http_request: t.Any,
-        envelope: tuple[str, dict[str, t.Any], dict[str, t.Any] | None, str | None],
+        envelope: EnvelopeFields,
     ) -> dict[str, t.Any] | None:
         """A request that may be a retry (MRTR): it carries ``requestState`` or ``inputResponses``."""
         state: dict[str, t.Any] = {}

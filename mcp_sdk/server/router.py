@@ -17,7 +17,7 @@ from .. import protocol_version as versions
 from ..cancellation import Cancellation
 from ..server_session import ServerSession
 from .dispatch import Dispatcher
-from .envelope import CLIENT_CAPABILITIES_KEY, MODERN_ONLY_METHODS, PROTOCOL_VERSION_KEY
+from .envelope import is_modern
 from .modern_requests import ModernRequests
 
 
@@ -78,7 +78,7 @@ class Router:
         method = message.get("method")
         has_id = "id" in message
         request_id = message.get("id")
-        id_ok = type(request_id) is str or type(request_id) is int  # json_rpc.is_valid_id, inline: every message
+        id_ok = json_rpc.is_valid_id(request_id)
         if method is None:
             if has_id and ("result" in message or "error" in message):
                 session.receive_response(message)
@@ -98,12 +98,8 @@ class Router:
             return None
         if not id_ok:
             return json_rpc.error(None, error_codes.INVALID_REQUEST, "Invalid Request: id must be a string or an integer")
-        if modern is None:  # envelope.is_modern, inline: every request asks
-            if method in MODERN_ONLY_METHODS:
-                modern = True
-            elif type(params) is dict:
-                meta = params.get("_meta")
-                modern = type(meta) is dict and (PROTOCOL_VERSION_KEY in meta or CLIENT_CAPABILITIES_KEY in meta)
+        if modern is None:
+            modern = is_modern(method, params)
         if modern:
             return self.modern.handle(session, request_id, method, params, message, cancellation, http_request)
         return self.dispatcher.handle_request(

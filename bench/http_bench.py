@@ -26,6 +26,7 @@ import argparse
 import http.client
 import json
 import os
+import queue
 import socket
 import subprocess
 import sys
@@ -62,11 +63,53 @@ def bare_app(environ: dict[str, t.Any], start_response: t.Callable[..., t.Any]) 
     return [CANNED]
 
 
+#: The transport's SSE answer to the bench's call (priming event, then the answer), headers included.
+CANNED_SSE = b"id: 1-0\nretry: 1000\ndata: \n\nid: 1-1\ndata: " + CANNED + b"\n\n"
+SSE_HEADERS = [("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no"), ("Content-Type", "text/event-stream")]
+
+
+def bare_sse_app(environ: dict[str, t.Any], start_response: t.Callable[..., t.Any]) -> list[bytes]:
+    """A floor for SSE answers: the bare app, answering with the transport's SSE bytes and headers."""
+    length = int(environ.get("CONTENT_LENGTH") or 0)
+    environ["wsgi.input"].read(length)
+    start_response("200 OK", [*SSE_HEADERS, ("Content-Length", str(len(CANNED_SSE)))])
+    return [CANNED_SSE]
+
+
+class BareHopApp:
+    """A floor for SSE answers run off the WSGI thread: :func:`bare_sse_app`, but its answer is made
+    by one of ``threads`` worker threads, handed over with the cheapest hand-off Python has (a
+    ``SimpleQueue`` each way), as the transport hands a request that may stream to its pool."""
+
+    def __init__(self, threads: int) -> None:
+        self.jobs: queue.SimpleQueue[queue.SimpleQueue[bytes]] = queue.SimpleQueue()
+        for index in range(threads):
+            threading.Thread(target=self._work, name=f"bench-hop-{index}", daemon=True).start()
+
+    def _work(self) -> None:
+        while True:
+            self.jobs.get().put(CANNED_SSE)
+
+    def __call__(self, environ: dict[str, t.Any], start_response: t.Callable[..., t.Any]) -> list[bytes]:
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+        environ["wsgi.input"].read(length)
+        reply: queue.SimpleQueue[bytes] = queue.SimpleQueue()
+        self.jobs.put(reply)
+        body = reply.get(timeout=10)
+        start_response("200 OK", [*SSE_HEADERS, ("Content-Length", str(len(body)))])
+        return [body]
+
+
 def create_app(mode: str | None = None) -> t.Any:
-    """The WSGI app of ``mode`` (default: the ``MCP_BENCH_MODE`` environment variable)."""
+    """The WSGI app of ``mode`` (default: the ``MCP_BENCH_MODE`` environment variable): ``bare``,
+    ``bare-sse``, ``bare-hop`` (floors, no SDK), ``json`` or ``sse``."""
     mode = mode or os.environ.get("MCP_BENCH_MODE", "bare")
     if mode == "bare":
         return bare_app
+    if mode == "bare-sse":
+        return bare_sse_app
+    if mode == "bare-hop":
+        return BareHopApp(int(os.environ.get("MCP_BENCH_THREADS") or THREADS))
     sys.path.insert(0, ROOT)
     from mcp_sdk import Server
     from mcp_sdk.server.transports import StreamableHTTPTransport
@@ -186,7 +229,7 @@ class Connection:
 def run_clients(port: int, mode: str, clients: int, duration: float) -> float:
     """tools/call per second, ``clients`` connections calling in a loop for ``duration`` seconds."""
     connections = [Connection(port) for _ in range(clients)]
-    if mode != "bare":
+    if not mode.startswith("bare"):
         for connection in connections:
             connection.initialize()
     counts = [0] * clients

@@ -8,8 +8,12 @@ per call, and its threads' voluntary and involuntary context switches per call (
 ``/proc/<pid>/task/*/status``), so that a change in thread wake-ups shows apart from the noise.
 
 With ``--pin split`` (as ``floors.py``) the clients run on one CPU and every gunicorn on another.
+``--floors`` adds two more floors beside the bare app: ``bare-sse`` (the transport's SSE bytes and
+headers, canned) and ``bare-hop`` (the same, made on another thread with a ``SimpleQueue`` each
+way: what handing a request to a pool costs with no SDK at all). ``--json`` adds each checkout in
+JSON response mode.
 
-    python bench/http_side_by_side.py [--rounds 8] [--duration 1.5] [--pin split] CHECKOUT [CHECKOUT ...]
+    python bench/http_side_by_side.py [--rounds 8] [--duration 1.5] [--pin split] [--floors] [--json] CHECKOUT [CHECKOUT ...]
 """
 
 from __future__ import annotations
@@ -48,13 +52,13 @@ def context_switches(pid: int) -> tuple[int, int]:
     return voluntary, involuntary
 
 
-def start(checkout: str | None) -> http_bench.ServerProcess:
-    """gunicorn serving ``checkout``'s SSE transport (None: the bare app)."""
+def start(checkout: str | None, mode: str = "sse") -> http_bench.ServerProcess:
+    """gunicorn serving ``checkout``'s transport in ``mode`` (None: a floor of this checkout's bench)."""
     if checkout is None:
-        return http_bench.ServerProcess("gunicorn", "bare", threads=THREADS)
+        return http_bench.ServerProcess("gunicorn", mode, threads=THREADS)
     http_bench.ROOT, http_bench.HERE = checkout, os.path.join(checkout, "bench")  # PYTHONPATH and --chdir
     try:
-        return http_bench.ServerProcess("gunicorn", "sse", threads=THREADS)
+        return http_bench.ServerProcess("gunicorn", mode, threads=THREADS)
     finally:
         http_bench.ROOT, http_bench.HERE = os.path.dirname(HERE), HERE
 
@@ -65,6 +69,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--duration", type=float, default=1.5, help="seconds per round and target")
     parser.add_argument("--pin", choices=("none", "split"), default="none", help="split: clients on one CPU, servers on another")
+    parser.add_argument("--floors", action="store_true", help="add the bare-sse and bare-hop floors")
+    parser.add_argument("--json", action="store_true", help="add each checkout in JSON response mode")
     args = parser.parse_args(argv)
     pinning = Pinning(args.pin)
     targets: dict[str, tuple[http_bench.ServerProcess, str]] = {}
@@ -72,7 +78,11 @@ def main(argv: list[str] | None = None) -> int:
         for checkout in args.checkouts:
             root = os.path.abspath(checkout)
             targets[root] = (pinning.spawn(lambda: start(root)), "sse")
-        targets["bare app"] = (pinning.spawn(lambda: start(None)), "bare")
+            if args.json:
+                targets[f"{root} (json)"] = (pinning.spawn(lambda: start(root, "json")), "json")
+        targets["bare app"] = (pinning.spawn(lambda: start(None, "bare")), "bare")
+        for floor in ("bare-sse", "bare-hop") if args.floors else ():
+            targets[floor] = (pinning.spawn(lambda: start(None, floor)), floor)
         time.sleep(0.5)  # let the workers boot
         figures: dict[str, list[tuple[float, float, float, float]]] = {name: [] for name in targets}
         for server, mode in targets.values():

@@ -12,8 +12,14 @@ from spec.support.http_server import PYTHON
 
 
 def gunicorn(threads: int, app: str, *options: str) -> list[str]:
-    """``gunicorn -k gthread --threads threads -w 1`` serving ``app`` (``module:name``) on ``{port}``."""
+    """``gunicorn -k gthread --threads threads -w 1 --keep-alive 10`` serving ``app`` (``module:name``) on ``{port}``.
+
+    ``--keep-alive 10``, as docs/topics/http-deployment.md advises: with gunicorn's 2 s, Node's
+    fetch (which keeps an idle connection 4 s) now and then sends a request on a connection just as
+    gunicorn closes it, and that request fails (``fetch failed``, ``other side closed``).
+    """
     return [PYTHON, "-m", "gunicorn", "-k", "gthread", "--threads", str(threads), "-w", "1", "--graceful-timeout", "1",
+            "--keep-alive", "10",
             "--backlog", "512", *options, "-b", "127.0.0.1:{port}", app]
 
 

@@ -35,7 +35,9 @@ async function session(tag) {
   client.setNotificationHandler(LoggingMessageNotificationSchema, (note) => { seen.logs.push(note.params.data); });
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (note) => { seen.updates.push(note.params.uri); });
   const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: counting });
-  transport.onerror = (error) => { if (!closing) seen.errors.push(String(error)); };
+  // The cause says why a fetch failed (e.g. undici's "other side closed"), which String(error) leaves out.
+  const described = (error) => (error && error.cause ? `${error} (cause: ${error.cause.code || ""} ${error.cause.message || error.cause})` : String(error));
+  transport.onerror = (error) => { if (!closing) seen.errors.push(described(error)); };
   await client.connect(transport);
   try {
     await client.setLoggingLevel("info");

@@ -184,7 +184,8 @@ class HTTPSession:
         """A connection to ``stream`` ended; ``delivered``: the final answer was written to it.
 
         :param stream: the stream whose connection ended.
-        :param delivered: whether the final answer was written to it.
+        :param delivered: whether the final answer was written to it (or handed to the WSGI server
+            in a body known whole).
         """
         self.touch()
         if delivered:  # the usual end: the stream's answer was written

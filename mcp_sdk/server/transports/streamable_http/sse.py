@@ -224,7 +224,7 @@ class SSEBody:
     final event, a server-side close, or the client going away (the WSGI server
     then calls :meth:`close`). Events already queued are written together.
     ``on_end(stream, delivered)`` runs once, ``delivered`` telling whether the
-    final event was written.
+    final event was written (or handed over whole, see :meth:`hand_over`).
 
     :param skip: event ids already sent in the preamble (a queued copy is not sent again).
     :param finished: the preamble is the whole stream (a replay of a finished one).

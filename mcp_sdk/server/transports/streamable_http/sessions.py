@@ -152,8 +152,7 @@ class HTTPSession:
             for request_id in stream.request_ids:
                 if self._by_request.get(request_id) is stream:
                     del self._by_request[request_id]
-        stream.finish(response, text)
-        if not stream.attached:  # nobody is reading it: it waits for a resumption, among the retained few
+        if not stream.finish(response, text):  # nobody is reading it: it waits for a resumption, among the retained few
             self._retain(stream)
 
     def standalone_stream(self) -> Stream:
@@ -185,7 +184,8 @@ class HTTPSession:
         """A connection to ``stream`` ended; ``delivered``: the final answer was written to it.
 
         :param stream: the stream whose connection ended.
-        :param delivered: whether the final answer was written to it.
+        :param delivered: whether the final answer was written to it (or handed to the WSGI server
+            in a body known whole).
         """
         self.touch()
         if delivered:  # the usual end: the stream's answer was written

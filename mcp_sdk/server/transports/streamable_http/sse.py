@@ -146,8 +146,11 @@ class Stream:
             if self._queue is consumer:
                 self._queued_bytes -= size
 
-    def finish(self, message: t.Any, text: str | None) -> None:
-        """Put the final answer (``message`` None: there is none, the stream just ends)."""
+    def finish(self, message: t.Any, text: str | None) -> bool:
+        """Put the final answer (``message`` None: there is none, the stream just ends).
+
+        :return: whether a connection was reading the stream (it gets the answer queued).
+        """
         event_id = None
         if message is not None and self.store is not None:
             event_id = (
@@ -158,8 +161,10 @@ class Stream:
         with self._lock:  # pairs with attach(): a reconnection sees either `done` or the final item
             self.done = True
             consumer = self._queue
-        if consumer is not None:
-            consumer.put((event_id, text, True))
+        if consumer is None:
+            return False
+        consumer.put((event_id, text, True))
+        return True
 
     def attach(self) -> tuple[queue.SimpleQueue[QueueItem], bool]:
         """Make a new connection the consumer; the previous one, if any, ends.
@@ -219,7 +224,7 @@ class SSEBody:
     final event, a server-side close, or the client going away (the WSGI server
     then calls :meth:`close`). Events already queued are written together.
     ``on_end(stream, delivered)`` runs once, ``delivered`` telling whether the
-    final event was written.
+    final event was written (or handed over whole, see :meth:`hand_over`).
 
     :param skip: event ids already sent in the preamble (a queued copy is not sent again).
     :param finished: the preamble is the whole stream (a replay of a finished one).
@@ -287,6 +292,21 @@ class SSEBody:
     def complete(self) -> bool:
         """Whether the whole stream is known before anything was written (see :meth:`prefetch`)."""
         return self._outcome is not None
+
+    def hand_over(self, release: t.Callable[[], None] | None, leave: t.Callable[[], None] | None) -> list[bytes]:
+        """The whole body, known before anything was written (:attr:`complete`), as a list for the WSGI
+        server to write; the connection ends now, as it would once the body is written: ``on_end``
+        runs, then ``release()`` and ``leave()`` (as :meth:`watch` takes them; None: nothing).
+
+        Its final event counts as delivered once handed over: a client that loses it on the way
+        resumes from its priming event, and the event store replays the stream whole either way.
+        """
+        self._release, self._leave = release, leave
+        whole, self._pending = self._pending, []
+        self._delivered = self._outcome is _Signal.FINAL
+        self._events.close()  # never started: nothing of it runs
+        self._end()
+        return whole
 
     def prefetch(self, timeout: float) -> int | None:
         """Wait up to ``timeout`` seconds for the stream to end, before anything is written.
@@ -403,10 +423,14 @@ class SSEBody:
         if self._ended:
             return
         self._ended = True
-        self.stream.detach(self._consumer)
+        delivered = self._delivered
+        # A connection that wrote the final event leaves the stream attached: nothing comes after that
+        # event, and on_end drops the stream (a resumption replays it from the store).
+        if not delivered:
+            self.stream.detach(self._consumer)
         try:
             if self._on_end is not None:
-                self._on_end(self.stream, self._delivered)
+                self._on_end(self.stream, delivered)
         finally:
             self._give_back()
 

@@ -93,12 +93,14 @@ class SSEAnswers:
 
     def enter(self, environ: WSGIEnvironment) -> None:
         """Count the request in flight (it holds a WSGI thread) until :meth:`watch` sees its answer end."""
-        environ[_LEAVE_KEY] = self._capacity.enter(environ)
-        self._resize(self._capacity.threads)
+        capacity = self._capacity
+        environ[_LEAVE_KEY] = capacity.enter(environ)
+        if capacity.threads != self._sized_for:  # the server told its thread count (the first request)
+            self._resize(capacity.threads)
 
     def _resize(self, threads: int) -> None:
-        if threads != self._sized_for and self._sizes is not None:
-            self._sized_for = threads
+        self._sized_for = threads
+        if self._sizes is not None:
             self._limits.resize(*self._sizes(threads))
 
     def hold(
@@ -146,16 +148,21 @@ class SSEAnswers:
 
     def watch(self, environ: WSGIEnvironment, answer: Answer) -> Answer:
         """Tie the stream place the request took (if any) and its count in flight to its SSE answer,
-        and watch for the client leaving."""
+        and watch for the client leaving.
+
+        An SSE answer known whole (see :meth:`SSEBody.prefetch`) goes out as one piece, as a JSON
+        answer does: its connection to the stream ends now (:meth:`SSEBody.hand_over`), and its
+        place and count in flight are given back at once, as a JSON answer's are.
+        """
         release = environ.pop(_RELEASE_KEY, None)
         leave = environ.pop(_LEAVE_KEY, None)
         body = answer.body
-        if type(body) is SSEBody:
-            # A body known whole (see SSEBody.prefetch) is written at once: no client to watch meanwhile.
-            gone = None if body.complete else disconnect_probe(environ)
-            body.watch(gone, release, leave, self._capacity.probe_interval)
-        else:
+        if type(body) is not SSEBody:
             give_back(release, leave)
+        elif body.complete:
+            answer.body = body.hand_over(release, leave)
+        else:
+            body.watch(disconnect_probe(environ), release, leave, self._capacity.probe_interval)
         return answer
 
     # -- stateless streams -----------------------------------------------------
@@ -213,7 +220,7 @@ class SSEAnswers:
         stream: Stream,
         consumer: queue.SimpleQueue[QueueItem],
         preamble: list[bytes],
-        finish: t.Callable[[t.Any, str | None], None],
+        finish: t.Callable[[t.Any, str | None], object],
         on_end: t.Callable[[Stream, bool], None] | None,
         *,
         modern: bool,
@@ -256,7 +263,7 @@ class SSEAnswers:
         self,
         server_session: ServerSession,
         message: t.Any,
-        finish: t.Callable[[t.Any, str | None], None],
+        finish: t.Callable[[t.Any, str | None], object],
         cancellation: Cancellation | None,
         modern: bool,
         http_request: t.Any,

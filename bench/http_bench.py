@@ -100,9 +100,24 @@ class BareHopApp:
         return [body]
 
 
+def flask_app() -> t.Any:
+    """Not a floor but a yardstick: a Flask route that parses the JSON body and answers the canned
+    result (no MCP), for what the web framework alone costs per request against the bare app."""
+    from flask import Flask, Response, request
+
+    app = Flask("bench")
+
+    @app.post("/")
+    def call() -> Response:
+        request.get_json()
+        return Response(CANNED, content_type="application/json")
+
+    return app
+
+
 def create_app(mode: str | None = None) -> t.Any:
     """The WSGI app of ``mode`` (default: the ``MCP_BENCH_MODE`` environment variable): ``bare``,
-    ``bare-sse``, ``bare-hop`` (floors, no SDK), ``json`` or ``sse``."""
+    ``bare-sse``, ``bare-hop`` (floors, no SDK), ``bare-flask`` (Flask, no SDK), ``json`` or ``sse``."""
     mode = mode or os.environ.get("MCP_BENCH_MODE", "bare")
     if mode == "bare":
         return bare_app
@@ -110,6 +125,8 @@ def create_app(mode: str | None = None) -> t.Any:
         return bare_sse_app
     if mode == "bare-hop":
         return BareHopApp(int(os.environ.get("MCP_BENCH_THREADS") or THREADS))
+    if mode == "bare-flask":
+        return flask_app()
     sys.path.insert(0, ROOT)
     from mcp_sdk import Server
     from mcp_sdk.server.transports import StreamableHTTPTransport

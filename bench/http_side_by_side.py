@@ -10,8 +10,9 @@ per call, and its threads' voluntary and involuntary context switches per call (
 With ``--pin split`` (as ``floors.py``) the clients run on one CPU and every gunicorn on another.
 ``--floors`` adds two more floors beside the bare app: ``bare-sse`` (the transport's SSE bytes and
 headers, canned) and ``bare-hop`` (the same, made on another thread with a ``SimpleQueue`` each
-way: what handing a request to a pool costs with no SDK at all). ``--json`` adds each checkout in
-JSON response mode.
+way: what handing a request to a pool costs with no SDK at all), and, as a yardstick,
+``bare-flask`` (a Flask route parsing the body and answering the canned JSON: the framework alone).
+``--json`` adds each checkout in JSON response mode.
 
     python bench/http_side_by_side.py [--rounds 8] [--duration 1.5] [--pin split] [--floors] [--json] CHECKOUT [CHECKOUT ...]
 """
@@ -81,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.json:
                 targets[f"{root} (json)"] = (pinning.spawn(lambda: start(root, "json")), "json")
         targets["bare app"] = (pinning.spawn(lambda: start(None, "bare")), "bare")
-        for floor in ("bare-sse", "bare-hop") if args.floors else ():
+        for floor in ("bare-sse", "bare-hop", "bare-flask") if args.floors else ():
             targets[floor] = (pinning.spawn(lambda: start(None, floor)), floor)
         time.sleep(0.5)  # let the workers boot
         figures: dict[str, list[tuple[float, float, float, float]]] = {name: [] for name in targets}

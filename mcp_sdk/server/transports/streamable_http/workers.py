@@ -119,6 +119,7 @@ class WorkerPool:
         self._pending: dict[t.Hashable, collections.deque[Job]] = {}  # owners in turn order; empty while one is idle
         self._idle: list[_Idle] = []  # the most recently idle last
         self._threads: set[threading.Thread] = set()
+        self._wakers: set[_Idle] = set()  # every live worker's, idle or busy: a forked child closes them all
         self._numbers = itertools.count(1)
         self._closed = False
         self._eventfd = _eventfd_wakes()
@@ -186,6 +187,8 @@ class WorkerPool:
 
     def _work(self) -> None:
         idle = _Idle(self._eventfd)
+        with self._lock:
+            self._wakers.add(idle)
         try:
             while True:
                 job = self._next_job(idle)
@@ -197,18 +200,20 @@ class WorkerPool:
                     logger.exception("MCP HTTP worker job failed")
                 del job
         finally:
-            idle.close()  # no wake() can come now: it is in no list of idle workers
             with self._lock:
                 self._threads.discard(threading.current_thread())
+                self._wakers.discard(idle)
+            idle.close()  # no wake() can come now: it is in no list of idle workers
 
     def forget_threads(self) -> None:
         """In a child process just forked: the parent's threads do not exist here, and the jobs queued
         and the workers' eventfds are the parent's (a wake written here would wake a parent's
         worker). Start afresh: the next job starts a thread of this process."""
         self._lock = threading.Lock()
-        idle, self._idle = self._idle, []
-        for worker in idle:
+        wakers, self._wakers = self._wakers, set()
+        for worker in wakers:  # idle or busy at the fork: no thread of this process will use it
             worker.close()  # this process's copy of the descriptor; the parent's worker sleeps on
+        self._idle = []
         self._threads = set()
         self._pending = {}
 

@@ -270,6 +270,30 @@ def test_a_forked_child_runs_its_own_jobs_and_leaves_the_parents_workers_alone()
     pool.close()
 
 
+def descriptors() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def test_a_forked_child_keeps_no_descriptor_of_the_parents_workers_idle_or_busy() -> None:
+    pool = WorkerPool(max_workers=2, idle_timeout=30)
+    before = descriptors()
+    gate, busy, warmed = threading.Event(), threading.Event(), threading.Event()
+    pool.submit(functools.partial(set_and_wait, busy, gate))  # busy at the fork
+    assert busy.wait(5)
+    pool.submit(warmed.set)  # idle at the fork
+    assert warmed.wait(5) and wait_until(lambda: pool.thread_count == 2, 5, 0.01)
+    time.sleep(0.05)  # the second worker goes back to sleep, idle
+    assert descriptors() == before + 2 or not hasattr(os, "eventfd")  # an eventfd each (Linux)
+    child = os.fork()
+    if child == 0:  # the child: both workers' eventfds are closed, idle and busy alike
+        os._exit(0 if descriptors() == before else 1)
+    _, status = os.waitpid(child, 0)
+    gate.set()
+    pool.close()
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert descriptors() == before
+
+
 def test_a_failing_job_does_not_kill_its_worker(caplog: pytest.LogCaptureFixture) -> None:
     pool = WorkerPool(max_workers=1)
     ran = threading.Event()

@@ -51,6 +51,8 @@ def tool_result(tool_name: str, returned: t.Any) -> dict[str, t.Any]:
 
     :raises ToolResultError: naming the tool and the offending value when it has no valid wire form.
     """
+    if isinstance(returned, str):  # the usual return, asked first: one text block (content_blocks of it)
+        return {"content": [_block(tool_name, returned)], "isError": False}
     if isinstance(returned, Response):
         content = returned.content
         if type(content) is list and len(content) == 1:  # the usual one block, without content_blocks' frame
@@ -70,7 +72,7 @@ def tool_result(tool_name: str, returned: t.Any) -> dict[str, t.Any]:
         return {"content": [], "isError": False}
     if isinstance(returned, dict) and ("content" in returned or "structuredContent" in returned):
         return _wire_result(tool_name, returned)
-    if _is_block(returned) or isinstance(returned, str) or (
+    if _is_block(returned) or (
         isinstance(returned, (list, tuple)) and all(isinstance(item, str) or _is_block(item) for item in returned)
     ):
         return {"content": content_blocks(tool_name, returned), "isError": False}

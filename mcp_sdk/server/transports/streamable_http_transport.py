@@ -426,13 +426,8 @@ class StreamableHTTPTransport:
             if message is None:
                 return empty_answer(202)
         ids = request_ids(message)
-        if not ids:
-            answer = answer_inline(self.server, server_session, message, carrier)
-            if shared:
-                sessions.commit(session)
-            return answer
-        if self.enable_json_response or not may_send_first(self.server, message):
-            answer = answer_json(self.server, server_session, message, carrier)
+        if not ids or self.enable_json_response or not may_send_first(self.server, message):
+            answer = (answer_json if ids else answer_inline)(self.server, server_session, message, carrier)
             if shared:
                 sessions.commit(session)
             return answer

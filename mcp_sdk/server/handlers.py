@@ -239,7 +239,7 @@ class ProtocolHandlers:
         try:
             returned = tool.invoke(arguments, context) if work is None else work(context)
             kind = type(returned)
-            if kind is not str and kind is not Response:  # the usual returns are neither of these: two tests fewer
+            if kind is not Response and kind is not str:  # the usual returns are neither of these: two tests fewer
                 if isinstance(returned, RunAsTask):
                     then = returned.function
                     session = context.session if context is not None and context.session is not None else request.session

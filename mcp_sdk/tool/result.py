@@ -51,8 +51,6 @@ def tool_result(tool_name: str, returned: t.Any) -> dict[str, t.Any]:
 
     :raises ToolResultError: naming the tool and the offending value when it has no valid wire form.
     """
-    if isinstance(returned, str):  # the usual return, asked first: one text block (content_blocks of it)
-        return {"content": [_block(tool_name, returned)], "isError": False}
     if isinstance(returned, Response):
         content = returned.content
         if type(content) is list and len(content) == 1:  # the usual one block, without content_blocks' frame
@@ -68,6 +66,8 @@ def tool_result(tool_name: str, returned: t.Any) -> dict[str, t.Any]:
         if returned.meta is not None:
             result["_meta"] = _json_object(tool_name, returned.meta, "_meta")
         return result
+    if isinstance(returned, str):  # the usual plain return: one text block (content_blocks of it)
+        return {"content": [_block(tool_name, returned)], "isError": False}
     if returned is None:
         return {"content": [], "isError": False}
     if isinstance(returned, dict) and ("content" in returned or "structuredContent" in returned):

@@ -148,22 +148,6 @@ class BodyDeadlines:
                 lock.release()
         return cut or time.monotonic() > deadline
 
-    def read(self, environ: WSGIEnvironment, length: int | None, limit: int, until_eof: bool) -> bytes:
-        """:func:`~.http_io.read_body` of ``wsgi.input`` within the deadline.
-
-        :raises HTTPRequestError: 408 past the deadline, 413 past ``limit``, 400 for a short body.
-        """
-        watch = self.watch(environ)
-        try:
-            body = read_body(environ["wsgi.input"], length, limit, until_eof)
-        except Exception:
-            if self.done(watch):
-                raise _too_slow(self.timeout) from None
-            raise
-        if self.done(watch) or (length is not None and len(body) < length):
-            raise _too_slow(self.timeout)
-        return body
-
     def _run(self) -> None:
         while True:
             with self._cond:
@@ -209,7 +193,16 @@ def read_wsgi_body(environ: WSGIEnvironment, limit: int, deadlines: BodyDeadline
     until_eof = length is None and bool(environ.get("wsgi.input_terminated"))  # (a length decides alone)
     if deadlines is None:
         return read_body(environ["wsgi.input"], length, limit, until_eof)
-    return deadlines.read(environ, length, limit, until_eof)
+    watch = deadlines.watch(environ)
+    try:
+        body = read_body(environ["wsgi.input"], length, limit, until_eof)
+    except Exception:
+        if deadlines.done(watch):
+            raise _too_slow(deadlines.timeout) from None
+        raise
+    if deadlines.done(watch) or (length is not None and len(body) < length):
+        raise _too_slow(deadlines.timeout)
+    return body
 
 
 def _too_slow(timeout: float) -> HTTPRequestError:

@@ -197,11 +197,15 @@ class ServerSession(Channel):
             if self._closed:
                 cancellation.cancel("Connection closed")
             return True
-        with self._lock:
+        lock = self._lock
+        lock.acquire()  # not `with`: it makes two bound methods, about twice the cost of these two calls
+        try:
             if request_id in self._in_flight or request_id in self._accepted:
                 return False
             self._in_flight[request_id] = cancellation
             closed = self._closed
+        finally:
+            lock.release()
         if closed:  # close() cancelled only the requests it found: this one starts cancelled
             cancellation.cancel("Connection closed")
         return True

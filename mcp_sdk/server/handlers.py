@@ -238,7 +238,8 @@ class ProtocolHandlers:
         version = request.session.version
         try:
             returned = tool.invoke(arguments, context) if work is None else work(context)
-            if type(returned) is not Response:  # a Tool.Response is neither of these: two tests fewer
+            kind = type(returned)
+            if kind is not Response and kind is not str:  # the usual returns are neither of these: two tests fewer
                 if isinstance(returned, RunAsTask):
                     then = returned.function
                     session = context.session if context is not None and context.session is not None else request.session

@@ -66,11 +66,13 @@ def tool_result(tool_name: str, returned: t.Any) -> dict[str, t.Any]:
         if returned.meta is not None:
             result["_meta"] = _json_object(tool_name, returned.meta, "_meta")
         return result
+    if isinstance(returned, str):  # the usual plain return: one text block (content_blocks of it)
+        return {"content": [_block(tool_name, returned)], "isError": False}
     if returned is None:
         return {"content": [], "isError": False}
     if isinstance(returned, dict) and ("content" in returned or "structuredContent" in returned):
         return _wire_result(tool_name, returned)
-    if _is_block(returned) or isinstance(returned, str) or (
+    if _is_block(returned) or (
         isinstance(returned, (list, tuple)) and all(isinstance(item, str) or _is_block(item) for item in returned)
     ):
         return {"content": content_blocks(tool_name, returned), "isError": False}

@@ -418,18 +418,18 @@ class StreamableHTTPTransport:
         session = self._session(environ, principal)
         protocol_version(environ)
         server_session = session.server_session
-        assert self._sessions is not None
-        message = self._sessions.route(session, message)  # shared sessions: what other processes wait for goes there
-        if message is None:
-            return empty_answer(202)
+        sessions = self._sessions
+        assert sessions is not None
+        shared = self._shared is not None  # in-process sessions route everything here and have nothing to commit
+        if shared:
+            message = sessions.route(session, message)  # what other processes wait for goes there
+            if message is None:
+                return empty_answer(202)
         ids = request_ids(message)
-        if not ids:
-            answer = answer_inline(self.server, server_session, message, carrier)
-            self._sessions.commit(session)
-            return answer
-        if self.enable_json_response or not may_send_first(self.server, message):
-            answer = answer_json(self.server, server_session, message, carrier)
-            self._sessions.commit(session)
+        if not ids or self.enable_json_response or not may_send_first(self.server, message):
+            answer = (answer_json if ids else answer_inline)(self.server, server_session, message, carrier)
+            if shared:
+                sessions.commit(session)
             return answer
         polled = resumable(server_session.protocol_version)
         hold = self._answers.hold(environ, session, ids[0], polled=polled)
@@ -542,7 +542,8 @@ class StreamableHTTPTransport:
             raise self._deployment.unknown_session(session_id)
         if not session.belongs_to(principal):  # another caller's session: never say more than "ended"
             raise HTTPRequestError(404, ENDED)
-        session.note_request()
+        if not session.engaged:  # get() marked it active: only its first request after initialize is news
+            session.note_request()
         if principal is not None:
             session.server_session.auth = principal  # the same caller's latest token: its scopes may have grown
         return session

@@ -76,19 +76,8 @@ def disconnect_probe(environ: WSGIEnvironment) -> t.Callable[[], bool] | None:
     return gone
 
 
-class BodyWatch:
-    """One body read under a deadline; ``expired`` once the deadline cut it."""
-
-    __slots__ = ("deadline", "sock", "expired", "done")
-
-    def __init__(self, deadline: float, sock: socket.socket | None) -> None:
-        self.deadline = deadline
-        self.sock = sock
-        self.expired = False
-        self.done = False
-
-    def __lt__(self, other: BodyWatch) -> bool:
-        return self.deadline < other.deadline
+#: One body read under a deadline: the socket it reads from (None: nothing to cut) and its deadline.
+BodyWatch = t.Tuple[t.Optional[socket.socket], float]
 
 
 #: Seconds the deadline thread waits for more reads once none is left, before it ends.
@@ -104,13 +93,18 @@ class BodyDeadlines:
     that: with one timeout for all, never while reads keep coming, so a read costs no thread
     switch, and only a dict entry (the reads in progress are as many as the WSGI server's
     threads: the thread looks through them when it wakes).
+
+    A read is keyed by its socket: a connection reads one request's body at a time.
     """
 
     def __init__(self, timeout: float) -> None:
         self.timeout = timeout
-        self._lock = threading.Lock()  # taken directly per read: `with` on a Condition runs two Python calls
+        # Taken per read with acquire() and release(): `with` on a Condition runs two Python calls,
+        # and `with` on the lock itself makes two bound methods, about twice the cost.
+        self._lock = threading.Lock()
         self._cond = threading.Condition(self._lock)
-        self._reading: dict[BodyWatch, None] = {}  # the reads in progress
+        self._reading: dict[socket.socket, float] = {}  # the reads in progress: socket -> deadline
+        self._cut: set[socket.socket] = set()  # reads the thread cut, until their done()
         self._thread: threading.Thread | None = None
         self._wake_at = 0.0  # when the thread looks next: a sooner deadline must wake it
         self._last_start = 0.0
@@ -120,29 +114,39 @@ class BodyDeadlines:
         """Start the deadline of one read; call :meth:`done` after it."""
         sock = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")  # waitress buffers bodies itself
         started = time.monotonic()
+        deadline = started + self.timeout
         if not isinstance(sock, socket.socket):
-            return BodyWatch(started + self.timeout, None)
-        watch = BodyWatch(started + self.timeout, sock)
-        with self._lock:
-            if self._closed:
-                return watch
-            self._reading[watch] = None
-            self._last_start = started
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="mcp-http-body-deadline", daemon=True)
-                self._wake_at = 0.0
-                self._thread.start()
-            elif watch.deadline < self._wake_at:
-                self._cond.notify()
-        return watch
+            return None, deadline
+        lock = self._lock
+        lock.acquire()
+        try:
+            if not self._closed:
+                self._reading[sock] = deadline
+                self._last_start = started
+                if self._thread is None:
+                    self._thread = threading.Thread(target=self._run, name="mcp-http-body-deadline", daemon=True)
+                    self._wake_at = 0.0
+                    self._thread.start()
+                elif deadline < self._wake_at:
+                    self._cond.notify()
+        finally:
+            lock.release()
+        return sock, deadline
 
     def done(self, watch: BodyWatch) -> bool:
         """The read ended; returns whether it ran past the deadline."""
-        if watch.sock is not None:
-            with self._lock:
-                watch.done = True
-                self._reading.pop(watch, None)
-        return watch.expired or time.monotonic() > watch.deadline
+        sock, deadline = watch
+        cut = False
+        if sock is not None:
+            lock = self._lock
+            lock.acquire()
+            try:
+                if self._reading.pop(sock, None) is None and sock in self._cut:
+                    self._cut.remove(sock)
+                    cut = True
+            finally:
+                lock.release()
+        return cut or time.monotonic() > deadline
 
     def _run(self) -> None:
         while True:
@@ -151,27 +155,27 @@ class BodyDeadlines:
                 if self._closed or (not self._reading and now - self._last_start >= _LINGER):
                     self._thread = None
                     return
-                expired = [watch for watch in self._reading if watch.deadline <= now]
+                expired = [sock for sock, deadline in self._reading.items() if deadline <= now]
                 if not expired:
-                    earliest = min((watch.deadline for watch in self._reading), default=self._last_start + _LINGER)
+                    earliest = min(self._reading.values(), default=self._last_start + _LINGER)
                     self._wake_at = earliest
                     self._cond.wait(earliest - now)
                     continue
-                for watch in expired:
-                    del self._reading[watch]
-                    watch.expired = True
-            for watch in expired:
-                if watch.sock is not None:  # (only reads on a socket are watched)
-                    try:
-                        watch.sock.shutdown(socket.SHUT_RD)  # the blocked read returns; the answer can still be written
-                    except OSError:
-                        pass
+                for sock in expired:
+                    del self._reading[sock]
+                    self._cut.add(sock)
+            for sock in expired:
+                try:
+                    sock.shutdown(socket.SHUT_RD)  # the blocked read returns; the answer can still be written
+                except OSError:
+                    pass
 
     def close(self) -> None:
         """Stop the thread (reads still running keep their sockets)."""
         with self._cond:
             self._closed = True
             self._reading.clear()
+            self._cut.clear()
             thread = self._thread
             self._cond.notify()
         if thread is not None and thread is not threading.current_thread():
@@ -183,10 +187,10 @@ def read_wsgi_body(environ: WSGIEnvironment, limit: int, deadlines: BodyDeadline
 
     :raises HTTPRequestError: 408 past the deadline, 413 past ``limit``, 400 for a short body.
     """
-    until_eof = bool(environ.get("wsgi.input_terminated"))
     declared = environ.get("CONTENT_LENGTH")
     # The usual value, plain ASCII digits, read here; content_length() judges any other.
     length = int(declared) if type(declared) is str and declared.isdigit() and declared.isascii() else content_length(environ)
+    until_eof = length is None and bool(environ.get("wsgi.input_terminated"))  # (a length decides alone)
     if deadlines is None:
         return read_body(environ["wsgi.input"], length, limit, until_eof)
     watch = deadlines.watch(environ)

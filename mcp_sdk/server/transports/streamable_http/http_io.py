@@ -101,7 +101,8 @@ class HTTPRequestError(TransportError):
 def json_answer(text: str, status: int = 200, headers: Headers | None = None) -> Answer:
     """A JSON body."""
     body = json_rpc.utf8(text)
-    return Answer(status, [*(headers or ()), ("Content-Type", JSON_MIMETYPE), ("Content-Length", str(len(body)))], [body])
+    fields = [("Content-Type", JSON_MIMETYPE), ("Content-Length", str(len(body)))]
+    return Answer(status, fields if headers is None else [*headers, *fields], [body])
 
 
 def empty_answer(status: int) -> Answer:

@@ -16,7 +16,6 @@ from urllib.parse import urlsplit
 #: Host names every server accepts (any port).
 LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
 
-_UNKNOWN = object()
 _MAX_VERDICTS = 256
 #: Longest ``Host`` + ``Origin`` whose verdict is cached: the cache holds at most
 #: 256 short keys, never attacker-sized ones.
@@ -53,7 +52,7 @@ class RebindingGuard:
         origins = {origin.strip().lower().rstrip("/") for origin in allowed_origins or ()}
         self.any_origin = "*" in origins
         self.origins = frozenset(origins)
-        self._verdicts: dict[tuple[str | None, str | None], object] = {}  # clients repeat their headers
+        self._verdicts: dict[tuple[str | None, str | None], str | None] = {}  # clients repeat their headers
 
     def check(self, host: str | None, origin: str | None) -> str | None:
         """Return why the request is refused, or None when it may pass.
@@ -64,15 +63,17 @@ class RebindingGuard:
         :param origin: its ``Origin`` header, if any.
         """
         key = (host, origin)
-        verdict = self._verdicts.get(key, _UNKNOWN)
-        if verdict is _UNKNOWN:
-            verdict = self._check(host, origin)
-            if len(host or "") + len(origin or "") > _CACHED_KEY_CHARS:
-                return verdict
-            if len(self._verdicts) >= _MAX_VERDICTS:  # a flood of odd headers must not grow it without end
-                self._verdicts.clear()
-            self._verdicts[key] = verdict
-        return t.cast("str | None", verdict)
+        try:
+            return self._verdicts[key]
+        except KeyError:
+            pass
+        verdict = self._check(host, origin)
+        if len(host or "") + len(origin or "") > _CACHED_KEY_CHARS:
+            return verdict
+        if len(self._verdicts) >= _MAX_VERDICTS:  # a flood of odd headers must not grow it without end
+            self._verdicts.clear()
+        self._verdicts[key] = verdict
+        return verdict
 
     def _check(self, host: str | None, origin: str | None) -> str | None:
         if host is not None and not self.any_host:

@@ -197,15 +197,11 @@ class ServerSession(Channel):
             if self._closed:
                 cancellation.cancel("Connection closed")
             return True
-        lock = self._lock
-        lock.acquire()  # not `with`: it makes two bound methods, about twice the cost of these two calls
-        try:
+        with self._lock:
             if request_id in self._in_flight or request_id in self._accepted:
                 return False
             self._in_flight[request_id] = cancellation
             closed = self._closed
-        finally:
-            lock.release()
         if closed:  # close() cancelled only the requests it found: this one starts cancelled
             cancellation.cancel("Connection closed")
         return True

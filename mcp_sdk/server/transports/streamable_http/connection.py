@@ -99,9 +99,7 @@ class BodyDeadlines:
 
     def __init__(self, timeout: float) -> None:
         self.timeout = timeout
-        # Taken per read with acquire() and release(): `with` on a Condition runs two Python calls,
-        # and `with` on the lock itself makes two bound methods, about twice the cost.
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # taken directly per read: `with` on a Condition runs two Python calls
         self._cond = threading.Condition(self._lock)
         self._reading: dict[socket.socket, float] = {}  # the reads in progress: socket -> deadline
         self._cut: set[socket.socket] = set()  # reads the thread cut, until their done()
@@ -117,9 +115,7 @@ class BodyDeadlines:
         deadline = started + self.timeout
         if not isinstance(sock, socket.socket):
             return None, deadline
-        lock = self._lock
-        lock.acquire()
-        try:
+        with self._lock:
             if not self._closed:
                 self._reading[sock] = deadline
                 self._last_start = started
@@ -129,8 +125,6 @@ class BodyDeadlines:
                     self._thread.start()
                 elif deadline < self._wake_at:
                     self._cond.notify()
-        finally:
-            lock.release()
         return sock, deadline
 
     def done(self, watch: BodyWatch) -> bool:
@@ -138,14 +132,10 @@ class BodyDeadlines:
         sock, deadline = watch
         cut = False
         if sock is not None:
-            lock = self._lock
-            lock.acquire()
-            try:
+            with self._lock:
                 if self._reading.pop(sock, None) is None and sock in self._cut:
                     self._cut.remove(sock)
                     cut = True
-            finally:
-                lock.release()
         return cut or time.monotonic() > deadline
 
     def _run(self) -> None:

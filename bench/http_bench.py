@@ -78,23 +78,38 @@ def bare_sse_app(environ: dict[str, t.Any], start_response: t.Callable[..., t.An
 
 class BareHopApp:
     """A floor for SSE answers run off the WSGI thread: :func:`bare_sse_app`, but its answer is made
-    by one of ``threads`` worker threads, handed over with the cheapest hand-off Python has (a
-    ``SimpleQueue`` each way), as the transport hands a request that may stream to its pool."""
+    by a worker thread, handed over as the transport hands a request to its pool at the least: the
+    worker sleeps in ``poll`` on an eventfd of its own (Linux) and is woken by a write to it, the
+    answer comes back on a ``SimpleQueue``. Twice ``threads`` workers, so one is always idle."""
 
     def __init__(self, threads: int) -> None:
-        self.jobs: queue.SimpleQueue[queue.SimpleQueue[bytes]] = queue.SimpleQueue()
-        for index in range(threads):
+        self.lock = threading.Lock()
+        self.idle: list[tuple[int, list[t.Any]]] = []  # (eventfd, slot for the reply queue)
+        for index in range(2 * threads):
             threading.Thread(target=self._work, name=f"bench-hop-{index}", daemon=True).start()
 
     def _work(self) -> None:
+        import select
+
+        wake = os.eventfd(0)
+        poller = select.poll()
+        poller.register(wake, select.POLLIN)
+        slot: list[t.Any] = [None]
         while True:
-            self.jobs.get().put(CANNED_SSE)
+            with self.lock:
+                self.idle.append((wake, slot))
+            poller.poll()
+            os.eventfd_read(wake)
+            slot[0].put(CANNED_SSE)
 
     def __call__(self, environ: dict[str, t.Any], start_response: t.Callable[..., t.Any]) -> list[bytes]:
         length = int(environ.get("CONTENT_LENGTH") or 0)
         environ["wsgi.input"].read(length)
         reply: queue.SimpleQueue[bytes] = queue.SimpleQueue()
-        self.jobs.put(reply)
+        with self.lock:
+            wake, slot = self.idle.pop()
+        slot[0] = reply
+        os.eventfd_write(wake, 1)
         body = reply.get(timeout=10)
         start_response("200 OK", [*SSE_HEADERS, ("Content-Length", str(len(body)))])
         return [body]

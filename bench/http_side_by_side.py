@@ -9,8 +9,8 @@ per call, and its threads' voluntary and involuntary context switches per call (
 
 With ``--pin split`` (as ``floors.py``) the clients run on one CPU and every gunicorn on another.
 ``--floors`` adds two more floors beside the bare app: ``bare-sse`` (the transport's SSE bytes and
-headers, canned) and ``bare-hop`` (the same, made on another thread with a ``SimpleQueue`` each
-way: what handing a request to a pool costs with no SDK at all), and, as a yardstick,
+headers, canned) and ``bare-hop`` (the same, made on another thread woken as the transport wakes
+its pool's, by an eventfd: what handing a request to a pool costs with no SDK at all), and, as a yardstick,
 ``bare-flask`` (a Flask route parsing the body and answering the canned JSON: the framework alone).
 ``--json`` adds each checkout in JSON response mode.
 

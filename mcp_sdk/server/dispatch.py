@@ -119,6 +119,7 @@ class Dispatcher:
         :param http_request: the HTTP request that carried it (see :attr:`ServerContext.request`).
         """
         handler = self._methods.get(method)
+        reused = handler is not None
         middleware = self._middleware
         if middleware is not None and not middleware.active:
             middleware = None  # none added: nothing to wrap, and nothing that reads request.data
@@ -127,10 +128,8 @@ class Dispatcher:
             if custom is None:
                 return self._method_not_found(session, request_id, method)
             handler = self._custom_handler(custom)
-            if middleware is not None:
-                handler = middleware.wrap(method, handler, False)
-        elif middleware is not None:
-            handler = middleware.wrap(method, handler, True)
+        if middleware is not None:
+            handler = middleware.wrap(method, handler, reused)
         if method == methods.INITIALIZE:
             cancellation = None  # the specification: initialize is never cancelled
         elif cancellation is None:
@@ -149,13 +148,7 @@ class Dispatcher:
                 session.end(request_id)
                 return None  # cancelled before it started: nothing to run, nothing to answer
         try:
-            core = self.core
-            config = core.configuration
-            if core.handler_contexts or config.around_request is not None or config.instrumentation_callback is not None:
-                response = self._run(handler, request)
-            else:
-                # The common case: nothing around the handler, and without middleware nothing reads request.data.
-                response = self._respond(handler, request, middleware is not None)
+            response = self._run(handler, request, middleware is not None)
             if (
                 response is not None
                 and not session.returns_input_requests
@@ -222,12 +215,17 @@ class Dispatcher:
             response = self._run(handler, request)
         return response
 
-    def _run(self, handler: Handler, request: Request) -> dict[str, t.Any] | None:
+    def _run(self, handler: Handler, request: Request, observed: bool = True) -> dict[str, t.Any] | None:
+        """Run ``handler`` inside the handler contexts and hooks there are.
+
+        :param observed: a middleware may read ``request.data`` (hooks always may).
+        """
         contexts = self.core.handler_contexts
         if not contexts:
             config = self.core.configuration
             if config.around_request is None and config.instrumentation_callback is None:
-                return self._respond(handler, request)  # the common case: nothing around the handler
+                # The common case: nothing around the handler, and without middleware nothing reads request.data.
+                return self._respond(handler, request, observed)
             return self._run_hooked(handler, request)
         try:
             with entered(contexts, request.server_context()):

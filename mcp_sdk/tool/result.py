@@ -52,22 +52,14 @@ def tool_result(tool_name: str, returned: t.Any) -> dict[str, t.Any]:
     :raises ToolResultError: naming the tool and the offending value when it has no valid wire form.
     """
     if isinstance(returned, Response):
-        content = returned.content
-        if type(content) is list and len(content) == 1:  # the usual one block, without content_blocks' frame
-            block = content[0]
-            if not (type(block) is dict and len(block) == 2 and block.get("type") == "text" and type(block.get("text")) is str):
-                block = _block(tool_name, block)  # (a plain text block is JSON as it is: _block's first test, inline)
-            blocks = [block]
-        else:
-            blocks = content_blocks(tool_name, content)
-        result = {"content": blocks, "isError": returned.error}
+        result = {"content": content_blocks(tool_name, returned.content), "isError": returned.error}
         if returned.structured_content is not None:
             result["structuredContent"] = structured_content(tool_name, returned.structured_content)
         if returned.meta is not None:
             result["_meta"] = _json_object(tool_name, returned.meta, "_meta")
         return result
-    if isinstance(returned, str):  # the usual plain return: one text block (content_blocks of it)
-        return {"content": [_block(tool_name, returned)], "isError": False}
+    if isinstance(returned, str):  # the usual plain return, tested before the rest
+        return {"content": content_blocks(tool_name, returned), "isError": False}
     if returned is None:
         return {"content": [], "isError": False}
     if isinstance(returned, dict) and ("content" in returned or "structuredContent" in returned):

@@ -179,15 +179,6 @@ class LineReader:
                 return None
             lines = more.split(b"\n")
             self._rest = lines.pop()
-            if lines and not self._skipping and not self._partial:
-                # The usual chunk, whole lines with nothing carried over: its first line at once.
-                line = lines[0]
-                self._lines, self._count = lines, len(lines)
-                if len(line) <= self.max_line_bytes:
-                    self._next = 1
-                    return line
-                self._next = 0
-                continue
             index = 0
             if lines:
                 if self._skipping:  # the end of an over-long line: dropped
@@ -197,5 +188,6 @@ class LineReader:
                     lines[0] = self._partial + lines[0]
                     self._partial = b""
             self._lines, self._next, self._count = lines, index, len(lines)
+
 
 __all__ = ["LineReader"]

@@ -84,29 +84,6 @@ class LineWriter:
             return pending
         return data  # the usual case, nothing else queued: this line alone, without a batch list
 
-    def write_claimed(self, claimed: bytes | list[bytes]) -> None:
-        """Write what :meth:`claim` gave this thread, then lines queued meanwhile (without the lock)."""
-        if type(claimed) is list:
-            self._write_pending(claimed)
-            return
-        data = claimed
-        out: t.Any = self.stream
-        try:
-            out.write(data)
-            out.flush()
-        except (OSError, ValueError) as error:  # the client went away (EPIPE) or stdout closed
-            self._failed(error)
-            return
-        with self._lock:
-            self._bytes -= len(data)
-            if self._waiters:
-                self._drained.notify_all()
-            if not self._pending:
-                self._writing = False
-                return
-            batch = self._take_pending()
-        self._write_pending(batch)
-
     def _wait_for_room(self, size: int) -> int:
         """Wait while the client is not reading, rather than buffer without bound; returns the
         bytes queued with ``size`` more. Called with self._lock held."""
@@ -129,7 +106,7 @@ class LineWriter:
                 return
             batch = self._take_pending()
         if batch is not None:
-            self._write_pending(batch)
+            self.write_claimed(batch)
 
     def _take_pending(self) -> list[bytes] | None:
         """The queued lines, for this thread to write (it is the writer until it finds none
@@ -142,16 +119,21 @@ class LineWriter:
         self._writing = True
         return batch
 
-    def _write_pending(self, batch: list[bytes] | None) -> None:
-        """Write ``batch`` (taken with :meth:`_take_pending`), then lines queued meanwhile, until none are left.
+    def write_claimed(self, claimed: bytes | list[bytes]) -> None:
+        """Write what :meth:`claim` (or :meth:`_take_pending`) gave this thread, then lines queued
+        meanwhile, until none are left (without the lock).
 
         One thread at a time writes; others queue their lines and return
         (group commit), so threads never wait on each other's I/O.
         """
-        out: t.Any = self.stream  # set: _take_pending gives no batch without it
+        out: t.Any = self.stream  # set: neither claim() nor _take_pending gives a batch without it
         lock = self._lock
+        batch: bytes | list[bytes] | None = claimed
         while batch is not None:
-            data = batch[0] if len(batch) == 1 else b"".join(batch)
+            if isinstance(batch, bytes):  # one line claim() gave, the usual case
+                data = batch
+            else:
+                data = batch[0] if len(batch) == 1 else b"".join(batch)
             written = len(data)
             try:
                 out.write(data)

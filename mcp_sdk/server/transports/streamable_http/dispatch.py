@@ -33,20 +33,16 @@ def is_request(message: t.Any) -> bool:
 
 def request_ids(message: t.Any) -> list[t.Any]:
     """The ids of the requests in a POST body (one message or a batch)."""
-    if type(message) is dict:  # one message (is_request's test, without its frame)
-        request_id = message.get("id")
-        kind = type(request_id)
-        return [request_id] if (kind is str or kind is int) and type(message.get("method")) is str else []
     if type(message) is list:
         return [item["id"] for item in message if is_request(item)]
-    return []
+    return [message["id"]] if is_request(message) else []
 
 
 def may_send_first(server: Server, message: t.Any) -> bool:
     """Whether handling ``message`` (a request or a batch) may send messages before its response."""
     if type(message) is list:
         return any(is_request(item) and _talks(server, item) for item in message)
-    return server.handler_accepts_server_context(message["method"], message.get("params"))  # as _talks
+    return _talks(server, message)
 
 
 def _talks(server: Server, request: dict[str, t.Any]) -> bool:

@@ -162,12 +162,10 @@ class InMemoryEventStore(EventStore):
             number = self._next
             self._next = number + 1
             events.append(_new_event((number, message, size, now)))
-            held = self._bytes = self._bytes + size
-            oldest = self._oldest
-            if now < oldest:
-                self._oldest = oldest = now
-            if oldest < now - self.max_age or held > self.max_bytes:  # as _trim's own checks
-                self._trim(now)
+            self._bytes += size
+            if now < self._oldest:
+                self._oldest = now
+            self._trim(now)
         return f"{stream_id}-{number}"
 
     def _drop_stream(self, stream_id: str) -> None:

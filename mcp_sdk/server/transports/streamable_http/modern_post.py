@@ -18,7 +18,7 @@ import typing as t
 from .... import error_codes, json_rpc, methods
 from .... import protocol_version as versions
 from ....errors import InvalidParamsError, RequestHandlerError
-from ...envelope import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, is_modern, required_meta
+from ...envelope import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, carries_envelope, required_meta
 from . import request_headers
 from .dispatch import is_initialize, may_send_first
 from .carrying_request import CarryingRequest
@@ -53,13 +53,11 @@ class ModernPost:
     def is_modern(self, environ: WSGIEnvironment, message: t.Any) -> bool:
         """Whether a POST is a 2026-07-28 request: it carries the ``_meta`` envelope, or, outside
         stateless mode, it has no session and does not open one (nor names a 2025 version)."""
-        if type(message) is not dict:
-            return False  # a batch: 2025 (carries_envelope says no to it too)
-        if is_modern(message.get("method"), message.get("params")):  # carries_envelope, its fields read here
+        if carries_envelope(message):
             return True
         if self.stateless or environ.get(SESSION_KEY):  # a session's request (the usual one): asked first
             return False
-        if "method" not in message or is_initialize(message):
+        if type(message) is not dict or "method" not in message or is_initialize(message):
             return False
         header = environ.get(VERSION_KEY)
         return header is None or not versions.is_supported(header)

@@ -307,11 +307,14 @@ class HTTPSession:
         """
         if idle_timeout is None and (unused_timeout is None or self.engaged):
             return False
-        idle = now - self.last_active  # at least idle_for(now): within the timeouts, no need to look at connections
-        within_idle = idle_timeout is None or idle <= idle_timeout
-        if within_idle and (self.engaged or unused_timeout is None or idle <= unused_timeout):
+        # idle_for(now) is at most the time since the last activity: within the timeouts by that,
+        # no need to look at the connections.
+        if not self._past(now - self.last_active, idle_timeout, unused_timeout):
             return False
-        idle = self.idle_for(now)
+        return self._past(self.idle_for(now), idle_timeout, unused_timeout)
+
+    def _past(self, idle: float, idle_timeout: float | None, unused_timeout: float | None) -> bool:
+        """Whether ``idle`` seconds without activity outlast the timeouts (see :meth:`expired`)."""
         if idle_timeout is not None and idle > idle_timeout:
             return True
         return not self.engaged and unused_timeout is not None and idle > unused_timeout

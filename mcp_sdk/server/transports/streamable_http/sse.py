@@ -54,9 +54,6 @@ def format_event(data: str | None, event_id: str | None = None, retry_ms: int | 
     """One SSE event. ``data=None`` with an id is a priming event (an id and empty data)."""
     if retry_ms is None and data is not None and "\n" not in data and "\r" not in data:  # a message: the usual event
         return (f"data: {data}\n\n" if event_id is None else f"id: {event_id}\ndata: {data}\n\n").encode("utf-8")
-    if data is None and event_id is not None:  # a priming event
-        retry = "" if retry_ms is None else f"retry: {retry_ms}\n"
-        return f"id: {event_id}\n{retry}data: \n\n".encode("utf-8")
     parts = []
     if event_id is not None:
         parts.append(f"id: {event_id}\n")
@@ -116,10 +113,7 @@ class Stream:
 
     def prime(self, retry_ms: int | None) -> bytes:
         """The priming event that starts a connection: an event id to resume from, and no data."""
-        if self.store is None:
-            self.primed = True
-            return format_event(None, None, retry_ms)
-        event_id = self.store.store_event(self.stream_id, None)
+        event_id = self.store.store_event(self.stream_id, None) if self.store is not None else None
         self.primed = True
         return format_event(None, event_id, retry_ms)
 

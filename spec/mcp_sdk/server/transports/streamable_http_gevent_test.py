@@ -39,6 +39,7 @@ from spec.support.hostile_servers import assert_forty_connection_caps, session
 from spec.support.http_client import TIMEOUT, Client, read_events, request, tool_call
 from spec.support.http_server import PYTHON, ROOT, ServerProcess
 from spec.support.redis_server import RedisServer
+from spec.support.scale_out import Lanes
 
 
 def gevent_server(app: str, *options: str, workers: int = 1, env: dict[str, str] | None = None) -> ServerProcess:
@@ -191,16 +192,25 @@ def all_updates(updates: dict[int, list[str]], wanted: int) -> dict[int, list[st
     return {n: list(seen) for n, seen in updates.items()}
 
 
+def aimed_at(lanes: Lanes, transport: HTTP, worker: int, lane: int) -> Client:
+    """A wire client of ``transport``'s session on connection ``lane`` to worker number ``worker`` of ``lanes``."""
+    like = Client(transport.url)
+    like.session_id, like.protocol_version = transport.session_id, transport.protocol_version
+    return lanes.client(like, worker, lane)
+
+
 def test_sessions_on_redis_lose_nothing_when_a_gevent_worker_is_killed_under_their_streams() -> None:
     with RedisServer() as redis_server:
         env = {"MCP_REDIS_URL": redis_server.url, "MCP_WSGI_THREADS": "1000"}  # gunicorn's --worker-connections
         with gevent_server("examples.scale_out.app:app", workers=4, env=env) as served:
             clients: list[SDKClient] = []
+            transports: list[HTTP] = []
             updates: dict[int, list[str]] = {n: [] for n in range(SHARED_SESSIONS)}
             redis = redis_server.client()
             try:
                 for n in range(SHARED_SESSIONS):
-                    client = SDKClient(HTTP(served.url, timeout=TIMEOUT * 4))
+                    transports.append(HTTP(served.url, timeout=TIMEOUT * 4))
+                    client = SDKClient(transports[-1])
                     client.on_notification(
                         lambda method, params, n=n: updates[n].append(params["uri"])
                         if method == "notifications/resources/updated" else None
@@ -211,9 +221,19 @@ def test_sessions_on_redis_lose_nothing_when_a_gevent_worker_is_killed_under_the
                 def touch(n: int, steps: range) -> set[str]:
                     return {clients[n].call_tool("touch", {"uri": f"s{n}/{step}"})["result"]["content"][0]["text"] for step in steps}
 
+                # A gevent worker accepts every connection waiting when it wakes, so one worker may
+                # take all the clients' own: the first touches go over connections aimed at two workers,
+                # each session's to the worker of its parity, one connection per session.
+                lanes = Lanes(served.base, workers=2, per_worker=SHARED_SESSIONS // 2)
+                aimed = [aimed_at(lanes, transports[n], n % 2, n // 2) for n in range(SHARED_SESSIONS)]
+
+                def touch_aimed(n: int, steps: range) -> set[str]:
+                    return {aimed[n].call(tool_call("touch", {"uri": f"s{n}/{step}"}, id=step))[0]["result"]["content"][0]["text"] for step in steps}
+
                 with concurrent.futures.ThreadPoolExecutor(SHARED_SESSIONS, thread_name_prefix="gevent-redis-spec") as pool:
-                    ran_on = set().union(*pool.map(lambda n: touch(n, range(1, 4)), range(SHARED_SESSIONS)))
-                    assert len(ran_on) >= 2  # the sessions' requests were served by several workers
+                    ran_on = set().union(*pool.map(lambda n: touch_aimed(n, range(1, 4)), range(SHARED_SESSIONS)))
+                    assert ran_on == {str(pid) for pid in lanes.pids}  # each session's requests went to its own worker
+                    lanes.close()
                     assert all_updates(updates, 3) == {n: [f"s{n}/{step}" for step in range(1, 4)] for n in range(SHARED_SESSIONS)}
                     holders = collections.Counter(redis.mget(list(redis.scan_iter("mcp:s:*:get"))))
                     channels = set(redis.pubsub_channels("mcp:w:*"))

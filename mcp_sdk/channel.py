@@ -225,8 +225,6 @@ class Channel:
         :param response: a JSON-RPC response, a batch of them, or None.
         :returns: the JSON text, or None for None.
         """
-        if type(response) is dict:  # the usual response
-            return self._encode_one(response)
         if response is None:
             return None
         if type(response) is list:  # a batch: only the responses that cannot be encoded become errors

@@ -177,10 +177,8 @@ def read_wsgi_body(environ: WSGIEnvironment, limit: int, deadlines: BodyDeadline
 
     :raises HTTPRequestError: 408 past the deadline, 413 past ``limit``, 400 for a short body.
     """
-    declared = environ.get("CONTENT_LENGTH")
-    # The usual value, plain ASCII digits, read here; content_length() judges any other.
-    length = int(declared) if type(declared) is str and declared.isdigit() and declared.isascii() else content_length(environ)
-    until_eof = length is None and bool(environ.get("wsgi.input_terminated"))  # (a length decides alone)
+    until_eof = bool(environ.get("wsgi.input_terminated"))
+    length = content_length(environ)
     if deadlines is None:
         return read_body(environ["wsgi.input"], length, limit, until_eof)
     watch = deadlines.watch(environ)

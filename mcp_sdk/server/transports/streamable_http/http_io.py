@@ -202,21 +202,13 @@ def read_body(stream: t.Any, length: int | None, limit: int, until_eof: bool) ->
     if length is not None:
         if length > limit:
             raise _too_large(limit)
-        if 0 < length <= READ_CHUNK:  # the usual body: one read
-            piece: bytes = stream.read(length)
-            if len(piece) == length or not piece:
-                return piece
-            return _read_rest(stream, [piece], len(piece), length - len(piece), limit)
         remaining = length
     elif until_eof:
         remaining = limit + 1
     else:
         return b""
-    return _read_rest(stream, [], 0, remaining, limit)
-
-
-def _read_rest(stream: t.Any, pieces: list[bytes], size: int, remaining: int, limit: int) -> bytes:
-    """What :func:`read_body` has not read yet: ``pieces`` of ``size`` bytes so far, ``remaining`` to go."""
+    pieces = []
+    size = 0
     while remaining > 0:
         piece = stream.read(min(READ_CHUNK, remaining))
         if not piece:

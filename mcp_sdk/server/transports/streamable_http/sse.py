@@ -315,8 +315,7 @@ class SSEBody:
             except queue.Empty:
                 item = None
             if item is not None:
-                outcome = self._take(item, self._pending)  # the usual item: the final answer, nothing after it
-                self._outcome = self._drain(None, self._pending) if outcome is None else outcome
+                self._outcome = self._drain(item, self._pending)
             if self._outcome is None and self._hold is not None and self._hold <= 0:
                 self._outcome = self._poll_close(self._pending)  # a poll: all it says is known now
             if self._outcome is None:
@@ -367,7 +366,7 @@ class SSEBody:
             self._end()
 
     def _drain(self, item: QueueItem | None, pending: list[bytes]) -> _Signal | None:
-        """Add ``item`` (None: taken already) and whatever else is queued now to ``pending``; returns how
+        """Add ``item`` (None: none taken) and whatever else is queued now to ``pending``; returns how
         the connection ends, or None."""
         outcome = None if item is None else self._take(item, pending)
         while outcome is None:
@@ -384,14 +383,9 @@ class SSEBody:
         Events stored after this are not written here; the client resumes after the last id it
         got, so the event store replays them (each once, in order).
         """
-        while True:
-            try:
-                item = self._consumer.get(block=False)
-            except queue.Empty:
-                break
-            outcome = self._take(item, pending)
-            if outcome is not None:
-                return outcome
+        outcome = self._drain(None, pending)
+        if outcome is not None:
+            return outcome
         if self._retry_ms is not None:
             pending.append(format_retry(self._retry_ms))
         return _Signal.CLOSE

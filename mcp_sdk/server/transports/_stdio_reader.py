@@ -117,6 +117,30 @@ class LineReader:
                     os.close(fd)
                 self._wake_fds = None
 
+    def _read_chunk(self) -> bytes | None:
+        """The next bytes of stdin; b"" at its end, None when stopping."""
+        poller = self._poller
+        while True:
+            if poller is not None:
+                # The stop flag is looked at only when the poll gives anything but stdin alone
+                # (the wake-up pipe, a timeout, an error): stop() writes to that pipe after setting
+                # it, and the transport looks at its own flag after every line anyway.
+                events = poller.poll(_WAIT_SLICE_MS)
+                if len(events) != 1 or events[0][0] != self._fd:
+                    if self._stop.is_set():
+                        return None
+                    continue
+            elif self._stop.is_set():
+                return None
+            try:
+                chunk = self._read(_CHUNK_SIZE)
+            except (OSError, ValueError) as error:  # stdin closed under us
+                logger.debug("stdin read failed: %s", error)
+                return b""
+            if chunk is not None:
+                return chunk
+            time.sleep(0.01)  # a non-blocking stream with nothing yet
+
     def buffered(self) -> bool:
         """Whether input past the last line returned is already read: the reader holds its
         answers back only then (with nothing buffered it would flush them before blocking anyway)."""
@@ -126,8 +150,7 @@ class LineReader:
         """The next complete line (without its newline), or None when input is over or stopping.
 
         Over-long lines are skipped, the start of a line whose end has not arrived is kept, and
-        more is read when the lines already cut run out (one frame: the sequential path reads
-        for every line)."""
+        more is read when the lines already cut run out."""
         while True:
             index = self._next
             if index < self._count:  # the common case: a line of the chunk read last
@@ -150,27 +173,9 @@ class LineReader:
             if self._eof:
                 return None
             self._before_block()  # e.g. answers held back go out now
-            poller = self._poller
-            while True:  # read the next bytes of stdin (b"" at its end), inline: the sequential path reads per line
-                if poller is not None:
-                    # The stop flag is looked at only when the poll gives anything but stdin alone
-                    # (the wake-up pipe, a timeout, an error): stop() writes to that pipe after setting
-                    # it, and the transport looks at its own flag after every line anyway.
-                    events = poller.poll(_WAIT_SLICE_MS)
-                    if len(events) != 1 or events[0][0] != self._fd:
-                        if self._stop.is_set():
-                            return None
-                        continue
-                elif self._stop.is_set():
-                    return None
-                try:
-                    more = self._read(_CHUNK_SIZE)
-                except (OSError, ValueError) as error:  # stdin closed under us
-                    logger.debug("stdin read failed: %s", error)
-                    more = b""
-                if more is not None:
-                    break
-                time.sleep(0.01)  # a non-blocking stream with nothing yet
+            more = self._read_chunk()
+            if more is None:
+                return None
             if not more:
                 self._eof = True
                 if self._partial and not self._skipping:

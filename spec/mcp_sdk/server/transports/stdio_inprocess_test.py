@@ -245,7 +245,6 @@ def test_a_request_whose_id_cannot_be_a_key_is_refused_and_serving_goes_on(reque
     ]
 
 
-
 class CountedOutput(io.BytesIO):
     """stdout that lets a test wait for the answers it expects, as a client sending one request at a time."""
 

@@ -232,8 +232,8 @@ def test_sessions_on_redis_lose_nothing_when_a_gevent_worker_is_killed_under_the
 
                 with concurrent.futures.ThreadPoolExecutor(SHARED_SESSIONS, thread_name_prefix="gevent-redis-spec") as pool:
                     ran_on = set().union(*pool.map(lambda n: touch_aimed(n, range(1, 4)), range(SHARED_SESSIONS)))
-                    assert ran_on == {str(pid) for pid in lanes.pids}  # each session's requests went to its own worker
                     lanes.close()
+                    assert ran_on == {str(pid) for pid in lanes.pids}  # each session's requests went to its own worker
                     assert all_updates(updates, 3) == {n: [f"s{n}/{step}" for step in range(1, 4)] for n in range(SHARED_SESSIONS)}
                     holders = collections.Counter(redis.mget(list(redis.scan_iter("mcp:s:*:get"))))
                     channels = set(redis.pubsub_channels("mcp:w:*"))

@@ -1,6 +1,10 @@
 """The Streamable HTTP client transport, on a ``requests.Session``.
 
 https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http
+
+Why one module: it is one class, the transport of one connection, whose methods share its
+session, its listener thread and its waiters; reading a response's body and the headers it
+sends already live in :mod:`.http_reading` and :mod:`.headers`.
 """
 
 from __future__ import annotations

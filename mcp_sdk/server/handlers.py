@@ -3,6 +3,10 @@
 Each handler takes the :class:`~mcp_sdk.server.request.Request` and returns the
 JSON-RPC ``result``; raising a :class:`~mcp_sdk.errors.RequestHandlerError`
 answers with that error instead.
+
+Why one module: it is the table of the protocol's requests, one short method for each, and a
+reader looking for what ``tools/call`` or ``completion/complete`` does finds it here beside its
+siblings; the machinery they share (dispatch, tasks, the registry) lives elsewhere.
 """
 
 from __future__ import annotations

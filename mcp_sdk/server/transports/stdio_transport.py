@@ -24,6 +24,10 @@ thread with a line to write while another writes queues it for that writer
 (group commit), so no thread waits on another's I/O. The reader holds back its
 own answers while more requests are already buffered and writes them together
 before it next blocks.
+
+Why one module: it is one class, the leader/followers loop above, whose threads share its
+reader token, its pool and its writer; reading and writing lines already live in their own
+modules.
 """
 
 from __future__ import annotations

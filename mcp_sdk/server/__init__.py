@@ -214,7 +214,10 @@ class Server:
         self.extensions.declare(name, settings)
 
     def capabilities_for(self, version: str) -> dict[str, t.Any]:
-        """:attr:`capabilities` without what ``version`` does not define."""
+        """:attr:`capabilities` without what a protocol version does not define.
+
+        :param version: the protocol version a client agreed (``"2025-06-18"``...).
+        """
         return capabilities_module.for_version(self.capabilities, version, derived=self._capabilities is None)
 
     # -- registration --------------------------------------------------------
@@ -256,61 +259,118 @@ class Server:
         return define_registrar(self.add_prompt, Prompt.define, name, metadata)
 
     def add_resource(self, resource: Resource) -> Resource:
-        """Register ``resource`` (a :class:`~mcp_sdk.Resource`) after construction; returns it."""
+        """Register a resource after construction; returns it.
+
+        :param resource: the :class:`~mcp_sdk.Resource`.
+        """
         return self.registry.add_resource(resource)
 
     def add_resource_template(self, template: ResourceTemplate) -> ResourceTemplate:
-        """Register ``template`` (a :class:`~mcp_sdk.ResourceTemplate`) after construction; returns it."""
+        """Register a resource template after construction; returns it.
+
+        :param template: the :class:`~mcp_sdk.ResourceTemplate`.
+        """
         return self.registry.add_resource_template(template)
 
     # -- changing what is served (:mod:`.catalog_changes`): sends list_changed; unknown names: NotRegisteredError --
 
     def remove_tool(self, name: str) -> type[Tool]:
-        """Unregister the tool ``name``; returns it."""
+        """Unregister a tool and tell clients the list changed; returns it.
+
+        :param name: the tool's name.
+        :raises NotRegisteredError: no tool has that name.
+        """
         return t.cast("type[Tool]", self._changes.remove("tools", name)[0])
 
     def disable_tool(self, name: str) -> None:
-        """Stop listing and serving the tool ``name`` (a call answers as for an unknown tool)."""
+        """Stop listing and serving a tool (a call answers as for an unknown tool), and tell clients
+        the list changed.
+
+        :param name: the tool's name.
+        :raises NotRegisteredError: no tool has that name.
+        """
         self._changes.set_enabled("tools", name, False)
 
     def enable_tool(self, name: str) -> None:
-        """List and serve the disabled tool ``name`` again."""
+        """List and serve a disabled tool again, and tell clients the list changed.
+
+        :param name: the tool's name.
+        :raises NotRegisteredError: no tool has that name.
+        """
         self._changes.set_enabled("tools", name, True)
 
     def remove_prompt(self, name: str) -> type[Prompt]:
-        """Unregister the prompt ``name``; returns it."""
+        """Unregister a prompt and tell clients the list changed; returns it.
+
+        :param name: the prompt's name.
+        :raises NotRegisteredError: no prompt has that name.
+        """
         return t.cast("type[Prompt]", self._changes.remove("prompts", name)[0])
 
     def disable_prompt(self, name: str) -> None:
-        """As :meth:`disable_tool`, for the prompt ``name``."""
+        """As :meth:`disable_tool`, for a prompt.
+
+        :param name: the prompt's name.
+        :raises NotRegisteredError: no prompt has that name.
+        """
         self._changes.set_enabled("prompts", name, False)
 
     def enable_prompt(self, name: str) -> None:
-        """As :meth:`enable_tool`, for the prompt ``name``."""
+        """As :meth:`enable_tool`, for a prompt.
+
+        :param name: the prompt's name.
+        :raises NotRegisteredError: no prompt has that name.
+        """
         self._changes.set_enabled("prompts", name, True)
 
     def remove_resource(self, uri: str) -> list[Resource]:
-        """Unregister the resources of ``uri`` (reads of it then fail); returns them."""
+        """Unregister the resources of a URI (reads of it then fail) and tell clients the list
+        changed; returns them.
+
+        :param uri: the resources' URI.
+        :raises NotRegisteredError: no resource has that URI.
+        """
         return self._changes.remove("resources", uri)
 
     def disable_resource(self, uri: str) -> None:
-        """As :meth:`disable_tool`, for the resource ``uri`` (``resources/read`` of it: resource not found)."""
+        """As :meth:`disable_tool`, for a resource (``resources/read`` of it: resource not found).
+
+        :param uri: the resource's URI.
+        :raises NotRegisteredError: no resource has that URI.
+        """
         self._changes.set_enabled("resources", uri, False)
 
     def enable_resource(self, uri: str) -> None:
-        """As :meth:`enable_tool`, for the resource ``uri``."""
+        """As :meth:`enable_tool`, for a resource.
+
+        :param uri: the resource's URI.
+        :raises NotRegisteredError: no resource has that URI.
+        """
         self._changes.set_enabled("resources", uri, True)
 
     def remove_resource_template(self, uri_template: str) -> ResourceTemplate:
-        """Unregister the template ``uri_template`` (reads of URIs only it matches then fail); returns it."""
+        """Unregister a resource template (reads of URIs only it matches then fail) and tell clients
+        the list changed; returns it.
+
+        :param uri_template: the template's RFC 6570 URI template, as registered.
+        :raises NotRegisteredError: no template has that URI template.
+        """
         return t.cast(ResourceTemplate, self._changes.remove("resourceTemplates", uri_template)[0])
 
     def disable_resource_template(self, uri_template: str) -> None:
-        """As :meth:`disable_tool`, for the resource template ``uri_template``."""
+        """As :meth:`disable_tool`, for a resource template.
+
+        :param uri_template: the template's URI template, as registered.
+        :raises NotRegisteredError: no template has that URI template.
+        """
         self._changes.set_enabled("resourceTemplates", uri_template, False)
 
     def enable_resource_template(self, uri_template: str) -> None:
-        """As :meth:`enable_tool`, for the resource template ``uri_template``."""
+        """As :meth:`enable_tool`, for a resource template.
+
+        :param uri_template: the template's URI template, as registered.
+        :raises NotRegisteredError: no template has that URI template.
+        """
         self._changes.set_enabled("resourceTemplates", uri_template, True)
 
     def filter_tags(self, include_tags: t.Iterable[str] | None = None, exclude_tags: t.Iterable[str] | None = None) -> None:
@@ -323,12 +383,25 @@ class Server:
         self._changes.filter_tags(include_tags, exclude_tags)
 
     def mount(self, server: Server, prefix: str | None = None) -> Mount:
-        """Serve ``server``'s tools, prompts, resources and templates here under ``prefix`` (``weather_get_alerts``,
-        ``weather://weather/alerts``), live, its requests run by it with its hooks (:mod:`.composition`)."""
+        """Serve another server's tools, prompts, resources and templates here, live: what it
+        registers later shows too, and its requests are run by it with its own hooks
+        (:mod:`.composition`).
+
+        :param server: the server to mount.
+        :param prefix: put before its names and in its URIs (``weather_get_alerts``,
+            ``weather://weather/alerts``); None mounts them under their own names.
+        :return: the :class:`~mcp_sdk.server.composition.Mount`.
+        """
         return self.composition.mount(server, prefix)
 
     def include(self, server: Server, prefix: str | None = None) -> Mount:
-        """As :meth:`mount`, but serve what ``server`` serves now under ``prefix``, once (later changes do not show)."""
+        """As :meth:`mount`, but copy what the other server serves now, once: its later changes
+        do not show.
+
+        :param server: the server to include.
+        :param prefix: as for :meth:`mount`.
+        :return: the :class:`~mcp_sdk.server.composition.Mount`.
+        """
         return self.composition.mount(server, prefix, live=False)
 
     @classmethod
@@ -355,12 +428,21 @@ class Server:
         return Proxy(cls(**options), client).start(mode)
 
     def handle_forwarded(self, request: Request) -> dict[str, t.Any] | None:
-        """Answer ``request``, forwarded by a server which mounted this one (:mod:`.composition`)."""
+        """Answer a request forwarded by a server which mounted this one (:mod:`.composition`).
+
+        :param request: the mounting server's :class:`~mcp_sdk.server.request.Request`, its names
+            already without the prefix.
+        :return: the JSON-RPC response, or None for a notification.
+        """
         return self._dispatcher.handle_forwarded(request)
 
     def add_middleware(self, middleware: M, methods: t.Iterable[str] | str | None = None) -> M:
-        """Run ``middleware(request, call_next)`` around the handler of every request (or of ``methods``),
-        after those added before it (see :mod:`mcp_sdk.server.middleware`); returns it."""
+        """Run a middleware around the handler of every request, after those added before it (see
+        :mod:`mcp_sdk.server.middleware`); returns it.
+
+        :param middleware: ``middleware(request, call_next)``, returning the result.
+        :param methods: run it only for these JSON-RPC methods (a name or several); None: for all.
+        """
         return self.middleware.add(middleware, methods)
 
     def resources_read_handler(self, function: F) -> F:
@@ -374,11 +456,17 @@ class Server:
         return self.registry.add_handler("resources_read", function)
 
     def resources_subscribe_handler(self, function: F) -> F:
-        """Register ``function(params, server_context=None)`` for ``resources/subscribe`` (advertises ``subscribe``)."""
+        """Register the handler of ``resources/subscribe`` (the server then advertises ``subscribe``).
+
+        :param function: ``function(params, server_context=None)``; returned unchanged.
+        """
         return self.registry.add_handler("resources_subscribe", function)
 
     def resources_unsubscribe_handler(self, function: F) -> F:
-        """Register ``function(params, server_context=None)`` for ``resources/unsubscribe``; returns it."""
+        """Register the handler of ``resources/unsubscribe``.
+
+        :param function: ``function(params, server_context=None)``; returned unchanged.
+        """
         return self.registry.add_handler("resources_unsubscribe", function)
 
     def completion_handler(self, function: F) -> F:
@@ -392,7 +480,11 @@ class Server:
         return self.registry.add_handler("completion", function)
 
     def roots_list_changed_handler(self, function: F) -> F:
-        """Register ``function()``, called on ``notifications/roots/list_changed`` (Roots are deprecated: SEP-2577, it warns)."""
+        """Register a function called on ``notifications/roots/list_changed`` (Roots are deprecated:
+        SEP-2577, it warns with :class:`~mcp_sdk.MCPDeprecationWarning`).
+
+        :param function: ``function()``; returned unchanged.
+        """
         warn_deprecated("roots")
         return self.registry.add_handler("roots_list_changed", function)
 
@@ -410,10 +502,15 @@ class Server:
         return custom_method_registrar(self.registry, self._dispatcher.reserved, method_name, handler)
 
     def handler_accepts_server_context(self, method: str, params: t.Any = None) -> bool:
-        """Whether the handler that would answer a ``method`` request declares ``server_context`` (so may send
-        progress, logs or requests before its response: a transport chooses a stream). ``params`` (its ``"name"``) picks the
-        tool or prompt of ``tools/call`` and ``prompts/get``; False for protocol methods the server answers itself,
-        unknown methods, and unknown tool or prompt names."""
+        """Whether the handler that would answer a request declares ``server_context``, and so may
+        send progress, logs or requests before its response (a transport then chooses a stream).
+
+        :param method: the request's JSON-RPC method.
+        :param params: the request's params; their ``"name"`` picks the tool or prompt of
+            ``tools/call`` and ``prompts/get``.
+        :return: False for protocol methods the server answers itself, unknown methods, and unknown
+            tool or prompt names.
+        """
         return self._dispatcher.handler_accepts_server_context(method, params)
 
     # -- the host application ------------------------------------------------
@@ -507,13 +604,20 @@ class Server:
         self, send: t.Callable[[dict[str, t.Any], t.Any], None] | None = None, session_id: str | None = None
     ) -> ServerSession:
         """A new :class:`ServerSession` for a client connection, registered for broadcasts.
+        Transports call this.
 
-        Transports call this; ``send(message, related_request_id)`` writes to the client; ``session_id`` is the transport's id of it.
+        :param send: ``send(message, related_request_id)`` writes a message to the client (None:
+            messages are dropped).
+        :param session_id: the transport's id of the session (``Mcp-Session-Id``), if it has one.
         """
         return self._sessions.create(send, session_id)
 
     def session_closed(self, session: ServerSession) -> None:
-        """Forget ``session``, which closed (:meth:`ServerSession.close` calls this): it gets no more broadcasts."""
+        """Forget a session that closed: it gets no more broadcasts (:meth:`ServerSession.close`
+        calls this).
+
+        :param session: the closed session.
+        """
         self._sessions.discard(session)
 
     @property
@@ -532,11 +636,13 @@ class Server:
         modern: bool | None = None,
         http_request: t.Any = None,
     ) -> t.Any:
-        """Answer ``message``, one decoded message (or batch) a transport read on ``session``.
+        """Answer one decoded message (or batch) a transport read from a client.
 
         A request carrying the 2026-07-28 ``_meta`` envelope is served statelessly;
         anything else belongs to the session (2024-11-05 to 2025-11-25).
 
+        :param message: the decoded JSON-RPC message, or a list of them.
+        :param session: the session the transport read it on.
         :param cancellation: the token :meth:`ServerSession.accept` gave for this request.
         :param modern: True serves a request as 2026-07-28 whatever its ``_meta``.
         :param http_request: the HTTP request that carried it, or a zero-argument callable that
@@ -546,14 +652,20 @@ class Server:
         return self._router.handle(message, session, cancellation, modern=modern, http_request=http_request)
 
     def handle(self, request: t.Any) -> t.Any:
-        """Answer ``request``, one decoded JSON-RPC message; returns the response dict, or None for a notification.
+        """Answer one decoded JSON-RPC message, on a default session with no transport
+        (notifications it would send are dropped).
 
-        Uses a default session with no transport (notifications it would send are dropped).
+        :param request: the decoded message.
+        :return: the response dict, or None for a notification.
         """
         return self._router.handle(request, self._sessions.default())
 
     def handle_json(self, text: str | bytes) -> str | None:
-        """Answer ``text``, one JSON-RPC message as JSON; returns JSON text, or None."""
+        """Answer one JSON-RPC message given as JSON text, as :meth:`handle` does.
+
+        :param text: the message's JSON (str or UTF-8 bytes).
+        :return: the response as JSON text, or None for a notification.
+        """
         return self._sessions.default().handle_json(text)
 
     # -- notifications to clients -------------------------------------------
@@ -571,10 +683,12 @@ class Server:
         self.broadcast.list_changed("resources", methods.NOTIFICATIONS_RESOURCES_LIST_CHANGED)
 
     def notify_resources_updated(self, uri: str) -> None:
-        """Tell the 2026-07-28 listeners subscribed to ``uri`` that it changed.
+        """Tell the 2026-07-28 listeners subscribed to a resource that it changed.
 
         (2025 sessions are told by the tool that changed it, through
         ``server_context.notify_resources_updated``, which also reaches listeners.)
+
+        :param uri: the resource's URI.
         """
         self.broadcast.publish("resource", uri)
 
@@ -584,16 +698,23 @@ class Server:
         self.subscriptions.close()
 
     def notify_log_message(self, data: t.Any, level: str, logger: str | None = None) -> None:
-        """Send ``data`` (from ``logger``) in ``notifications/message`` to every client whose log level lets ``level`` through
-        (Logging is deprecated: SEP-2577, it warns with :class:`~mcp_sdk.MCPDeprecationWarning`).
+        """Send a log message in ``notifications/message`` to every client whose log level lets it
+        through (Logging is deprecated: SEP-2577, it warns with :class:`~mcp_sdk.MCPDeprecationWarning`).
 
+        :param data: the message: a string or any JSON value.
+        :param level: its level, one of the eight of RFC 5424 (``"debug"`` to ``"emergency"``).
+        :param logger: the name of what logged it, if any.
         :raises ValueError: for a level that is not one of the eight.
         """
         warn_deprecated("logging")
         self.broadcast.log_message(data, level, logger)
 
     def report_exception(self, error: BaseException, context: dict[str, t.Any]) -> None:
-        """Give ``error`` and ``context`` to the configured ``exception_reporter`` (logged when there is none)."""
+        """Give an exception to the configured ``exception_reporter`` (logged when there is none).
+
+        :param error: the exception.
+        :param context: where it happened (``{"request": message}``...); its first key names it in the log.
+        """
         report(self.configuration.exception_reporter, error, context)
 
 

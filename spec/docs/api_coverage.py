@@ -162,15 +162,10 @@ def survey() -> Survey:
     return result
 
 
-def described_parameters(
-    function: griffe.Function, extra: griffe.Object | None = None, *, in_text: bool = False
-) -> tuple[list[str], list[str]]:
+def described_parameters(function: griffe.Function, extra: griffe.Object | None = None) -> tuple[list[str], list[str]]:
     """``(parameters, undescribed)`` of ``function`` (``self``/``cls`` aside); ``extra`` is the
-    class whose docstring describes its constructor's parameters.
-
-    A parameter is described by a ``:param name:`` field; with ``in_text``, also by a sentence of the
-    docstring that names it as code (``Unregister the tool ``name``; returns it.``), the way
-    Python's own documentation describes the arguments of short methods.
+    class whose docstring describes its constructor's parameters. A parameter is described by a
+    ``:param name:`` field.
     """
     names = [parameter.name for parameter in function.parameters if parameter.name not in ("self", "cls")]
     described: set[str] = set()
@@ -179,9 +174,6 @@ def described_parameters(
             for section in owner.docstring.parse(griffe.Parser.sphinx, warnings=False):
                 if section.kind is griffe.DocstringSectionKind.parameters:
                     described |= {parameter.name.lstrip("*") for parameter in section.value}
-            if in_text:
-                # the extension has made ``name`` Markdown code by now: `name`, or `name(...)` for a callable
-                described |= {name for name in names if re.search(rf"`{name}(?:`|\()", owner.docstring.value)}
     return names, [name for name in names if name not in described]
 
 
@@ -199,9 +191,6 @@ def figures(result: Survey) -> dict[str, tuple[int, int]]:
             callables.append((t.cast(griffe.Function, found.members["__init__"]), found))
     names_parameters = [described_parameters(function, extra) for function, extra in callables]
     method_parameters = [described_parameters(t.cast(griffe.Function, method)) for method in result.methods.values() if method.is_function]
-    method_parameters_in_text = [
-        described_parameters(t.cast(griffe.Function, method), in_text=True) for method in result.methods.values() if method.is_function
-    ]
     references = [
         identifier
         for found in result.rendered.values()
@@ -218,10 +207,6 @@ def figures(result: Survey) -> dict[str, tuple[int, int]]:
         "parameters of public methods described": (
             sum(len(names) - len(missing) for names, missing in method_parameters),
             sum(len(names) for names, _ in method_parameters),
-        ),
-        "parameters of public methods described by a field or named in the text": (
-            sum(len(names) - len(missing) for names, missing in method_parameters_in_text),
-            sum(len(names) for names, _ in method_parameters_in_text),
         ),
         "cross-references of the rendered docstrings that link": (
             sum(1 for identifier in references if _canonical(result, identifier) in result.rendered),

@@ -3,9 +3,11 @@
 See :mod:`.chain` for what a middleware is. The built-ins, each in its own module:
 
 - :class:`~.timing.Timing`: logs each request's method, target, caller, outcome and duration;
-- :class:`~.rate_limit.RateLimit`: a token bucket per principal (-32029 with a retry hint);
+- :class:`~.rate_limit.RateLimit`: a token bucket per principal or client address (-32029 with a
+  retry hint), in this process or shared through Redis;
 - :class:`~.response_cache.ResponseCache`: caches list and ``resources/read`` results per
-  principal, dropped on every change of what is served (and feeding 2026-07-28 ``ttlMs``);
+  caller (principal, scopes, claims) and whatever else can change them, dropped on every change
+  of what is served (and feeding 2026-07-28 ``ttlMs``);
 - :class:`~.error_mapping.ErrorMapping`: exception classes to JSON-RPC errors;
 - :class:`~.tracing.Tracing`: an OpenTelemetry span per request (the ``[otel]`` extra, imported
   only when a ``Tracing`` is created).

@@ -1,14 +1,21 @@
-"""Per-principal rate limiting: a token bucket per caller (FastMCP's ``RateLimitingMiddleware``)."""
+"""Per-caller rate limiting: a token bucket per caller (FastMCP's ``RateLimitingMiddleware``).
+
+Who a request counts against is :func:`~.caller.caller_key` (the principal, else the client's
+address); where the buckets live is :mod:`.token_buckets` (this process, a bounded table) or
+:mod:`.redis_token_buckets` (shared by every process, ``redis_url=``).
+"""
 
 from __future__ import annotations
 
 import math
-import threading
 import time
 import typing as t
 
+from ..._redis import import_redis
 from ...errors import RequestHandlerError
+from .caller import caller_key
 from .chain import CallNext, Middleware
+from .token_buckets import MAX_BUCKETS, MemoryTokenBuckets, TokenBuckets
 
 if t.TYPE_CHECKING:
     from ..request import Request
@@ -17,8 +24,8 @@ if t.TYPE_CHECKING:
 #: (-32000 to -32099), clear of the codes MCP and the SDKs use (-32000 is the TypeScript
 #: and Python SDKs' "connection closed"); 29 recalls HTTP 429.
 RATE_LIMITED = -32029
-#: Callers whose buckets are kept at most; the fullest (idle longest) are forgotten first.
-MAX_BUCKETS = 10_000
+#: What a request is answered while the shared buckets' Redis cannot be reached (-32603).
+STORE_UNAVAILABLE_TEXT = "Service unavailable: the rate limit cannot be checked"
 
 
 class RateLimitedError(RequestHandlerError):
@@ -40,31 +47,31 @@ class RateLimitedError(RequestHandlerError):
         self.retry_after = retry_after
 
 
-def caller_key(request: Request) -> t.Hashable:
-    """Who a request counts against: the authenticated principal; else the session (2025, HTTP);
-    else one bucket for every anonymous caller of the process (stdio has one client)."""
-    principal = request.principal
-    if principal is not None:
-        return ("principal", *principal.key)
-    session_id = request.session.session_id
-    if session_id is not None:
-        return ("session", session_id)
-    return ("anonymous",)
-
-
 class RateLimit(Middleware):
     """Refuses a caller's requests beyond ``rate`` per second, with bursts of ``burst``.
 
-    Each caller (see :func:`caller_key`) has a bucket of ``burst`` tokens, refilled at
-    ``rate`` per second; a request takes one, and with none left it is answered
-    :class:`RateLimitedError` (-32029, ``data.retryAfterMs``) without running.
-    Add it with ``methods=`` to limit only some methods (``tools/call``, say).
+    Each caller (see :func:`~.caller.caller_key`: the authenticated principal, else the
+    client's address) has a bucket of ``burst`` tokens, refilled at ``rate`` per second; a
+    request takes one, and with none left it is answered :class:`RateLimitedError` (-32029,
+    ``data.retryAfterMs``) without running. Add it with ``methods=`` to limit only some
+    methods (``tools/call``, say).
+
+    The buckets live in this process (at most ``max_buckets`` callers, the one seen least
+    recently forgotten first), or, with ``redis_url`` (or ``redis``), in Redis, shared by
+    every process of the server (``gunicorn -w N``): there they expire once full again, and
+    Redis's clock is used. While that Redis cannot be reached, limited requests are refused
+    (-32603, reported to the ``exception_reporter``), never let through unchecked.
 
     :param rate: tokens added per second (> 0).
     :param burst: the bucket's size (>= 1; default ``rate``, at least 1).
-    :param key: ``fn(request)``: the caller a request counts against.
-    :param clock: seconds, monotonic (for tests).
-    :raises ValueError: ``rate`` or ``burst`` out of range.
+    :param key: ``fn(request)``: the caller a request counts against (with Redis, a JSON value).
+    :param max_buckets: callers whose buckets this process keeps at most (without Redis).
+    :param redis_url: share the buckets through this Redis.
+    :param redis: or through this ``redis.Redis`` client (it stays yours).
+    :param redis_prefix: the prefix of the buckets' Redis keys.
+    :param clock: seconds, monotonic (for tests; without Redis).
+    :raises ValueError: ``rate``, ``burst`` or ``max_buckets`` out of range; both ``redis_url`` and ``redis``.
+    :raises MissingExtraError: ``redis_url`` or ``redis`` without redis-py (``pip install 'mcp_sdk[redis]'``).
     """
 
     def __init__(
@@ -73,6 +80,10 @@ class RateLimit(Middleware):
         burst: float | None = None,
         *,
         key: t.Callable[[Request], t.Hashable] = caller_key,
+        max_buckets: int = MAX_BUCKETS,
+        redis_url: str | None = None,
+        redis: t.Any = None,
+        redis_prefix: str | None = None,
         clock: t.Callable[[], float] = time.monotonic,
     ) -> None:
         if not rate > 0:
@@ -83,12 +94,25 @@ class RateLimit(Middleware):
         self.rate = float(rate)
         self.burst = float(burst)
         self.key = key
-        self._clock = clock
-        self._lock = threading.Lock()
-        self._buckets: dict[t.Hashable, tuple[float, float]] = {}  # key -> (tokens, at)
+        self.buckets: TokenBuckets
+        if redis_url is not None or redis is not None:
+            from .redis_token_buckets import DEFAULT_PREFIX, RedisTokenBuckets
+
+            self.buckets = RedisTokenBuckets(
+                self.rate, self.burst, redis_url=redis_url, redis=redis, prefix=redis_prefix or DEFAULT_PREFIX
+            )
+            self._outage: tuple[type[BaseException], ...] = (import_redis().exceptions.RedisError,)
+        else:
+            self.buckets = MemoryTokenBuckets(self.rate, self.burst, max_buckets=max_buckets, clock=clock)
+            self._outage = ()
 
     def __call__(self, request: Request, call_next: CallNext) -> t.Any:
-        wait = self.take(self.key(request))
+        try:
+            wait = self.take(self.key(request))
+        except self._outage as error:
+            request.data["error"] = "rate_limit_unavailable"
+            request.session.server.report_exception(error, {"request": request.message})
+            raise RequestHandlerError(STORE_UNAVAILABLE_TEXT) from None
         if wait > 0:
             request.data["error"] = "rate_limited"
             raise RateLimitedError(wait)
@@ -97,25 +121,13 @@ class RateLimit(Middleware):
     def take(self, key: t.Hashable) -> float:
         """Take a token from ``key``'s bucket: 0 when taken, else the seconds until one is there.
 
-        :param key: the caller's key (see :func:`caller_key`).
+        :param key: the caller's key (see :func:`~.caller.caller_key`).
         """
-        now = self._clock()
-        with self._lock:
-            tokens, at = self._buckets.get(key, (self.burst, now))
-            tokens = min(self.burst, tokens + (now - at) * self.rate)
-            if tokens >= 1:
-                self._buckets[key] = (tokens - 1, now)
-                if len(self._buckets) > MAX_BUCKETS:
-                    self._forget_full(now)
-                return 0.0
-            self._buckets[key] = (tokens, now)
-            return (1 - tokens) / self.rate
+        return self.buckets.take(key)
 
-    def _forget_full(self, now: float) -> None:
-        # Lock held. A bucket that has refilled is the same as no bucket: drop those.
-        full = [key for key, (tokens, at) in self._buckets.items() if tokens + (now - at) * self.rate >= self.burst]
-        for key in full:
-            del self._buckets[key]
+    def close(self) -> None:
+        """Release the buckets (the Redis connection opened from ``redis_url``)."""
+        self.buckets.close()
 
 
-__all__ = ["MAX_BUCKETS", "RATE_LIMITED", "RateLimit", "RateLimitedError", "caller_key"]
+__all__ = ["MAX_BUCKETS", "RATE_LIMITED", "STORE_UNAVAILABLE_TEXT", "RateLimit", "RateLimitedError", "caller_key"]

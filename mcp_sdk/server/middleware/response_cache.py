@@ -1,7 +1,10 @@
 """Caching of list and ``resources/read`` results (FastMCP's ``ResponseCachingMiddleware``).
 
-An entry is kept per method, protocol version, principal and params (``_meta`` aside)
-for ``ttl`` seconds, and dropped as soon as what it shows may have changed: on
+An entry is kept for ``ttl`` seconds under a key of everything that can change its answer
+(:mod:`.cache_key`: method and params, protocol version and era, the caller with its scopes and
+claims, the client's capabilities, what the server serves), so it only ever answers a
+request that would have been answered the same. It is dropped as soon as what it shows may
+have changed: on
 ``list_changed`` of its kind, on ``resources/updated`` of its URI (both carried by the
 server's subscription bus, so a change on another Redis worker counts too), and on
 any change to the server's registry (added, removed, enabled, disabled, filtered).
@@ -10,13 +13,13 @@ On a 2026-07-28 request, the result carries as ``ttlMs`` the time the entry has 
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 import typing as t
 
 from ... import methods
 from ... import protocol_version as versions
+from .cache_key import CacheKey, cache_key
 from .chain import CallNext, Middleware
 
 if t.TYPE_CHECKING:
@@ -35,19 +38,25 @@ _STALE_ON = {
     "resources": frozenset({methods.RESOURCES_LIST, methods.RESOURCES_TEMPLATES_LIST, methods.RESOURCES_READ}),
 }
 
-#: A cache key: method, protocol version, principal, params as canonical JSON.
-Key = t.Tuple[str, str, t.Any, str]
+#: What ``vary(request)`` returns: more of what an answer depends on, as JSON.
+Vary = t.Callable[["Request"], t.Any]
 
 
 class ResponseCache(Middleware):
     """Answers repeated list and read requests from memory (see the module docstring).
 
-    Entries are per principal (the authenticated caller); callers without
-    authentication share them, so cache only what every such caller may see.
+    Entries are per caller: the authenticated principal with its scopes and claims (a token
+    with fewer scopes never gets what one with more was answered). Lists are the SDK's own
+    answers, so callers without authentication share them. A ``resources/read`` is your
+    handler's answer, which may depend on what the cache cannot see (the host's login cookie,
+    a header): one by a caller without authentication over HTTP is cached only when the
+    resource's ``cache_scope`` (or the server's) is ``"public"``, or when ``vary`` is given.
 
     :param ttl: seconds an entry is served (> 0).
     :param methods: the methods cached (a subset of :data:`CACHED_METHODS`).
     :param max_entries: entries kept at most (the oldest go first).
+    :param vary: ``fn(request)``: what else your answers depend on (a header, a cookie's
+        user), as a JSON value that joins the key; a value that is not JSON is not cached.
     :param clock: seconds, monotonic (for tests).
     :raises ValueError: ``ttl`` not positive, or a method that is not a list or read.
     """
@@ -58,6 +67,7 @@ class ResponseCache(Middleware):
         methods: t.Iterable[str] = CACHED_METHODS,
         *,
         max_entries: int = 1000,
+        vary: Vary | None = None,
         clock: t.Callable[[], float] = time.monotonic,
     ) -> None:
         if not ttl > 0:
@@ -68,9 +78,10 @@ class ResponseCache(Middleware):
         self.ttl = float(ttl)
         self.methods = cached
         self.max_entries = max_entries
+        self.vary = vary
         self._clock = clock
         self._lock = threading.Lock()
-        self._entries: dict[Key, tuple[float, t.Any]] = {}  # key -> (expires at, result); insertion ordered
+        self._entries: dict[CacheKey, tuple[float, t.Any]] = {}  # key -> (expires at, result); insertion ordered
         self._epoch = 0  # bumped on each invalidation: a result computed across one is not stored
         self._server: ServerCore | None = None
         self._bus: SubscriptionBus | None = None
@@ -82,12 +93,12 @@ class ResponseCache(Middleware):
 
     def __call__(self, request: Request, call_next: CallNext) -> t.Any:
         method = request.method
-        if method not in self.methods:
+        if method not in self.methods or not self._may_cache(request):
             return call_next(request)
-        key = _key(request)
+        generation = self._follow_changes()
+        key = cache_key(request, generation, self.vary(request) if self.vary is not None else None)
         if key is None:
             return call_next(request)
-        self._follow_changes()
         now = self._clock()
         with self._lock:
             entry = self._entries.get(key)
@@ -125,12 +136,29 @@ class ResponseCache(Middleware):
             return result
         return {**result, "ttlMs": max(0, int(left * 1000))}  # a copy: the entry itself is shared
 
-    def _follow_changes(self) -> None:
+    def _may_cache(self, request: Request) -> bool:
+        """Whether ``request``'s answer can be told apart from other callers' (see the class docstring)."""
+        if request.method != methods.RESOURCES_READ or request.principal is not None or self.vary is not None:
+            return True
+        if request.http_request is None:  # stdio, or in-process: one client
+            return True
+        return self._scope(request.params) == "public"
+
+    def _scope(self, params: t.Any) -> str | None:
+        """The ``cacheScope`` of a read's answer: its resource's, else the server's."""
+        server = self._server
+        uri = params.get("uri") if type(params) is dict else None
+        if server is None or type(uri) is not str:
+            return None
+        resource = server.registry.resource(uri)
+        return (resource.cache_scope if resource is not None else None) or server.cache_scope
+
+    def _follow_changes(self) -> int:
         """Subscribe to the server's bus (a transport may replace it, with Redis's) and drop
-        everything when its registry changed."""
+        everything when its registry changed; returns the registry's generation."""
         server = self._server
         if server is None:
-            return
+            return -1
         bus = server.subscriptions
         if bus is not self._bus:
             with self._lock:  # one thread subscribes to a new bus; the others see it taken
@@ -149,6 +177,7 @@ class ResponseCache(Middleware):
         if generation != self._generation:
             self._generation = generation
             self._drop(None, None)
+        return generation
 
     def _changed(self, event: Event) -> None:
         kind, uri = event
@@ -163,27 +192,8 @@ class ResponseCache(Middleware):
             if stale_methods is None:
                 self._entries.clear()
                 return
-            for key in [key for key in self._entries if key[0] in stale_methods and (uri is None or _uri(key) == uri)]:
+            for key in [key for key in self._entries if key.method in stale_methods and (uri is None or key.uri == uri)]:
                 del self._entries[key]
 
 
-def _key(request: Request) -> Key | None:
-    params = request.params
-    if params is None:
-        params = {}
-    if type(params) is not dict:
-        return None
-    try:
-        text = json.dumps({k: v for k, v in params.items() if k != "_meta"}, sort_keys=True, separators=(",", ":"))
-    except (TypeError, ValueError):
-        return None
-    principal = request.principal
-    return (request.method, request.session.version, principal.key if principal is not None else None, text)
-
-
-def _uri(key: Key) -> str | None:
-    uri = json.loads(key[3]).get("uri")
-    return uri if type(uri) is str else None
-
-
-__all__ = ["CACHED_METHODS", "ResponseCache"]
+__all__ = ["CACHED_METHODS", "ResponseCache", "Vary"]

@@ -6,7 +6,7 @@ until it refuses writes; the transports are served over real HTTP on 127.0.0.1.
 What needs a write is refused as an outage, saying Redis is full: in 2025 a new
 session, a session's activity, its GET stream; in 2026-07-28 the first request
 needing the shared requestState keys, a new task, a task's change (tasks/cancel,
-tasks/update). Service comes back once there is room.
+an answer to its question through tasks/update). Service comes back once there is room.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def full_redis() -> RedisServer:
 
 def serve(redis_url: str, reported: list[tuple[BaseException, dict[str, t.Any]]], **options: t.Any) -> LiveServer:
     configuration = Configuration(exception_reporter=lambda error, context: reported.append((error, context)))
-    server = Server(name="full", tools=[Echo, task_tools.Gated], configuration=configuration)
+    server = Server(name="full", tools=[Echo, task_tools.Gated, task_tools.AskName], configuration=configuration)
     transport = StreamableHTTPTransport(server, redis_url=redis_url, wsgi_threads=16, **options)
     return LiveServer(transport, closeables=[server.tasks, transport])
 
@@ -123,6 +123,26 @@ class TestFullRedis:
                     assert wait_until(lambda: not task_threads()), task_threads()  # its last write done
         finally:
             task_tools.release.set()
+        assert reported == []
+
+    def test_an_answer_to_a_tasks_question_gets_503_with_retry_after_then_goes_through(self) -> None:
+        reported: list[tuple[BaseException, dict[str, t.Any]]] = []
+        with full_redis() as redis_server, serve(redis_server.url, reported, stateless=True) as served:
+            with ModernHTTP(served.url, WITH_TASKS) as client:
+                task_id = client.result("tools/call", {"name": "ask_name"})["taskId"]
+                assert wait_until(lambda: client.result("tasks/get", {"taskId": task_id})["status"] == "input_required")
+                assert redis_server.fill() > 0
+                answers = {"elicitation-1": {"action": "accept", "content": {"name": "Ada"}}}
+                message = client.message("tasks/update", {"taskId": task_id, "inputResponses": answers})
+                with client.post(message) as answer:  # the answer grows the task: a write Redis refuses
+                    assert (answer.status_code, answer.headers.get("Retry-After"), answer.json()) == (
+                        503, "5", task_store_full(message["id"]),
+                    )
+                make_room(redis_server)
+                assert client.result("tasks/update", {"taskId": task_id, "inputResponses": answers})["resultType"] == "complete"
+                assert wait_until(lambda: client.result("tasks/get", {"taskId": task_id})["status"] == "completed")
+                assert client.result("tasks/get", {"taskId": task_id})["result"]["content"] == [{"type": "text", "text": "Hello, Ada!"}]
+                assert wait_until(lambda: not task_threads()), task_threads()
         assert reported == []
 
     def test_the_first_request_needing_the_shared_request_state_keys_gets_503(self) -> None:

@@ -206,6 +206,19 @@ class InternalError(RequestHandlerError):
     code = error_codes.INTERNAL_ERROR
 
 
+class StoreFullError(InternalError):
+    """A shared store (Redis at ``maxmemory`` with policy ``noeviction``) refused a write the
+    request needed: -32603 saying which store, ``data`` ``{"reason": "full"}``.
+
+    The server answers it as it answers any handler error, and a transport with a status line
+    says "come back later" as well: the Streamable HTTP transport answers ``503`` with
+    ``Retry-After:`` :attr:`retry_after` (see ``streamable_http/outage.py``).
+    """
+
+    #: Seconds a client should wait: room comes back as sessions, events and tasks expire, not at once.
+    retry_after: t.ClassVar[int] = 5
+
+
 class ResourceNotFoundError(InvalidParamsError):
     """No resource has this URI (SEP-2164: ``-32602`` with the URI in ``data``).
 

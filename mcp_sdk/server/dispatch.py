@@ -18,11 +18,12 @@ import typing as t
 from .. import error_codes, json_rpc, methods
 from ..cancellation import Cancellation
 from ..channel import Channel
-from ..errors import CancelledError, JSONRPCError, MCPError, RequestHandlerError
+from ..errors import CancelledError, JSONRPCError, MCPError, RequestHandlerError, StoreFullError
 from .handler_contexts import entered
 from .input_required import InputRequired, InputRequiredResult, RoundTripInputs
 from .registry import HandlerEntry
 from .request import Request
+from .unavailable import unavailable
 
 if t.TYPE_CHECKING:
     from .core import ServerCore
@@ -285,6 +286,8 @@ class Dispatcher:
             return {"jsonrpc": "2.0", "id": request.id, "result": handler(request)}
         except RequestHandlerError as error:
             request.data.setdefault("error", _error_name(error.code))
+            if isinstance(error, StoreFullError):  # the transport may say when to come back (503)
+                return unavailable(request.id, error)
             return json_rpc.error(request.id, error.code, error.message, error.data)
         except CancelledError:
             request.data.setdefault("error", "cancelled")

@@ -26,7 +26,7 @@ import threading
 import typing as t
 
 from .._redis import connect, import_redis, is_full, outage_errors, register_script
-from ..errors import InternalError, TransportError
+from ..errors import InternalError, StoreFullError, TransportError
 from .task_store import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_BYTES_PER_PRINCIPAL,
@@ -175,6 +175,14 @@ class TaskStoreUnavailableError(InternalError, TransportError):
         self.reason = reason
 
 
+class TaskStoreFullError(TaskStoreUnavailableError, StoreFullError):
+    """Redis refused to keep a task for lack of memory (``maxmemory``, policy ``noeviction``):
+    ``reason`` ``"full"``; over Streamable HTTP the request gets ``503`` with ``Retry-After``."""
+
+    def __init__(self) -> None:
+        super().__init__("full")
+
+
 class RedisTaskStore:
     """A :class:`~.task_store.TaskStore` on Redis, shared by every process that uses the same server.
 
@@ -248,7 +256,7 @@ class RedisTaskStore:
     def _unreachable(self, error: BaseException) -> TaskStoreUnavailableError:
         if is_full(error):
             logger.warning("MCP task store: Redis is full (maxmemory); tasks cannot be created or changed")
-            return TaskStoreUnavailableError("full")
+            return TaskStoreFullError()
         return TaskStoreUnavailableError("unreachable")
 
     # -- the TaskStore interface --------------------------------------------
@@ -320,4 +328,4 @@ def _text(value: t.Any) -> str:
     return value.decode("ascii") if isinstance(value, bytes) else str(value)
 
 
-__all__ = ["RedisTaskStore", "TaskStoreUnavailableError"]
+__all__ = ["RedisTaskStore", "TaskStoreFullError", "TaskStoreUnavailableError"]

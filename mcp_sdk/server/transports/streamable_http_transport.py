@@ -51,7 +51,7 @@ import queue
 import typing as t
 
 from ... import error_codes, json_rpc
-from ..._redis import is_full
+from ...errors import StoreFullError
 from ..auth import AuthRefusal, BearerAuth, Principal
 from ..envelope import INPUT_REQUIRED_METHODS
 from ..auth.request_auth import Authenticate
@@ -77,6 +77,7 @@ from .streamable_http.http_io import (
 )
 from .streamable_http.limits import StreamLimits
 from .streamable_http.options import UNSET, Limits, Security, Storage, gather_groups
+from .streamable_http.outage import outage_refusal, unavailable_answer
 from .streamable_http.modern_post import ModernPost, no_session_means_modern, request_channel
 from .streamable_http.security import RebindingGuard
 from .streamable_http.redis_setup import shared_storage
@@ -105,8 +106,7 @@ if t.TYPE_CHECKING:
 
     from ...server import Server
 
-#: ``Retry-After`` seconds when Redis is full: room comes back as sessions and events expire, not at once.
-FULL_RETRY_AFTER = 5
+from .streamable_http.outage import FULL_RETRY_AFTER as FULL_RETRY_AFTER
 
 WSGIEnvironment = t.Dict[str, t.Any]
 StartResponse = t.Callable[..., t.Any]
@@ -255,13 +255,13 @@ class StreamableHTTPTransport:
         )
         capacity = stream_capacity(limits)  # threads, or gevent's greenlets: what an open stream costs
         self._pool = WorkerPool(capacity.pool_size)
-        #: What an outage of the shared store raises (requests needing it get 503); none in-process.
-        self._outage_errors: tuple[type[BaseException], ...] = ()
+        #: What an outage of the shared store raises (requests needing it get 503); in-process, a full store of the user's.
+        self._outage_errors: tuple[type[BaseException], ...] = (StoreFullError,)
         self._shared = shared_storage(server, storage, limits, stateless=stateless, can_send_requests=not enable_json_response)
         if self._shared is not None:
             self._event_store = self._shared.event_store
             self._sessions = self._shared.registry
-            self._outage_errors = self._shared.backplane.errors
+            self._outage_errors = (StoreFullError, *self._shared.backplane.errors)
             self._deployment.shared = True
         self._stream_limits = StreamLimits(*capacity.caps)
         self._body_deadlines = BodyDeadlines(limits.body_timeout) if limits.body_timeout is not None else None
@@ -374,18 +374,8 @@ class StreamableHTTPTransport:
             return refusal.answer()
         except AuthRefusal as refusal:
             return HTTPRequestError(refusal.status, refusal.message, headers=refusal.headers).answer()
-        except self._outage_errors as error:
-            if is_full(error):  # maxmemory with noeviction: writes refused until sessions expire
-                self.server.report_exception(error, {"shared_store": "full"})
-                return HTTPRequestError(
-                    503, "Service Unavailable: the shared session store (Redis) is full; retry later",
-                    headers={"Retry-After": str(FULL_RETRY_AFTER)},
-                ).answer()
-            self.server.report_exception(error, {"shared_store": "unreachable"})
-            return HTTPRequestError(
-                503, "Service Unavailable: the shared session store (Redis) is unreachable; retry shortly",
-                headers={"Retry-After": "1"},
-            ).answer()
+        except self._outage_errors as error:  # the session store, or a store a handler needed: 503
+            return outage_refusal(self.server, error).answer()
         except Exception as error:  # a bug here must not take the WSGI server's thread with it
             where = f"{environ.get('REQUEST_METHOD')} {environ.get('SCRIPT_NAME', '')}{environ.get('PATH_INFO', '')}"
             self.server.report_exception(error, {"http_request": where})

@@ -15,6 +15,7 @@ import typing as t
 
 from .... import error_codes, json_rpc, methods
 from .http_io import Answer, empty_answer, json_answer
+from .outage import unavailable_answer
 
 if t.TYPE_CHECKING:
     from ....server import Server
@@ -63,9 +64,13 @@ def answer_inline(server: Server, server_session: ServerSession, message: t.Any,
 
 
 def answer_json(server: Server, server_session: ServerSession, message: t.Any, http_request: t.Any = None) -> Answer:
-    """A 2025 POST answered with plain JSON on the WSGI thread (202 when cancelled: no response)."""
-    text = server_session.encode(server.handle_message(message, server_session, modern=False, http_request=http_request))
-    return empty_answer(202) if text is None else json_answer(text)
+    """A 2025 POST answered with plain JSON on the WSGI thread (202 when cancelled: no response; 503
+    with ``Retry-After`` when a full store refused it, see :mod:`.outage`)."""
+    response = server.handle_message(message, server_session, modern=False, http_request=http_request)
+    text = server_session.encode(response)
+    if text is None:
+        return empty_answer(202)
+    return unavailable_answer(response, text) or json_answer(text)
 
 
 __all__ = ["answer_inline", "answer_json", "internal_errors", "is_initialize", "is_request", "may_send_first", "request_ids"]

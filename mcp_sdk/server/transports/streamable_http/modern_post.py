@@ -23,6 +23,7 @@ from . import request_headers
 from .dispatch import is_initialize, may_send_first
 from .carrying_request import CarryingRequest
 from .http_io import SESSION_HEADER, SESSION_KEY, VERSION_KEY, Answer, HTTPRequestError, empty_answer, json_answer
+from .outage import unavailable_answer
 from .request_channel import RequestChannel
 from .sse import SSEBody
 from .sse_answers import SSEAnswers
@@ -100,7 +101,7 @@ class ModernPost:
         text = server_session.encode(response)
         if text is None:
             return empty_answer(202)
-        return json_answer(text, _modern_status(response))
+        return _json(response, text)
 
     def _answer_sse(self, server_session: RequestChannel, message: dict[str, t.Any], carrier: CarryingRequest) -> Answer:
         """SSE once the handler talks first; an answer with nothing before it goes out as JSON
@@ -121,10 +122,10 @@ class ModernPost:
         response = outcome[0] if outcome else None
         body = answer.body
         if isinstance(body, SSEBody) and body.complete and server_session.messages_sent == 0 and (
-            type(response) is dict and "error" in response
+            isinstance(response, dict) and "error" in response
         ):
             body.close()
-            return json_answer(json_rpc.encode(response), _modern_status(response))
+            return _json(response, json_rpc.encode(response))
         return answer
 
 
@@ -158,6 +159,12 @@ def _require_envelope(params: t.Any) -> None:
             f"params._meta carrying {PROTOCOL_VERSION_KEY!r} and {CLIENT_CAPABILITIES_KEY!r} (MCP 2026-07-28)"
         )
     required_meta(params)
+
+
+def _json(response: t.Any, text: str) -> Answer:
+    """A 2026-07-28 answer as JSON: 503 with ``Retry-After`` for a request a full store refused
+    (:mod:`.outage`), else the status of :func:`_modern_status`."""
+    return unavailable_answer(response, text) or json_answer(text, _modern_status(response))
 
 
 def _modern_status(response: t.Any) -> int:

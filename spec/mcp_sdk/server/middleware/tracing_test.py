@@ -2,11 +2,15 @@
 with the OpenTelemetry SDK's in-memory exporter; its parent the ``traceparent`` of ``_meta``.
 In both eras in process (every response checked against the schemas), over real HTTP through
 the official Python client and ours (both eras), and over real stdio (a subprocess reporting
-its own spans) through both clients; nothing done without an SDK, nothing imported unasked."""
+its own spans) through both clients; nothing done without an SDK, nothing imported unasked.
+Over HTTP an anonymous caller's ``traceparent`` is only a link (it picks neither the trace nor
+whether the operator's sampler records it) and spans never carry the raw session id."""
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import hmac
 import json
 import subprocess
 import sys
@@ -20,15 +24,19 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from opentelemetry import trace
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
+from opentelemetry.sdk.trace.sampling import ALWAYS_ON, DEFAULT_OFF, Sampler
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from mcp_sdk import Client, MissingExtraError, Prompt, Resource, Server
 from mcp_sdk.client import HTTP, Stdio
+from mcp_sdk.server.auth import Principal
 from mcp_sdk.server.middleware import Tracing
 from mcp_sdk.server.transports import StreamableHTTPTransport
+from spec.support import http_client
 from spec.support.http_server import ROOT, LiveServer
 from spec.support.modern import modern_request, serve
+from spec.support.modern_http import ModernHTTP
 from spec.support.wire_schema import assert_valid_response
 
 LEGACY = "2025-11-25"
@@ -38,14 +46,22 @@ PARENT_ID = "00f067aa0ba902b7"
 TRACEPARENT = f"00-{TRACE_ID}-{PARENT_ID}-01"
 TRACED_SERVER = ROOT / "spec" / "support" / "traced_server.py"
 TIMEOUT = 30.0
+#: The key of the session id's digest in the spans of :func:`build`'s servers.
+SESSION_ID_KEY = b"spec-session-id-key-0123456789ab"
+
+
+def digest(session_id: str) -> str:
+    """What a span of :func:`build`'s servers says for ``session_id``."""
+    return hmac.new(SESSION_ID_KEY, session_id.encode(), hashlib.sha256).hexdigest()[:32]
 
 
 class Recorded:
-    """A tracer provider whose finished spans stay in memory."""
+    """A tracer provider whose finished spans stay in memory (sampling as ``sampler`` says:
+    OpenTelemetry's default, a parent-based always-on sampler)."""
 
-    def __init__(self) -> None:
+    def __init__(self, sampler: Sampler | None = None) -> None:
         self.exporter = InMemorySpanExporter()
-        self.provider = TracerProvider()
+        self.provider = TracerProvider(sampler=sampler) if sampler is not None else TracerProvider()
         self.provider.add_span_processor(SimpleSpanProcessor(self.exporter))
 
     def spans(self) -> list[ReadableSpan]:
@@ -57,9 +73,11 @@ class Recorded:
         return spans[0]
 
 
-def build(recorded: Recorded | None) -> Server:
+def build(recorded: Recorded | None, **options: t.Any) -> Server:
     server = Server(name="traced", version="1.0.0")
-    server.add_middleware(Tracing(tracer_provider=recorded.provider) if recorded is not None else Tracing())
+    options.setdefault("session_id_key", SESSION_ID_KEY)
+    provider = recorded.provider if recorded is not None else None
+    server.add_middleware(Tracing(tracer_provider=provider, **options))
 
     @server.tool
     def echo(message: str) -> str:
@@ -116,7 +134,7 @@ class TestInProcess:
             {
                 "mcp.method.name": "initialize",
                 "jsonrpc.request.id": "0",
-                "mcp.session.id": "s-1",
+                "mcp.session.id": digest("s-1"),
                 "network.transport": "pipe",
                 "mcp.protocol.version": LEGACY,
             },
@@ -129,7 +147,7 @@ class TestInProcess:
             "gen_ai.operation.name": "execute_tool",
             "jsonrpc.request.id": "7",
             "mcp.protocol.version": LEGACY,
-            "mcp.session.id": "s-1",
+            "mcp.session.id": digest("s-1"),
             "network.transport": "pipe",
         }
         assert hex_ids(call) == (TRACE_ID, PARENT_ID)
@@ -312,17 +330,19 @@ def parent_ids(spans: t.Iterable[ReadableSpan], name: str) -> list[tuple[str, st
 
 
 @contextlib.contextmanager
-def http_served(recorded: Recorded) -> t.Iterator[str]:
-    transport = StreamableHTTPTransport(build(recorded))
+def http_served(recorded: Recorded, authenticate: t.Any = None, **options: t.Any) -> t.Iterator[str]:
+    transport = StreamableHTTPTransport(build(recorded, **options), authenticate=authenticate)
     with LiveServer(transport, closeables=[transport]) as live:
         yield live.url
 
 
 class TestOverHTTP:
+    """Clients whose operator trusts them with the trace (``trust_remote_parent=True``)."""
+
     def test_the_official_client_in_both_eras_parents_the_server_spans(self) -> None:
         recorded, client_side = Recorded(), Recorded()
         tracer = client_side.provider.get_tracer("spec")
-        with http_served(recorded) as url:
+        with http_served(recorded, trust_remote_parent=True) as url:
 
             async def main() -> list[str]:
                 span_ids = []
@@ -350,8 +370,8 @@ class TestOverHTTP:
             "network.protocol.name": "http",
         }
         legacy_attributes = dict(legacy_call.attributes or {})
-        session_id = legacy_attributes.pop("mcp.session.id")
-        assert type(session_id) is str and len(session_id) >= 16
+        session_digest = legacy_attributes.pop("mcp.session.id")
+        assert type(session_digest) is str and len(session_digest) == 32
         assert legacy_attributes == {
             "mcp.method.name": "tools/call",
             "gen_ai.tool.name": "echo",
@@ -366,7 +386,7 @@ class TestOverHTTP:
     def test_our_client_injects_its_current_context(self, mode: str) -> None:
         recorded, client_side = Recorded(), Recorded()
         tracer = client_side.provider.get_tracer("spec")
-        with http_served(recorded) as url:
+        with http_served(recorded, trust_remote_parent=True) as url:
             client = Client(transport=HTTP(url=url, timeout=TIMEOUT))
             try:
                 client.connect(mode="modern" if mode == MODERN else mode)
@@ -380,6 +400,132 @@ class TestOverHTTP:
         assert untraced.parent is None
         assert hex_ids(traced) == (format(context.trace_id, "032x"), format(context.span_id, "016x"))
         assert (traced.attributes or {})["mcp.protocol.version"] == (LEGACY if mode == "legacy" else MODERN)
+
+
+#: A caller's context asking to be sampled, in a trace of its choosing.
+FORCED = f"00-{TRACE_ID}-{PARENT_ID}-01"
+
+
+def signed_in(environ: dict[str, t.Any]) -> Principal | None:
+    """The host's login: an ``X-User`` header names the caller (the spec's stand-in for a session cookie)."""
+    user = environ.get("HTTP_X_USER")
+    return Principal(subject=user) if user else None
+
+
+def anonymous_calls(url: str, traceparent: str, **headers: str) -> list[dict[str, t.Any]]:
+    """A ``tools/call echo`` carrying ``traceparent`` in each era over real HTTP; the two responses."""
+    responses = []
+    with http_client.Client(url) as legacy_client:
+        with legacy_client.post(http_client.initialize_message(LEGACY), headers=legacy_client.headers(**headers), stream=False) as answer:
+            assert answer.status_code == 200, answer.text
+            legacy_client.session_id = answer.headers["Mcp-Session-Id"]
+            legacy_client.protocol_version = LEGACY
+        message = http_client.tool_call("echo", {"message": "hi"}, id=2)
+        message["params"]["_meta"] = {"traceparent": traceparent}
+        responses += legacy_client.call_with(message, legacy_client.headers(**headers))
+    with ModernHTTP(url) as modern_client:
+        message = modern_client.message("tools/call", echo_call(traceparent=traceparent))
+        with modern_client.post(message, **headers) as answer:
+            assert answer.status_code == 200, answer.text
+            responses.append(answer.json())
+    return responses
+
+
+class TestUntrustedCallers:
+    """Finding 17: over HTTP an anonymous caller's ``_meta`` context is a link, never the parent, by default."""
+
+    def test_an_anonymous_caller_cannot_force_sampling_when_the_operator_samples_nothing(self) -> None:
+        recorded = Recorded(DEFAULT_OFF)  # parent-based, 0 % of new traces
+        with http_served(recorded) as url:
+            responses = anonymous_calls(url, FORCED)
+        assert [response["result"]["content"] for response in responses] == [[{"type": "text", "text": "hi"}]] * 2
+        assert [span.name for span in recorded.spans()] == []  # before: both calls recorded in the caller's trace
+
+    def test_its_context_is_a_link_and_the_trace_is_the_servers(self) -> None:
+        recorded = Recorded()  # parent-based, always on: every span recorded, so its links can be read
+        with http_served(recorded) as url:
+            anonymous_calls(url, FORCED)
+        calls = [span for span in recorded.spans() if span.name == "tools/call echo"]
+        assert len(calls) == 2
+        for call in calls:
+            assert call.parent is None
+            assert hex_ids(call)[0] != TRACE_ID
+            [link] = call.links
+            assert (format(link.context.trace_id, "032x"), format(link.context.span_id, "016x")) == (TRACE_ID, PARENT_ID)
+            assert link.context.is_remote
+
+    def test_an_authenticated_callers_context_is_the_parent_and_decides_sampling(self) -> None:
+        recorded = Recorded(DEFAULT_OFF)
+        with http_served(recorded, authenticate=signed_in) as url:
+            anonymous_calls(url, FORCED, **{"X-User": "alice"})  # (authenticate= refuses anonymous callers: 401)
+        calls = [span for span in recorded.spans() if span.name == "tools/call echo"]
+        assert [hex_ids(call) for call in calls] == [(TRACE_ID, PARENT_ID)] * 2
+        assert [list(call.links) for call in calls] == [[], []]
+
+    @pytest.mark.parametrize("trusted", [True, False])
+    def test_the_operator_decides_for_every_caller(self, trusted: bool) -> None:
+        recorded = Recorded(ALWAYS_ON)
+        server = build(recorded, trust_remote_parent=trusted)
+        legacy(server, "tools/call", echo_call(traceparent=FORCED))  # in process: trusted by default
+        serve(server, modern_request("tools/call", echo_call(traceparent=FORCED)))
+        calls = [span for span in recorded.spans() if span.name == "tools/call echo"]
+        assert [hex_ids(call)[0] == TRACE_ID for call in calls] == [trusted, trusted]
+        assert [len(call.links) for call in calls] == [0, 0] if trusted else [1, 1]
+
+    def test_a_policy_sees_the_request(self) -> None:
+        recorded = Recorded(ALWAYS_ON)
+        seen: list[str] = []
+
+        def only_echo(request: t.Any) -> bool:
+            seen.append(request.method)
+            return request.params.get("name") == "echo"
+
+        server = build(recorded, trust_remote_parent=only_echo)
+        serve(server, modern_request("tools/call", echo_call(traceparent=FORCED)))
+        serve(server, modern_request("tools/call", {"name": "explode", "arguments": {}, "_meta": {"traceparent": FORCED}}))
+        echo, explode = recorded.spans()
+        assert (hex_ids(echo)[0] == TRACE_ID, hex_ids(explode)[0] == TRACE_ID) == (True, False)
+        assert seen == ["tools/call", "tools/call"]
+
+    def test_bad_options_are_refused(self) -> None:
+        with pytest.raises(TypeError, match="trust_remote_parent must be a bool or fn"):
+            Tracing(trust_remote_parent="yes")  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="session_id_key must be bytes, not str"):
+            Tracing(session_id_key="secret")  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match="session_id_key must have at least 16 bytes"):
+            Tracing(session_id_key=b"short")
+
+
+class TestSessionIdInSpans:
+    """Finding 17: a 2025 session id (an unauthenticated server's only credential) never leaves in a span."""
+
+    def test_spans_carry_a_keyed_digest_that_correlates_a_session_without_revealing_it(self) -> None:
+        recorded = Recorded()
+        with http_served(recorded) as url:
+            sessions = []
+            for _ in range(2):
+                with http_client.Client(url) as client:
+                    client.initialize(LEGACY)
+                    for id in (2, 3):
+                        assert client.call(http_client.tool_call("echo", {"message": "hi"}, id=id))[0]["result"]
+                    sessions.append(t.cast(str, client.session_id))
+        by_session = {
+            session_id: [
+                (span.attributes or {})["mcp.session.id"]
+                for span in recorded.spans()
+                if span.name == "tools/call echo" and (span.attributes or {}).get("mcp.session.id") == digest(session_id)
+            ]
+            for session_id in sessions
+        }
+        assert {session_id: len(digests) for session_id, digests in by_session.items()} == {session_id: 2 for session_id in sessions}
+        everything = json.dumps([dict(span.attributes or {}) for span in recorded.spans()] + [span.name for span in recorded.spans()])
+        assert not any(session_id in everything for session_id in sessions)  # before: the raw id in every span
+
+    def test_without_a_key_each_tracing_has_its_own(self) -> None:
+        first, second = Tracing(), Tracing()
+        assert first.session_digest("s-1") == first.session_digest("s-1") != second.session_digest("s-1")
+        shared = Tracing(session_id_key=SESSION_ID_KEY)
+        assert shared.session_digest("s-1") == digest("s-1") and len(digest("s-1")) == 32
 
 
 def reported(spans_json: str) -> list[dict[str, t.Any]]:

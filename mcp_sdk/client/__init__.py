@@ -123,6 +123,7 @@ class Client(ServerMessages):
         timeout: float | None = None,
         connect_timeout: float = 30.0,
         mode: str = "auto",
+        inherit_env: bool = False,
         **client_options: t.Any,
     ) -> MultiServerClient[Client]:
         """One :class:`~mcp_sdk.client.multi.MultiServerClient` for every server of an ``mcpServers``
@@ -133,14 +134,16 @@ class Client(ServerMessages):
         :param timeout: seconds to wait for each response.
         :param connect_timeout: seconds to wait for all the servers to connect.
         :param mode: how each server's era is chosen (see :meth:`connect`).
+        :param inherit_env: stdio servers inherit all of this process's variables, not only ``HOME``,
+            ``PATH``, ``USER`` and a few more (see :mod:`~mcp_sdk.client.stdio_environment`).
         :param client_options: the other keywords of :class:`Client` (``max_pages``, ``cache``...), for each client.
         :raises ConfigError: the configuration is malformed.
         """
         from .multi import MultiServerClient
-        from .server_config import load, transport_for
+        from .server_config import transports_for
 
-        clients: dict[str, Client] = {name: cls(transport_for(name, entry, timeout=timeout), timeout=timeout, **client_options)
-                                      for name, entry in load(config).items()}
+        transports = transports_for(config, timeout=timeout, inherit_env=inherit_env)
+        clients = {name: cls(transport, timeout=timeout, **client_options) for name, transport in transports.items()}
         return MultiServerClient(clients, connect_timeout=connect_timeout, mode=mode)
 
     # -- lifecycle -----------------------------------------------------------

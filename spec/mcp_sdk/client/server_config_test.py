@@ -100,7 +100,7 @@ def answering_server(name: str, tool: str) -> Server:
     return server
 
 
-def test_the_longest_server_name_wins_a_tool_name() -> None:
+def test_names_route_to_the_server_whose_listing_gave_them() -> None:
     clients = {
         "a": Client(transport=InMemory(answering_server("a", "x"))),
         "a_b": Client(transport=InMemory(answering_server("a_b", "tool"))),

@@ -101,6 +101,8 @@ class MultiServerClient(t.Generic[_C]):
 
     Listings (:meth:`tools`, :meth:`prompts`...) ask the servers in parallel and wait at most
     :attr:`list_timeout` seconds. A server that has not answered by then is left out, and sits out
+    (unless the listing's own ``timeout=`` was shorter: one caller's haste does not put a server out
+    for the others)
     (:attr:`sitting_out`): the next listings skip it and calls to it raise
     :class:`~mcp_sdk.client.errors.ServerUnavailableError` at once, for ``backoff`` seconds, then
     twice as long each time it is silent again (at most ``max_backoff``); a listing it answers in
@@ -377,6 +379,10 @@ class MultiServerClient(t.Generic[_C]):
             if server in gathered.values:
                 self._backoff.answered(server)
                 listings[server] = gathered.values[server]
+            elif (server in gathered.late or isinstance(gathered.errors[server], RequestTimeoutError)) and seconds < self.list_timeout:
+                # A caller's own shorter deadline says nothing about the server: it must not put it
+                # out for every other caller.
+                logger.warning("MCP server %r listed no %s within %s s: left out of this listing", server, what, seconds)
             elif server in gathered.late or isinstance(gathered.errors[server], RequestTimeoutError):
                 delay = self._backoff.timed_out(server, RequestTimeoutError(f"no {what} listed within {seconds} s"))
                 logger.warning("MCP server %r listed no %s within %s s: left out, and out of listings and calls for %.3g s",

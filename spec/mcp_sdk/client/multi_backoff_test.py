@@ -45,11 +45,11 @@ def multi_warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
 
 def test_a_silent_server_is_asked_once_then_sits_out(tmp_path: pathlib.Path, caplog: pytest.LogCaptureFixture) -> None:
     log = tmp_path / "silent.log"
-    with MultiServerClient({"silent": silent(log), "ours": ours()}, mode="legacy") as servers, \
+    with MultiServerClient({"silent": silent(log), "ours": ours()}, mode="legacy", list_timeout=2.0) as servers, \
             caplog.at_level(logging.WARNING, logger="mcp_sdk.client.multi"):
         assert servers.connect() == {}
-        assert [tool.name for tool in servers.tools(timeout=2.0)] == OURS_TOOLS  # waits the deadline once
-        assert [tool.name for tool in servers.tools(timeout=2.0)] == OURS_TOOLS  # does not ask it again
+        assert [tool.name for tool in servers.tools()] == OURS_TOOLS  # waits the deadline once
+        assert [tool.name for tool in servers.tools()] == OURS_TOOLS  # does not ask it again
         assert tools_lists(log) == 1
 
         assert list(servers.sitting_out) == ["silent"]
@@ -79,6 +79,16 @@ def test_a_silent_server_is_tried_again_after_its_backoff_which_then_doubles(tmp
             "MCP server 'silent' listed no tools within 2.0 s: left out, and out of listings and calls for 0.25 s",
             "MCP server 'silent' listed no tools within 2.0 s: left out, and out of listings and calls for 0.5 s",
         ]
+
+
+def test_a_callers_shorter_deadline_puts_no_server_out(tmp_path: pathlib.Path, caplog: pytest.LogCaptureFixture) -> None:
+    log = tmp_path / "silent.log"
+    with MultiServerClient({"silent": silent(log), "ours": ours()}, mode="legacy", list_timeout=WAIT) as servers, \
+            caplog.at_level(logging.WARNING, logger="mcp_sdk.client.multi"):
+        assert servers.connect() == {}
+        assert [tool.name for tool in servers.tools(timeout=2.0)] == OURS_TOOLS
+        assert servers.sitting_out == {}
+        assert multi_warnings(caplog) == ["MCP server 'silent' listed no tools within 2.0 s: left out of this listing"]
 
 
 def test_listings_ask_every_server_at_once(tmp_path: pathlib.Path) -> None:

@@ -53,7 +53,9 @@ def unconnected_client_for(target: str, timeout: float = 30.0) -> Client:
             if not words:
                 raise CLIError("the target is empty: give an URL, a server file or a command line")
             command, args = words[0], words[1:]
-        transport = Stdio(command=command, args=args, read_timeout=timeout)
+        # The command is the user's own, typed at their shell: it runs with their environment, as
+        # it would run there.
+        transport = Stdio(command=command, args=args, read_timeout=timeout, inherit_env=True)
     return Client(transport=transport, timeout=timeout)
 
 

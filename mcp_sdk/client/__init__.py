@@ -11,11 +11,11 @@ import typing as t
 from .. import methods
 from ..cancellation import Cancellation
 from ..deprecations import warn_deprecated
-from . import modern, negotiation
+from . import negotiation
 from .cache import ResultCache
 from .calls import Calls
 from .errors import ConfigError, InputRequiredError, ServerBusyError, ServerError, ServerUnavailableError, UnknownServerError
-from .errors import ValidationError
+from .errors import NameCollisionError, ValidationError
 from .handlers import ServerMessages
 from .in_memory import InMemory
 from .legacy_era import LegacyEra
@@ -23,6 +23,7 @@ from .listen import Subscription, Subscriptions, notification_filter
 from .paginated_result import ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult
 from .paginated_result import all_pages
 from .request_sender import DEFAULT_CLIENT_INFO, RequestSender, check_log_level, result_of
+from .server_description import ServerDescription
 from .stdio import Stdio
 from .tasks import TaskHandle
 from .tool import Tool
@@ -33,7 +34,7 @@ if t.TYPE_CHECKING:
     from .multi import MultiServerClient as MultiServerClient
     from .server_config import Config
 
-class Client(ServerMessages):
+class Client(ServerMessages, ServerDescription):
     """A connection to one MCP server, through a :class:`~mcp_sdk.client.transport.Transport`.
 
     Open it with ``with`` (or :meth:`close` it), :meth:`connect` (the handshake), then list and call:
@@ -123,6 +124,7 @@ class Client(ServerMessages):
         timeout: float | None = None,
         connect_timeout: float = 30.0,
         mode: str = "auto",
+        inherit_env: bool = False,
         **client_options: t.Any,
     ) -> MultiServerClient[Client]:
         """One :class:`~mcp_sdk.client.multi.MultiServerClient` for every server of an ``mcpServers``
@@ -133,14 +135,16 @@ class Client(ServerMessages):
         :param timeout: seconds to wait for each response.
         :param connect_timeout: seconds to wait for all the servers to connect.
         :param mode: how each server's era is chosen (see :meth:`connect`).
+        :param inherit_env: stdio servers inherit all of this process's variables, not only ``HOME``,
+            ``PATH``, ``USER`` and a few more (see :mod:`~mcp_sdk.client.stdio_environment`).
         :param client_options: the other keywords of :class:`Client` (``max_pages``, ``cache``...), for each client.
         :raises ConfigError: the configuration is malformed.
         """
         from .multi import MultiServerClient
-        from .server_config import load, transport_for
+        from .server_config import transports_for
 
-        clients: dict[str, Client] = {name: cls(transport_for(name, entry, timeout=timeout), timeout=timeout, **client_options)
-                                      for name, entry in load(config).items()}
+        transports = transports_for(config, timeout=timeout, inherit_env=inherit_env)
+        clients = {name: cls(transport, timeout=timeout, **client_options) for name, transport in transports.items()}
         return MultiServerClient(clients, connect_timeout=connect_timeout, mode=mode)
 
     # -- lifecycle -----------------------------------------------------------
@@ -192,13 +196,6 @@ class Client(ServerMessages):
         self._sender.timeout = timeout
 
     @property
-    def era(self) -> str | None:
-        """``"modern"`` (MCP 2026-07-28), ``"legacy"`` (``initialize``), or None before :meth:`connect`."""
-        if self.discover_result is None and self.initialize_result is None:
-            return None
-        return self._sender.era.name
-
-    @property
     def log_level(self) -> str | None:
         """The least severe log level the server should send (``notifications/message`` reach
         :meth:`on_log_message`); None (the default) asks for no logging.
@@ -216,35 +213,6 @@ class Client(ServerMessages):
         self._sender.log_level = level
         if level is not None and self.connected:
             self._sender.era.carry_log_level(self._sender, level, None)
-
-    @property
-    def connected(self) -> bool:
-        """Whether :meth:`connect` has completed."""
-        return self.era is not None
-
-    @property
-    def protocol_version(self) -> str | None:
-        """The agreed protocol version (e.g. ``"2026-07-28"``; None before :meth:`connect`)."""
-        return self._sender.era.protocol_version if self.connected else None
-
-    @property
-    def _description(self) -> dict[str, t.Any]:
-        return self.discover_result or self.initialize_result or {}
-
-    @property
-    def server_info(self) -> dict[str, t.Any] | None:
-        """The server's ``serverInfo`` (``name``, ``version``, ``title``...)."""
-        return modern.server_info(self._description)
-
-    @property
-    def server_capabilities(self) -> dict[str, t.Any] | None:
-        """The ``capabilities`` the server declared."""
-        return self._description.get("capabilities")
-
-    @property
-    def instructions(self) -> str | None:
-        """The server's ``instructions``, if it gave any."""
-        return self._description.get("instructions")
 
     def close(self) -> None:
         """End every :meth:`listen` subscription, then close the transport (ends a stdio server process, an HTTP session)."""
@@ -583,6 +551,7 @@ __all__ = [
     "ListResourcesResult",
     "ListToolsResult",
     "MultiServerClient",
+    "NameCollisionError",
     "ServerBusyError",
     "ServerError",
     "ServerUnavailableError",

@@ -97,6 +97,28 @@ class UnknownServerError(errors.MCPError, LookupError):
     """
 
 
+class NameCollisionError(UnknownServerError):
+    """Two servers of a :class:`~mcp_sdk.client.multi.MultiServerClient` list the same prefixed
+    name: server ``a`` lists tool ``b_delete_everything`` and server ``a_b`` lists tool
+    ``delete_everything``, both ``a_b_delete_everything``. The name is refused: left out of the
+    listing, and calls to it raise this error, so neither server gets a call meant for the other.
+    Renaming one of the servers in the configuration ends it.
+
+    :param name: the prefixed name.
+    :param kind: what it names (``"tool"``, ``"prompt"``).
+    :param listed_by: ``(server, the server's own name)`` for each server that lists it.
+    """
+
+    def __init__(self, name: str, kind: str, listed_by: t.Sequence[tuple[str, str]]) -> None:
+        claims = " and ".join(f"server {server!r} lists {kind} {own!r}" for server, own in listed_by)
+        super().__init__(f"{name!r} is refused: {claims}; rename one of the servers in the configuration")
+        self.name = name
+        #: The servers that list it, in configuration order.
+        self.servers = [server for server, _ in listed_by]
+        #: ``(server, its own name)`` for each of them.
+        self.listed_by = tuple(listed_by)
+
+
 class ServerUnavailableError(errors.TransportError):
     """A :class:`~mcp_sdk.client.multi.MultiServerClient` cannot reach one of its servers: it
     failed to connect (command not found, process crashed, connection refused, no answer in

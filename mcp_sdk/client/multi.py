@@ -13,7 +13,13 @@
 Names follow FastMCP's multi-server client: tools and prompts become ``<server>_<name>``,
 resources and templates ``scheme://<server>/path`` (``weather://alerts/CA`` from server
 ``weather`` is ``weather://weather/alerts/CA``). Unlike FastMCP, a configuration of one server is
-prefixed too, so names do not change when a second one is added.
+prefixed too, so names do not change when a second one is added. A call goes where the listings
+say, never where a prefix guesses (see :mod:`~mcp_sdk.client.multi_names`): a name two servers
+both list is refused.
+
+Listings ask every server at once and wait at most :attr:`MultiServerClient.list_timeout`; a server
+that does not answer in time is left out and sits out the next listings for a while (see
+:mod:`~mcp_sdk.client.multi_backoff`), so a silent server does not slow the others.
 
 Each server keeps its own :class:`~mcp_sdk.Client` (:attr:`MultiServerClient.clients`), so each
 negotiates its own era (2025 sessions or 2026-07-28) and keeps its own handlers and cache.
@@ -23,17 +29,20 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 import typing as t
 
 from ..cancellation import Cancellation
-from ..errors import MCPError, RequestTimeoutError, TransportError
-from .errors import ConfigError, ServerError, ServerUnavailableError, UnknownServerError
+from ..errors import RequestTimeoutError, TransportError
+from .errors import ConfigError, NameCollisionError, ServerError, ServerUnavailableError, UnknownServerError
+from .multi_backoff import Backoff
+from .multi_names import NameRoutes, Target, claimants, prefixed
+from .multi_parallel import gather
 from .tool import Tool
 
 logger = logging.getLogger("mcp_sdk.client.multi")
 
 _T = t.TypeVar("_T")
+_E = t.TypeVar("_E")
 
 #: JSON-RPC "method not found": a server without prompts (or resources) may answer their list so.
 _METHOD_NOT_FOUND = -32601
@@ -72,6 +81,12 @@ class ServerClient(t.Protocol):
 
 
 _C = t.TypeVar("_C", bound=ServerClient)
+#: A listing of one server: ``fetch(client, cancellation, timeout)``.
+_Fetch = t.Callable[[ServerClient, Cancellation, float], _T]
+
+
+def _job(fetch: _Fetch[_T], client: ServerClient, seconds: float) -> t.Callable[[Cancellation], _T]:
+    return lambda cancellation: fetch(client, cancellation, seconds)
 
 
 class MultiServerClient(t.Generic[_C]):
@@ -84,13 +99,27 @@ class MultiServerClient(t.Generic[_C]):
     :class:`~mcp_sdk.client.errors.ServerUnavailableError`. A server whose transport fails later
     is taken out the same way.
 
+    Listings (:meth:`tools`, :meth:`prompts`...) ask the servers in parallel and wait at most
+    :attr:`list_timeout` seconds. A server that has not answered by then is left out, and sits out
+    (unless the listing's own ``timeout=`` was shorter: one caller's haste does not put a server out
+    for the others)
+    (:attr:`sitting_out`): the next listings skip it and calls to it raise
+    :class:`~mcp_sdk.client.errors.ServerUnavailableError` at once, for ``backoff`` seconds, then
+    twice as long each time it is silent again (at most ``max_backoff``); a listing it answers in
+    time brings it back.
+
     :param clients: server name -> its client (not yet connected); names must not contain ``/``.
     :param connect_timeout: seconds :meth:`connect` waits for all the servers together.
     :param mode: the ``mode`` each client connects with (``"auto"``, ``"modern"``, ``"legacy"``).
+    :param list_timeout: seconds a listing waits for all the servers together (:attr:`list_timeout`).
+    :param backoff: seconds a server sits out after its first listing that ran out of time.
+    :param max_backoff: the longest a server sits out.
     :raises ConfigError: no client, or a name that is empty or holds ``/``.
+    :raises ValueError: ``backoff`` is negative or over ``max_backoff``.
     """
 
-    def __init__(self, clients: t.Mapping[str, _C], *, connect_timeout: float = 30.0, mode: str = "auto") -> None:
+    def __init__(self, clients: t.Mapping[str, _C], *, connect_timeout: float = 30.0, mode: str = "auto",
+                 list_timeout: float = 10.0, backoff: float = 5.0, max_backoff: float = 300.0) -> None:
         if not clients:
             raise ConfigError("MultiServerClient needs at least one server")
         for name in clients:
@@ -100,11 +129,14 @@ class MultiServerClient(t.Generic[_C]):
         self.clients: dict[str, _C] = dict(clients)
         self.connect_timeout = connect_timeout
         self.mode = mode
+        #: Seconds a listing waits for all the servers together (each listing's ``timeout=`` overrides it).
+        self.list_timeout = list_timeout
         self._lock = threading.Lock()
         self._failures: dict[str, Exception] = {}
         self._connected: set[str] = set()
-        # Longest names first, so "a_b_tool" goes to server "a_b" before "a".
-        self._by_length = sorted(self.clients, key=len, reverse=True)
+        self._backoff = Backoff(backoff, max_backoff)
+        self._tool_names = NameRoutes("tool", list(self.clients))
+        self._prompt_names = NameRoutes("prompt", list(self.clients))
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -119,43 +151,21 @@ class MultiServerClient(t.Generic[_C]):
         with self._lock:
             pending = {name: client for name, client in self.clients.items()
                        if name not in self._connected and name not in self._failures}
-        outcomes: dict[str, Exception | None] = {}
-        settled = threading.Lock()
 
-        def run(name: str, client: ServerClient) -> None:
-            try:
-                client.connect(mode=self.mode, timeout=self.connect_timeout,
-                               probe_timeout=min(10.0, self.connect_timeout))
-                outcome: Exception | None = None
-            except Exception as error:  # noqa: BLE001 - isolation: any failure takes out this server only
-                outcome = error
-            with settled:
-                outcomes.setdefault(name, outcome)
+        def job(client: ServerClient) -> t.Callable[[Cancellation], object]:
+            return lambda cancellation: client.connect(mode=self.mode, timeout=self.connect_timeout,
+                                                       probe_timeout=min(10.0, self.connect_timeout))
 
-        threads = [
-            threading.Thread(target=run, args=(name, client), name=f"mcp-multi-connect-{name}", daemon=True)
-            for name, client in pending.items()
-        ]
-        for thread in threads:
-            thread.start()
-        deadline = time.monotonic() + self.connect_timeout
-        for thread in threads:
-            thread.join(max(0.0, deadline - time.monotonic()))
-        late: list[str] = []
-        with settled:
-            for name in pending:
-                if name not in outcomes:
-                    outcomes[name] = RequestTimeoutError(f"no connection within {self.connect_timeout} s")
-                    late.append(name)
-        for name in late:
+        gathered = gather({name: job(client) for name, client in pending.items()}, self.connect_timeout, "connect")
+        for name in gathered.late:
             self._close_quietly(name)  # ends its transport, so its thread's connect fails and the thread ends
         for name in pending:  # configuration order, whatever order they finished in
-            outcome = outcomes[name]
-            if outcome is None:
+            if name in gathered.values:
                 with self._lock:
                     self._connected.add(name)
             else:
-                self._fail(name, outcome)
+                late = RequestTimeoutError(f"no connection within {self.connect_timeout} s")
+                self._fail(name, gathered.errors[name] if name in gathered.errors else late)
         return self.failures
 
     @property
@@ -163,6 +173,11 @@ class MultiServerClient(t.Generic[_C]):
         """Server name -> the error that took it out (connecting, or a transport failure since)."""
         with self._lock:
             return dict(self._failures)
+
+    @property
+    def sitting_out(self) -> dict[str, Exception]:
+        """Server name -> the timeout that keeps it out of listings and calls for now (see the class)."""
+        return {server: error for server, (error, _) in self._backoff.sitting().items()}
 
     @property
     def connected(self) -> list[str]:
@@ -188,40 +203,36 @@ class MultiServerClient(t.Generic[_C]):
     def tools(self, *, timeout: float | None = None) -> list[Tool]:
         """Every tool of every connected server, named ``<server>_<tool>``, in configuration order.
 
-        :param timeout: seconds to wait for each server's answer (default: each client's).
+        A name two servers both list is left out (see :class:`~mcp_sdk.client.errors.NameCollisionError`).
+
+        :param timeout: seconds to wait for all the servers' answers (default: :attr:`list_timeout`).
         """
-        found: list[Tool] = []
-        for server, tools in self._each("tools", None, lambda client: client.tools(timeout=timeout)):
-            for tool in tools:
-                entry = tool.to_dict()
-                entry["name"] = f"{server}_{tool.name}"
-                found.append(Tool.from_dict(entry))
-        return found
+        return [Tool.from_dict({**tool.to_dict(), "name": name}) for tool, name in self._list_tools(timeout, self.clients)]
 
     def prompts(self, *, timeout: float | None = None) -> list[dict[str, t.Any]]:
         """Every prompt of every connected server, named ``<server>_<prompt>``.
 
-        :param timeout: seconds to wait for each server's answer (default: each client's).
+        A name two servers both list is left out (see :class:`~mcp_sdk.client.errors.NameCollisionError`).
+
+        :param timeout: seconds to wait for all the servers' answers (default: :attr:`list_timeout`).
         """
-        return [
-            {**prompt, "name": f"{server}_{prompt.get('name')}"}
-            for server, prompts in self._each("prompts", "prompts", lambda client: client.prompts(timeout=timeout))
-            for prompt in prompts
-        ]
+        return [{**prompt, "name": name} for prompt, name in self._list_prompts(timeout, self.clients)]
 
     def resources(self, *, timeout: float | None = None) -> list[dict[str, t.Any]]:
         """Every resource of every connected server, its ``uri`` as ``scheme://<server>/path``.
 
-        :param timeout: seconds to wait for each server's answer (default: each client's).
+        :param timeout: seconds to wait for all the servers' answers (default: :attr:`list_timeout`).
         """
-        return self._prefixed_uris("resources", "uri", lambda client: client.resources(timeout=timeout))
+        return self._prefixed_uris("resources", "uri", lambda client, cancellation, seconds: client.resources(
+            cancellation=cancellation, timeout=seconds), timeout)
 
     def resource_templates(self, *, timeout: float | None = None) -> list[dict[str, t.Any]]:
         """Every resource template of every connected server, its ``uriTemplate`` as ``scheme://<server>/path``.
 
-        :param timeout: seconds to wait for each server's answer (default: each client's).
+        :param timeout: seconds to wait for all the servers' answers (default: :attr:`list_timeout`).
         """
-        return self._prefixed_uris("resource templates", "uriTemplate", lambda client: client.resource_templates(timeout=timeout))
+        return self._prefixed_uris("resource templates", "uriTemplate", lambda client, cancellation, seconds: client.resource_templates(
+            cancellation=cancellation, timeout=seconds), timeout)
 
     # -- calls ---------------------------------------------------------------
 
@@ -238,9 +249,13 @@ class MultiServerClient(t.Generic[_C]):
     ) -> dict[str, t.Any]:
         """Call ``<server>_<tool>`` on its server (as ``<tool>``); returns the full JSON-RPC response.
 
+        The server is the one whose listing gave the name; a name no listing gave yet has the servers
+        whose prefix it carries listed again first.
+
         :raises TypeError: neither ``name`` nor ``tool`` was given.
-        :raises UnknownServerError: the name has no configured server's prefix.
-        :raises ServerUnavailableError: that server failed (now, or before).
+        :raises UnknownServerError: no server lists that tool.
+        :raises NameCollisionError: two servers list that name (an :class:`UnknownServerError`).
+        :raises ServerUnavailableError: that server failed (now, or before), or sits out.
         :raises ServerError: the server answered with a JSON-RPC error.
         :param name: the prefixed name, ``<server>_<tool>``.
         :param arguments: the tool's arguments.
@@ -250,10 +265,10 @@ class MultiServerClient(t.Generic[_C]):
         :param cancellation: a :class:`~mcp_sdk.Cancellation`; cancelling it cancels the call.
         :param timeout: seconds to wait for the answer (default: the client's).
         """
-        prefixed = tool.name if tool is not None else name
-        if not prefixed:
+        full_name = tool.name if tool is not None else name
+        if not full_name:
             raise TypeError("call_tool() needs name= or tool=")
-        server, inner = self._route_name(prefixed)
+        server, inner = self._route(self._tool_names, full_name, lambda servers: self._list_tools(None, servers))
         return self._call(server, lambda client: client.call_tool(
             inner, arguments, progress_token=progress_token, meta=meta, cancellation=cancellation, timeout=timeout))
 
@@ -261,15 +276,18 @@ class MultiServerClient(t.Generic[_C]):
                    cancellation: Cancellation | None = None, timeout: float | None = None) -> dict[str, t.Any]:
         """Get ``<server>_<prompt>`` from its server; returns the result (``messages``, ``description``).
 
-        :raises UnknownServerError: the name has no configured server's prefix.
-        :raises ServerUnavailableError: that server failed.
+        Routed as :meth:`call_tool` routes a tool's name.
+
+        :raises UnknownServerError: no server lists that prompt.
+        :raises NameCollisionError: two servers list that name (an :class:`UnknownServerError`).
+        :raises ServerUnavailableError: that server failed, or sits out.
         :param name: the prefixed name, ``<server>_<prompt>``.
         :param arguments: the prompt's arguments (strings).
         :param meta: extra ``_meta`` entries for the request.
         :param cancellation: a :class:`~mcp_sdk.Cancellation`; cancelling it cancels the call.
         :param timeout: seconds to wait for the answer (default: the client's).
         """
-        server, inner = self._route_name(name)
+        server, inner = self._route(self._prompt_names, name, lambda servers: self._list_prompts(None, servers))
         return self._call(server, lambda client: client.get_prompt(
             inner, arguments, meta=meta, cancellation=cancellation, timeout=timeout))
 
@@ -279,7 +297,7 @@ class MultiServerClient(t.Generic[_C]):
         their ``uri`` prefixed as in :meth:`resources`.
 
         :raises UnknownServerError: the URI has no configured server's segment.
-        :raises ServerUnavailableError: that server failed.
+        :raises ServerUnavailableError: that server failed, or sits out.
         :param uri: the URI with the server's segment, ``scheme://<server>/path``.
         :param meta: extra ``_meta`` entries for the request.
         :param cancellation: a :class:`~mcp_sdk.Cancellation`; cancelling it cancels the call.
@@ -295,11 +313,89 @@ class MultiServerClient(t.Generic[_C]):
 
     # -- plumbing ------------------------------------------------------------
 
-    def _route_name(self, name: str) -> tuple[str, str]:
-        for server in self._by_length:
-            if name.startswith(f"{server}_") and len(name) > len(server) + 1:
-                return server, name[len(server) + 1:]
-        raise UnknownServerError(f"{name!r} names none of the servers {', '.join(self.clients)} (<server>_<name>)")
+    def _route(self, routes: NameRoutes, name: str, relist: t.Callable[[list[str]], object]) -> Target:
+        """Where the listings send ``name``; a name none gave yet has the servers that could list it
+        (by their prefix) listed again, as it may be new (or nothing was listed yet)."""
+        target = routes.route(name)
+        candidates = claimants(name, self.clients)
+        if target is None and routes.collision(name) is None and candidates:
+            relist(candidates)
+            target = routes.route(name)
+        if target is not None:
+            return target
+        collision = routes.collision(name)
+        if collision is not None:
+            raise NameCollisionError(name, routes.kind, collision)
+        for server in candidates:
+            self._usable(server)  # a server that is out may list it: say so rather than "unknown"
+        if not candidates:
+            raise UnknownServerError(f"{name!r} names none of the servers {', '.join(self.clients)} (<server>_<name>)")
+        raise UnknownServerError(f"{name!r} is no {routes.kind} listed by server {' or '.join(map(repr, candidates))}")
+
+    def _list_tools(self, timeout: float | None, servers: t.Iterable[str]) -> list[tuple[Tool, str]]:
+        return self._named(self._tool_names, "tools", None, lambda client, cancellation, seconds: client.tools(
+            cancellation=cancellation, timeout=seconds), lambda tool: tool.name, timeout, servers)
+
+    def _list_prompts(self, timeout: float | None, servers: t.Iterable[str]) -> list[tuple[dict[str, t.Any], str]]:
+        return self._named(self._prompt_names, "prompts", "prompts", lambda client, cancellation, seconds: client.prompts(
+            cancellation=cancellation, timeout=seconds), lambda prompt: prompt.get("name"), timeout, servers)
+
+    def _named(self, routes: NameRoutes, what: str, capability: str | None, fetch: _Fetch[list[_E]],
+               name_of: t.Callable[[_E], object], timeout: float | None, servers: t.Iterable[str]) -> list[tuple[_E, str]]:
+        """List ``servers``, record who listed which name in ``routes``, and return each entry with
+        its prefixed name, leaving out the names two servers list."""
+        covering = list(servers)
+        names: dict[str, list[str]] = {}
+        entries: list[tuple[_E, str]] = []
+        for server, listed in self._list(what, capability, fetch, timeout, covering).items():
+            names[server] = []
+            for entry in listed:
+                own = name_of(entry)
+                if not isinstance(own, str) or not own:
+                    logger.warning("MCP server %r listed one of its %s without a name: left out", server, what)
+                    continue
+                names[server].append(own)
+                entries.append((entry, prefixed(server, own)))
+        refused = routes.record(names, covering)
+        return [(entry, name) for entry, name in entries if name not in refused]
+
+    def _list(self, what: str, capability: str | None, fetch: _Fetch[_T], timeout: float | None,
+              servers: t.Iterable[str]) -> dict[str, _T]:
+        """``fetch`` on each of ``servers`` that is connected, declares ``capability`` and does not sit
+        out, all at once; returns the answers that came within the deadline, in configuration order."""
+        seconds = self.list_timeout if timeout is None else timeout
+        wanted = set(servers)
+        jobs: dict[str, t.Callable[[Cancellation], _T]] = {}
+        for server in self.connected:
+            client = self.clients[server]
+            if server not in wanted or not self._backoff.due(server):
+                continue
+            if capability is not None and capability not in (client.server_capabilities or {}):
+                continue
+            jobs[server] = _job(fetch, client, seconds)
+        gathered = gather(jobs, seconds, what.replace(" ", "-"))
+        listings: dict[str, _T] = {}
+        for server in jobs:
+            if server in gathered.values:
+                self._backoff.answered(server)
+                listings[server] = gathered.values[server]
+            elif (server in gathered.late or isinstance(gathered.errors[server], RequestTimeoutError)) and seconds < self.list_timeout:
+                # A caller's own shorter deadline says nothing about the server: it must not put it
+                # out for every other caller.
+                logger.warning("MCP server %r listed no %s within %s s: left out of this listing", server, what, seconds)
+            elif server in gathered.late or isinstance(gathered.errors[server], RequestTimeoutError):
+                delay = self._backoff.timed_out(server, RequestTimeoutError(f"no {what} listed within {seconds} s"))
+                logger.warning("MCP server %r listed no %s within %s s: left out, and out of listings and calls for %.3g s",
+                               server, what, seconds, delay)
+            else:
+                self._listing_failed(server, what, gathered.errors[server])
+        return listings
+
+    def _listing_failed(self, server: str, what: str, error: Exception) -> None:
+        if isinstance(error, TransportError):
+            self._fail(server, error)
+        elif not (isinstance(error, ServerError) and error.code == _METHOD_NOT_FOUND):
+            logger.warning("MCP server %r: listing its %s failed, left out: %s", server, what, error)
 
     def _usable(self, server: str) -> ServerClient:
         with self._lock:
@@ -309,6 +405,9 @@ class MultiServerClient(t.Generic[_C]):
             raise ServerUnavailableError(server, failure) from failure
         if not connected:
             raise ServerUnavailableError(server, None)
+        timeout = self._backoff.sitting_out(server)
+        if timeout is not None:
+            raise ServerUnavailableError(server, timeout) from timeout
         return self.clients[server]
 
     def _call(self, server: str, call: t.Callable[[ServerClient], _T]) -> _T:
@@ -319,27 +418,10 @@ class MultiServerClient(t.Generic[_C]):
             self._fail(server, error)
             raise ServerUnavailableError(server, error) from error
 
-    def _each(self, what: str, capability: str | None, fetch: t.Callable[[ServerClient], _T]) -> list[tuple[str, _T]]:
-        """``fetch`` on each connected server (that declares ``capability``), leaving out the ones that fail."""
-        results: list[tuple[str, _T]] = []
-        for server in self.connected:
-            client = self.clients[server]
-            if capability is not None and capability not in (client.server_capabilities or {}):
-                continue
-            try:
-                results.append((server, fetch(client)))
-            except TransportError as error:
-                self._fail(server, error)
-            except ServerError as error:
-                if error.code != _METHOD_NOT_FOUND:
-                    logger.warning("MCP server %r: listing its %s failed, left out: %s", server, what, error)
-            except MCPError as error:
-                logger.warning("MCP server %r: listing its %s failed, left out: %s", server, what, error)
-        return results
-
-    def _prefixed_uris(self, what: str, key: str, fetch: t.Callable[[ServerClient], list[dict[str, t.Any]]]) -> list[dict[str, t.Any]]:
+    def _prefixed_uris(self, what: str, key: str, fetch: _Fetch[list[dict[str, t.Any]]],
+                       timeout: float | None) -> list[dict[str, t.Any]]:
         found = []
-        for server, entries in self._each(what, "resources", fetch):
+        for server, entries in self._list(what, "resources", fetch, timeout, self.clients).items():
             for entry in entries:
                 if isinstance(entry.get(key), str) and prefix_uri(entry[key], server) is not None:
                     found.append(_with_prefixed_uri(entry, key, server))

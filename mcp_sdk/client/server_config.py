@@ -7,7 +7,9 @@
         "search": {"url": "https://example.com/mcp", "headers": {"Authorization": "Bearer ..."}}
     }}
 
-An entry with ``command`` runs over :class:`~mcp_sdk.client.stdio.Stdio`; one with ``url`` over
+An entry with ``command`` runs over :class:`~mcp_sdk.client.stdio.Stdio`, with its ``env`` and only
+a few of this process's variables (``HOME``, ``PATH``...: see :mod:`~mcp_sdk.client.stdio_environment`),
+so a configured server reads no credential it was not given; one with ``url`` over
 :class:`~mcp_sdk.client.http.HTTP` (Streamable HTTP). ``transport`` (or ``type``), when present,
 must agree: ``"stdio"``, or ``"http"`` / ``"streamable-http"`` / ``"streamableHttp"``. Other keys
 (``disabled``, ``alwaysAllow``, ...: other clients' settings) are ignored.
@@ -63,11 +65,25 @@ def load(config: Config) -> dict[str, dict[str, t.Any]]:
     return entries
 
 
-def transport_for(name: str, entry: t.Mapping[str, t.Any], *, timeout: float | None = None) -> Transport:
+def transports_for(config: Config, *, timeout: float | None = None, inherit_env: bool = False) -> dict[str, Transport]:
+    """One transport per server of ``config`` (see :func:`load`), by server name; nothing is started yet.
+
+    :param timeout: seconds to wait for each response (None: each transport's default).
+    :param inherit_env: stdio servers inherit every variable of this process (see :func:`transport_for`).
+    :raises ConfigError: the configuration, or one of its entries, is malformed.
+    """
+    return {name: transport_for(name, entry, timeout=timeout, inherit_env=inherit_env) for name, entry in load(config).items()}
+
+
+def transport_for(name: str, entry: t.Mapping[str, t.Any], *, timeout: float | None = None,
+                  inherit_env: bool = False) -> Transport:
     """The transport an entry describes (nothing is started or connected yet).
 
     :param name: the server's name, for messages.
     :param timeout: seconds to wait for each response (None: each transport's default).
+    :param inherit_env: a stdio server inherits every variable of this process, not only the few
+        of :data:`~mcp_sdk.client.stdio_environment.DEFAULT_INHERITED_ENV_VARS` (its ``env`` is
+        added either way).
     :raises ConfigError: neither ``command`` nor ``url``, both, a wrong type, or an unknown ``transport``.
     """
     kind = entry.get("transport", entry.get("type"))
@@ -85,6 +101,7 @@ def transport_for(name: str, entry: t.Mapping[str, t.Any], *, timeout: float | N
             env=_string_map(name, entry, "env"),
             cwd=entry.get("cwd") and _string(name, entry, "cwd"),
             read_timeout=timeout,
+            inherit_env=inherit_env,
         )
     if "url" in entry:
         if kind == "sse":

@@ -20,6 +20,7 @@ from .. import json_rpc
 from ..cancellation import Cancellation
 from ..errors import TransportError
 from ._pipe_writer import PipeWriter, QueueFull
+from .stdio_environment import server_environment
 from .transport import Message, PendingRequests, Transport
 
 logger = logging.getLogger("mcp_sdk.client.stdio")
@@ -43,7 +44,10 @@ class Stdio(Transport):
 
     :param command: the program to run (looked up on ``PATH``).
     :param args: its arguments.
-    :param env: variables added to (and overriding) this process's environment.
+    :param env: variables the server gets (overriding inherited ones). It inherits only a few of
+        this process's variables (``HOME``, ``PATH``, ``USER``... see
+        :mod:`~mcp_sdk.client.stdio_environment`), so that no credential in the environment
+        reaches a server that was not given it.
     :param read_timeout: default seconds to wait for each response; ``None``
         waits as long as the server process lives.
     :param cwd: the server's working directory.
@@ -51,6 +55,8 @@ class Stdio(Transport):
     :param close_timeout: seconds :meth:`close` waits at each step (stdin
         closed, ``SIGTERM``, ``SIGKILL``).
     :param max_line_bytes: longest stdout line accepted; longer ones are dropped.
+    :param inherit_env: pass every variable of this process on to the server (then ``env`` is
+        added to them), for a server trusted with all of them.
     """
 
     def __init__(
@@ -64,10 +70,12 @@ class Stdio(Transport):
         stderr_lines: int = 1000,
         close_timeout: float = 2.0,
         max_line_bytes: int = 64 * 1024 * 1024,
+        inherit_env: bool = False,
     ) -> None:
         self.command = command
         self.args = list(args)
         self.env = dict(env) if env is not None else None
+        self.inherit_env = inherit_env
         self.read_timeout = read_timeout
         self.cwd = cwd
         self.close_timeout = close_timeout
@@ -137,10 +145,7 @@ class Stdio(Transport):
             raise TransportError(f"stdio transport for {self.description} is closed")
 
     def _spawn(self) -> subprocess.Popen[bytes]:
-        env = None
-        if self.env is not None:
-            env = dict(os.environ)
-            env.update(self.env)
+        env = server_environment(self.env, inherit_env=self.inherit_env)
         try:
             # A session of its own, so close() can signal the whole group:
             # wrappers such as npx leave the real server as a grandchild.

@@ -4,9 +4,11 @@
 
 Appends each line read from stdin to LOG_PATH, first writes a line that is not
 JSON (a client must skip it), and answers: ``initialize`` (a fixed result),
-``env`` (``{"value": $NAME, "cwd": ...}`` for ``params.name``), ``silence``
+``env`` (``{"value": $NAME, "cwd": ...}`` for ``params.name``), ``environ``
+(``{"names": [...]}``, the names of its whole environment, sorted), ``silence``
 (never), ``say`` (first sends the notification and request in ``params``),
 anything else ``{}``. Responses from the client are recorded and not answered.
+The methods named (space-separated) in ``$MCP_SPEC_SILENT`` are never answered either.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ def main() -> None:
     out = sys.stdout
     out.write("recorder: this line is not JSON\n")
     out.flush()
+    silent = {"silence", *os.environ.get("MCP_SPEC_SILENT", "").split()}
     for line in sys.stdin.buffer:
         if log is not None:
             log.write(line)
@@ -36,12 +39,14 @@ def main() -> None:
             continue
         method = message["method"]
         params = message.get("params") or {}
-        if method == "silence":
+        if method in silent:
             continue
         if method == "initialize":
             result = INITIALIZE_RESULT
         elif method == "env":
             result = {"value": os.environ.get(params["name"]), "cwd": os.getcwd()}
+        elif method == "environ":
+            result = {"names": sorted(os.environ)}
         elif method == "say":
             for said in params.get("messages", []):
                 out.write(json.dumps(said) + "\n")

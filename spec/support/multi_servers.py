@@ -16,7 +16,14 @@ from spec.support.official_servers import SCRIPT as OFFICIAL_SERVER
 
 
 def ours_stdio() -> dict[str, t.Any]:
-    return {"command": sys.executable, "args": ["examples/stdio_server.py"], "cwd": str(ROOT)}
+    # A stdio server inherits no PYTHONPATH: this tree's mcp_sdk, not the installed one, is given.
+    return {"command": sys.executable, "args": ["examples/stdio_server.py"], "cwd": str(ROOT), "env": {"PYTHONPATH": str(ROOT)}}
+
+
+def recorder_stdio(log: str, **env: str) -> dict[str, t.Any]:
+    """``spec/support/client_stdio_recorder.py`` (a 2025-11-25 server that answers ``environ``, records
+    what it reads in ``log``, and never answers the methods named in ``MCP_SPEC_SILENT``), with ``env``."""
+    return {"command": sys.executable, "args": [str(ROOT / "spec" / "support" / "client_stdio_recorder.py"), log], "env": env}
 
 
 def official_stdio() -> dict[str, t.Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import pathlib
 import typing as t
 
@@ -11,6 +12,8 @@ from mcp_sdk import Client, MCPError, Server
 from mcp_sdk.client import HTTP, ConfigError, InMemory, Stdio
 from mcp_sdk.client.multi import MultiServerClient, prefix_uri, split_uri
 from mcp_sdk.client.server_config import load, transport_for
+from mcp_sdk.client.stdio_environment import default_environment
+from spec.support import multi_servers
 
 
 def test_a_stdio_entry_gives_a_stdio_transport() -> None:
@@ -97,7 +100,7 @@ def answering_server(name: str, tool: str) -> Server:
     return server
 
 
-def test_the_longest_server_name_wins_a_tool_name() -> None:
+def test_names_route_to_the_server_whose_listing_gave_them() -> None:
     clients = {
         "a": Client(transport=InMemory(answering_server("a", "x"))),
         "a_b": Client(transport=InMemory(answering_server("a_b", "tool"))),
@@ -114,3 +117,30 @@ def test_a_multi_server_client_needs_servers_with_usable_names() -> None:
         MultiServerClient({})
     with pytest.raises(ConfigError, match="^server name 'a/b' cannot be a prefix$"):
         MultiServerClient({"a/b": Client(transport=Stdio(command="unused"))})
+
+
+def environment_of(servers: MultiServerClient[Client], server: str) -> tuple[list[str], str | None]:
+    """The names of a recorder server's whole environment, and its ``HOST_ONLY_SECRET``."""
+    recorder = servers.clients[server]
+    names = recorder.request("environ")["result"]["names"]
+    return names, recorder.request("env", {"name": "HOST_ONLY_SECRET"})["result"]["value"]
+
+
+def test_a_configured_stdio_server_reads_no_variable_it_was_not_given(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOST_ONLY_SECRET", "s3cret")
+    config = {"mcpServers": {"recorder": multi_servers.recorder_stdio(str(tmp_path / "log"), GIVEN="yes")}}
+    with Client.from_config(config, timeout=20, mode="legacy") as servers:
+        assert servers.connect() == {}
+        names, secret = environment_of(servers, "recorder")
+    assert secret is None
+    # LC_CTYPE: Python sets it itself when it coerces the C locale (PEP 538).
+    assert sorted(set(names) - {"LC_CTYPE"}) == sorted({*default_environment(), "GIVEN"})
+
+
+def test_inherit_env_hands_configured_servers_every_variable(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOST_ONLY_SECRET", "s3cret")
+    config = {"mcpServers": {"recorder": multi_servers.recorder_stdio(str(tmp_path / "log"), GIVEN="yes")}}
+    with Client.from_config(config, timeout=20, mode="legacy", inherit_env=True) as servers:
+        assert servers.connect() == {}
+        names, secret = environment_of(servers, "recorder")
+    assert secret == "s3cret" and set(names) >= {*os.environ, "GIVEN"}

@@ -17,6 +17,7 @@ import pytest
 import mcp_sdk
 from mcp_sdk import Client
 from mcp_sdk.client import Stdio
+from mcp_sdk.client.stdio_environment import default_environment
 from spec.support.client_servers import TIMEOUT, fixture_stdio, script_stdio
 
 
@@ -85,7 +86,26 @@ class TestWire:
             result = client.request("env", {"name": "MCP_SPEC_VALUE"})["result"]
             path = client.request("env", {"name": "PATH"})["result"]["value"]
         assert result == {"value": "42", "cwd": str(tmp_path)}
-        assert path == os.environ["PATH"]  # env adds to the environment, it does not replace it
+        assert path == os.environ["PATH"]  # env adds to the inherited variables, it does not replace them
+
+    def test_a_server_inherits_only_the_default_variables(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setenv("HOST_ONLY_SECRET", "s3cret")
+        monkeypatch.setenv("SHELL", "() { :; }; echo pwned")  # an exported bash function is not passed on
+        with Client(transport=script_stdio("client_stdio_recorder.py", env={"GIVEN": "yes"})) as client:
+            client.connect(mode="legacy")
+            names = client.request("environ")["result"]["names"]
+            secret = client.request("env", {"name": "HOST_ONLY_SECRET"})["result"]["value"]
+        # LC_CTYPE: Python sets it itself when it coerces the C locale (PEP 538).
+        assert sorted(set(names) - {"LC_CTYPE"}) == sorted({*default_environment(), "GIVEN"})
+        assert "SHELL" not in names and secret is None
+
+    def test_inherit_env_passes_every_variable_on(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setenv("HOST_ONLY_SECRET", "s3cret")
+        with Client(transport=script_stdio("client_stdio_recorder.py", env={"GIVEN": "yes"}, inherit_env=True)) as client:
+            client.connect(mode="legacy")
+            names = client.request("environ")["result"]["names"]
+            secret = client.request("env", {"name": "HOST_ONLY_SECRET"})["result"]["value"]
+        assert set(names) >= {*os.environ, "GIVEN"} and secret == "s3cret"
 
 
 class TestAgainstTheServer:

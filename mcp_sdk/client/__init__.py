@@ -6,35 +6,41 @@
 
 from __future__ import annotations
 
+import logging
 import typing as t
 
-from .. import methods
+from .. import error_codes, json_rpc, methods
 from ..cancellation import Cancellation
 from ..deprecations import warn_deprecated
-from . import negotiation
+from ..errors import JSONRPCError
+from . import modern, negotiation
 from .cache import ResultCache
 from .calls import Calls
 from .errors import ConfigError, InputRequiredError, ServerBusyError, ServerError, ServerUnavailableError, UnknownServerError
 from .errors import NameCollisionError, ValidationError
-from .handlers import ServerMessages
+from .elicitation import apply_defaults
 from .in_memory import InMemory
 from .legacy_era import LegacyEra
 from .listen import Subscription, Subscriptions, notification_filter
 from .paginated_result import ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult
 from .paginated_result import all_pages
 from .request_sender import DEFAULT_CLIENT_INFO, RequestSender, check_log_level, result_of
-from .server_description import ServerDescription
 from .stdio import Stdio
 from .tasks import TaskHandle
 from .tool import Tool
-from .transport import Transport, check_transport
+from .transport import Message, Transport, check_transport
 
 if t.TYPE_CHECKING:
     from .http import HTTP as HTTP
     from .multi import MultiServerClient as MultiServerClient
     from .server_config import Config
 
-class Client(ServerMessages, ServerDescription):
+logger = logging.getLogger("mcp_sdk.client")
+
+F = t.TypeVar("F", bound=t.Callable[..., t.Any])
+
+
+class Client:
     """A connection to one MCP server, through a :class:`~mcp_sdk.client.transport.Transport`.
 
     Open it with ``with`` (or :meth:`close` it), :meth:`connect` (the handshake), then list and call:
@@ -100,18 +106,30 @@ class Client(ServerMessages, ServerDescription):
     ) -> None:
         check_transport(transport)
         self.transport = transport
+        # The on_* handlers (None: not registered); what connect() declares follows from them.
+        self._sampling_handler: t.Callable[[dict[str, t.Any]], t.Any] | None = None
+        self._elicitation_handler: t.Callable[[dict[str, t.Any]], t.Any] | None = None
+        self._elicitation_url = False
+        self._roots_handler: t.Callable[[dict[str, t.Any]], t.Any] | None = None
+        self._progress_handler: t.Callable[[dict[str, t.Any]], t.Any] | None = None
+        self._log_handler: t.Callable[[dict[str, t.Any]], t.Any] | None = None
+        self._notification_handler: t.Callable[[str, t.Any], t.Any] | None = None
         self._sender = RequestSender(transport, LegacyEra(), handler_capabilities=self.capabilities, answer=self._answer,
                                      timeout=timeout)
-        self.validate_structured_content = validate_structured_content
-        self.max_pages = max_pages
         #: The server's ``InitializeResult`` (None before :meth:`connect`).
         self.initialize_result: dict[str, t.Any] | None = None
         #: The server's ``DiscoverResult`` on MCP 2026-07-28 (None on an older version).
         self.discover_result: dict[str, t.Any] | None = None
-        self.max_input_rounds = max_input_rounds
         self._cache = ResultCache(auth_context=getattr(transport, "auth_context", None)) if cache else None
         self._subscriptions = Subscriptions()
-        self._calls = Calls(self, self._sender, self._answer, self._cache)
+        self._calls = Calls(
+            self._sender,
+            self._answer,
+            self._cache,
+            max_pages=max_pages,
+            max_input_rounds=max_input_rounds,
+            validate_structured_content=validate_structured_content,
+        )
         set_handler = getattr(transport, "set_message_handler", None)
         if set_handler is not None:
             set_handler(self._handle_message)
@@ -196,6 +214,70 @@ class Client(ServerMessages, ServerDescription):
         self._sender.timeout = timeout
 
     @property
+    def max_pages(self) -> int:
+        """Most pages :meth:`tools` and its siblings fetch."""
+        return self._calls.max_pages
+
+    @max_pages.setter
+    def max_pages(self, pages: int) -> None:
+        self._calls.max_pages = pages
+
+    @property
+    def max_input_rounds(self) -> int:
+        """Most ``input_required`` rounds one call may take (MCP 2026-07-28)."""
+        return self._calls.max_input_rounds
+
+    @max_input_rounds.setter
+    def max_input_rounds(self, rounds: int) -> None:
+        self._calls.max_input_rounds = rounds
+
+    @property
+    def validate_structured_content(self) -> bool:
+        """Whether a tool's ``structuredContent`` is checked against its output schema."""
+        return self._calls.validate_structured_content
+
+    @validate_structured_content.setter
+    def validate_structured_content(self, validate: bool) -> None:
+        self._calls.validate_structured_content = validate
+
+    # -- what the handshake told of the server ------------------------------
+
+    @property
+    def era(self) -> str | None:
+        """``"modern"`` (MCP 2026-07-28), ``"legacy"`` (``initialize``), or None before :meth:`connect`."""
+        if self.discover_result is None and self.initialize_result is None:
+            return None
+        return self._sender.era.name
+
+    @property
+    def connected(self) -> bool:
+        """Whether :meth:`connect` has completed."""
+        return self.era is not None
+
+    @property
+    def protocol_version(self) -> str | None:
+        """The agreed protocol version (e.g. ``"2026-07-28"``; None before :meth:`connect`)."""
+        return self._sender.era.protocol_version if self.connected else None
+
+    @property
+    def server_info(self) -> dict[str, t.Any] | None:
+        """The server's ``serverInfo`` (``name``, ``version``, ``title``...)."""
+        return modern.server_info(self._description())
+
+    @property
+    def server_capabilities(self) -> dict[str, t.Any] | None:
+        """The ``capabilities`` the server declared."""
+        return self._description().get("capabilities")
+
+    @property
+    def instructions(self) -> str | None:
+        """The server's ``instructions``, if it gave any."""
+        return self._description().get("instructions")
+
+    def _description(self) -> dict[str, t.Any]:
+        return self.discover_result or self.initialize_result or {}
+
+    @property
     def log_level(self) -> str | None:
         """The least severe log level the server should send (``notifications/message`` reach
         :meth:`on_log_message`); None (the default) asks for no logging.
@@ -213,6 +295,161 @@ class Client(ServerMessages, ServerDescription):
         self._sender.log_level = level
         if level is not None and self.connected:
             self._sender.era.carry_log_level(self._sender, level, None)
+
+    # -- what the server sends on its own: the on_* handlers ------------------
+
+    def capabilities(self) -> dict[str, t.Any]:
+        """The client capabilities the registered handlers imply (what :meth:`connect` declares)."""
+        capabilities: dict[str, t.Any] = {}
+        if self._sampling_handler is not None:
+            capabilities["sampling"] = {}
+        if self._elicitation_handler is not None:
+            capabilities["elicitation"] = {"form": {}, **({"url": {}} if self._elicitation_url else {})}
+        if self._roots_handler is not None:
+            capabilities["roots"] = {"listChanged": True}
+        return capabilities
+
+    @t.overload
+    def on_sampling(self, handler: F) -> F: ...
+    @t.overload
+    def on_sampling(self, handler: None = None) -> t.Callable[[F], F]: ...
+
+    def on_sampling(self, handler: F | None = None) -> F | t.Callable[[F], F]:
+        """Answer ``sampling/createMessage``: ``handler(params)`` returns a ``CreateMessageResult`` dict.
+
+        Works as a call and as a decorator; returns ``handler``. Declares the
+        ``sampling`` capability on :meth:`connect`. Raise a
+        :class:`~mcp_sdk.JSONRPCError` to answer with that error (the
+        specification uses code ``-1`` for a user's refusal).
+        Sampling is deprecated as of MCP 2026-07-28 (SEP-2577): warns with :class:`~mcp_sdk.MCPDeprecationWarning`.
+
+        :param handler: ``handler(params)``, or None to use this method as a decorator.
+        :returns: ``handler``; without it, a decorator that registers the function it decorates.
+        """
+        warn_deprecated("sampling")
+        return self._register("_sampling_handler", handler)
+
+    def on_elicitation(self, handler: F | None = None, *, url: bool = False) -> t.Any:
+        """Answer ``elicitation/create``: ``handler(params)`` returns ``{"action": ..., "content": {...}}``.
+
+        For a form, an ``accept`` gets the ``default`` of every field the
+        handler left out (SEP-1034). Declares ``elicitation: {"form": {}}``, plus
+        ``"url": {}`` when ``url=True`` (the handler also handles ``mode: "url"``).
+        Works as a call and as a decorator (``@client.on_elicitation(url=True)`` too).
+
+        :param handler: ``handler(params)``, or None to use this method as a decorator.
+        :param url: also declare (and handle) URL elicitations.
+        :returns: ``handler``; without it, a decorator that registers the function it decorates.
+        """
+        self._elicitation_url = url
+        return self._register("_elicitation_handler", handler)
+
+    def on_roots(self, handler: F | None = None) -> t.Any:
+        """Answer ``roots/list``: ``handler(params)`` returns a list of roots (``{"uri": "file://...", "name": ...}``).
+
+        Declares ``roots: {"listChanged": true}``; call
+        :meth:`notify_roots_list_changed` when they change.
+        Roots are deprecated as of MCP 2026-07-28 (SEP-2577): warns with :class:`~mcp_sdk.MCPDeprecationWarning`.
+
+        :param handler: ``handler(params)``, or None to use this method as a decorator.
+        :returns: ``handler``; without it, a decorator that registers the function it decorates.
+        """
+        warn_deprecated("roots")
+        return self._register("_roots_handler", handler)
+
+    def on_progress(self, handler: F | None = None) -> t.Any:
+        """Receive every ``notifications/progress``: ``handler(params)`` (``progressToken``, ``progress``...).
+
+        Notification handlers run on the transport's reader thread, in order:
+        keep them quick (hand long work to a thread of your own).
+
+        :param handler: ``handler(params)``, or None to use this method as a decorator.
+        :returns: ``handler``; without it, a decorator that registers the function it decorates.
+        """
+        return self._register("_progress_handler", handler)
+
+    def on_log_message(self, handler: F | None = None) -> t.Any:
+        """Receive every ``notifications/message``: ``handler(params)`` (``level``, ``data``, ``logger``).
+
+        :param handler: ``handler(params)``, or None to use this method as a decorator.
+        :returns: ``handler``; without it, a decorator that registers the function it decorates.
+        """
+        return self._register("_log_handler", handler)
+
+    def on_notification(self, handler: F | None = None) -> t.Any:
+        """Receive the other notifications (list changes, resource updates...): ``handler(method, params)``.
+
+        :param handler: ``handler(method, params)``, or None to use this method as a decorator.
+        :returns: ``handler``; without it, a decorator that registers the function it decorates.
+        """
+        return self._register("_notification_handler", handler)
+
+    def _register(self, attribute: str, handler: F | None) -> F | t.Callable[[F], F]:
+        if handler is None:
+            def decorator(function: F) -> F:
+                setattr(self, attribute, function)
+                return function
+
+            return decorator
+        setattr(self, attribute, handler)
+        return handler
+
+    def _handle_message(self, message: Message) -> Message | None:
+        """The transport's message handler: answer a server request, or route a notification."""
+        method = message.get("method")
+        params = message.get("params")
+        if not isinstance(params, dict):
+            params = {}
+        if "id" not in message:
+            self._handle_notification(str(method), params)
+            return None
+        request_id = message["id"]
+        try:
+            return json_rpc.result(request_id, self._answer(str(method), params))
+        except JSONRPCError as error:
+            return json_rpc.error(request_id, error.code, error.message, error.data)
+        except Exception:
+            logger.exception("handler for %s failed", method)
+            return json_rpc.error(request_id, error_codes.INTERNAL_ERROR)
+
+    def _answer(self, method: str, params: dict[str, t.Any]) -> t.Any:
+        if method == methods.PING:
+            return {}
+        if method == methods.SAMPLING_CREATE_MESSAGE and self._sampling_handler is not None:
+            return _object(self._sampling_handler(params), method)
+        if method == methods.ELICITATION_CREATE and self._elicitation_handler is not None:
+            result = _object(self._elicitation_handler(params), method)
+            if result.get("action") == "accept" and params.get("mode", "form") == "form":
+                result = {**result, "content": apply_defaults(params.get("requestedSchema"), result.get("content"))}
+            return result
+        if method == methods.ROOTS_LIST and self._roots_handler is not None:
+            roots = self._roots_handler(params)
+            return {"roots": list(roots)} if isinstance(roots, (list, tuple)) else _object(roots, method)
+        raise JSONRPCError(f"Method not found: {method}", error_codes.METHOD_NOT_FOUND)
+
+    def _handle_notification(self, method: str, params: dict[str, t.Any]) -> None:
+        if self._cache is not None:
+            self._cache.invalidate(method, params)
+        meta = params.get("_meta")
+        subscription_id = meta.get(modern.META_SUBSCRIPTION_ID) if isinstance(meta, dict) else None
+        if subscription_id is not None:
+            self._subscriptions.receive(subscription_id, method, params)
+            if method == modern.NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED:
+                return
+        if method == methods.NOTIFICATIONS_PROGRESS:
+            handler = self._progress_handler
+            if handler is not None:
+                handler(params)
+        elif method == methods.NOTIFICATIONS_MESSAGE:
+            log_handler = self._log_handler
+            if log_handler is not None:
+                log_handler(params)
+        else:
+            other = self._notification_handler
+            if other is not None:
+                other(method, params)
+
+    # -- closing -------------------------------------------------------------
 
     def close(self) -> None:
         """End every :meth:`listen` subscription, then close the transport (ends a stdio server process, an HTTP session)."""
@@ -538,6 +775,13 @@ def __getattr__(name: str) -> t.Any:
 
         return multi.MultiServerClient
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+
+def _object(value: t.Any, method: str) -> dict[str, t.Any]:
+    if not isinstance(value, dict):
+        raise TypeError(f"the {method} handler must return a dict, not {type(value).__name__}")
+    return value
 
 
 __all__ = [

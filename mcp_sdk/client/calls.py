@@ -28,34 +28,30 @@ if t.TYPE_CHECKING:
 Meta = t.Optional[t.Dict[str, t.Any]]
 
 
-class ClientSettings(t.Protocol):
-    """What :class:`Calls` reads of its client, at each call (they may change after construction)."""
-
-    #: Most pages a listing of every item fetches.
-    max_pages: int
-    #: Most ``input_required`` rounds one request may take.
-    max_input_rounds: int
-    #: Whether a tool's ``structuredContent`` is checked against its output schema.
-    validate_structured_content: bool
-
-
 class Calls:
     """The list, call, read, get and complete requests of one client.
 
-    :param settings: the client, read at each call (:class:`ClientSettings`).
     :param sender: sends the requests.
     :param answer: ``answer(method, params)``: the client's handlers answering an input request.
     :param cache: keeps results that carry ``ttlMs`` (None: nothing is kept).
+    :param max_pages: most pages a listing of every item fetches.
+    :param max_input_rounds: most ``input_required`` rounds one request may take.
+    :param validate_structured_content: check a tool's ``structuredContent`` against its output schema.
     """
 
     def __init__(
         self,
-        settings: ClientSettings,
         sender: RequestSender,
         answer: t.Callable[[str, dict[str, t.Any]], t.Any],
         cache: ResultCache | None,
+        *,
+        max_pages: int,
+        max_input_rounds: int,
+        validate_structured_content: bool,
     ) -> None:
-        self.settings = settings
+        self.max_pages = max_pages
+        self.max_input_rounds = max_input_rounds
+        self.validate_structured_content = validate_structured_content
         self.sender = sender
         self.answer = answer
         self.cache = cache
@@ -140,13 +136,13 @@ class Calls:
             if not self.sender.era.relist_fixes(error):
                 raise
             # List again, retry once.
-            all_pages(self.settings.max_pages, self._tools_page, "tools", cancellation, timeout)
+            all_pages(self.max_pages, self._tools_page, "tools", cancellation, timeout)
             response = self.final(methods.TOOLS_CALL, params, meta=entries, cancellation=cancellation, timeout=timeout)
         result = result_of(response)
         if tasks.is_task(result):  # the server made it a task: follow it to its end
             result = self.task_handle(result).result(cancellation=cancellation)
             response = {**response, "result": result}
-        if self.settings.validate_structured_content:
+        if self.validate_structured_content:
             known = tool if tool is not None else self.known_tools.get(tool_name)
             if known is not None:
                 known.validate_structured_content(result)
@@ -229,7 +225,7 @@ class Calls:
             rounds += 1
             return self.sender.request(method, round_params, meta=meta, cancellation=cancellation, timeout=timeout)
 
-        response = self.sender.era.complete(send, self.answer, method, params, self.settings.max_input_rounds)
+        response = self.sender.era.complete(send, self.answer, method, params, self.max_input_rounds)
         if cache and rounds == 1 and isinstance(response.get("result"), dict):
             self._store(method, params, response["result"])
         return response
@@ -243,4 +239,4 @@ class Calls:
         return result
 
 
-__all__ = ["Calls", "ClientSettings"]
+__all__ = ["Calls"]

@@ -10,11 +10,8 @@ import json
 import os
 import typing as t
 
-from ..errors import MCPError, MissingExtraError
-
-
-class OpenAPIError(MCPError):
-    """The OpenAPI document cannot be used: unreadable, not OpenAPI 3.0/3.1, or a ``$ref`` that leads nowhere."""
+from ..errors import MissingExtraError
+from .errors import OpenAPIError as OpenAPIError
 
 
 def load_document(document: t.Mapping[str, t.Any] | str | bytes | os.PathLike[str]) -> dict[str, t.Any]:

@@ -7,20 +7,26 @@ headers apply), or, as the route maps say, a resource, a resource template, or n
 from __future__ import annotations
 
 import base64
+import json
+import math
 import os
 import re
 import typing as t
 
 import requests
 
-from ..errors import InternalError
 from ..tool import Tool
-from .document import OpenAPIError, load_document
+from .document import load_document
+from .errors import OpenAPIArgumentError, OpenAPIError, OpenAPIRequestError
 from .operation import Operation, is_json
 from .route_map import MCPType, Route, RouteMap, choose, routes
 from .schemas import Resolver
+from .upstream import DEFAULT_MAX_RESPONSE_BYTES, Answer, Upstream
 
-__all__ = ["MCPType", "OpenAPIError", "OpenAPIRequestError", "RouteMap", "SEMANTIC_ROUTE_MAPS", "from_openapi"]
+__all__ = [
+    "DEFAULT_MAX_RESPONSE_BYTES", "MCPType", "OpenAPIArgumentError", "OpenAPIError", "OpenAPIRequestError", "RouteMap",
+    "SEMANTIC_ROUTE_MAPS", "from_openapi",
+]
 
 #: Characters of an error response's body kept in the tool's error text.
 ERROR_BODY_LIMIT = 500
@@ -32,11 +38,6 @@ SEMANTIC_ROUTE_MAPS = (
 )
 
 F = t.TypeVar("F", bound=t.Callable[..., t.Any])
-
-
-class OpenAPIRequestError(InternalError):
-    """Reading a resource made from an operation failed (HTTP error status, timeout, unreachable API):
-    the client gets a ``-32603`` error with this message (and ``data.status`` for an HTTP status)."""
 
 
 class Registrar(t.Protocol):
@@ -62,6 +63,7 @@ def from_openapi(
     session: requests.Session | None = None,
     route_maps: t.Sequence[RouteMap] = (),
     timeout: float = 30.0,
+    max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
     **server_options: t.Any,
 ) -> S:
     """Make a server whose tools, resources and templates are the operations of an OpenAPI document.
@@ -73,13 +75,21 @@ def from_openapi(
     :param session: the ``requests.Session`` every call goes through (default: a new one).
     :param route_maps: tried in order, the first matching an operation deciding what it becomes;
         operations none matches become tools (see :data:`SEMANTIC_ROUTE_MAPS`).
-    :param timeout: seconds a request may wait to connect, and between bytes of the answer (``requests``'
-        timeout); a call that waits longer is an ``isError`` result (a resource read, a ``-32603`` error).
-    :returns: the server.
-    :raises OpenAPIError: the document is not OpenAPI 3.0/3.1, has a dangling ``$ref``, or names no base URL.
-    :raises MissingExtraError: the document is YAML and PyYAML is not installed.
+    :param timeout: seconds a whole call may take: connecting, following redirects and reading the
+        answer; a call that takes longer is an ``isError`` result (a resource read, a ``-32603`` error).
+    :param max_response_bytes: the largest answer read (4 MiB by default); a larger one is an
+        ``isError`` result (a resource read, a ``-32603`` error).
     :param server_options: more keywords for ``server_class`` (``version=``, ``instructions=``...).
+    :returns: the server.
+    :raises OpenAPIError: the document is not OpenAPI 3.0/3.1, has a dangling ``$ref``, names no base
+        URL, or is too deep or expands too far (:mod:`mcp_sdk.openapi.document`).
+    :raises MissingExtraError: the document is YAML and PyYAML is not installed.
+    :raises ValueError: ``timeout`` is not a positive finite number, or ``max_response_bytes`` not a positive integer.
     """
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout < math.inf:
+        raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
+    if isinstance(max_response_bytes, bool) or not isinstance(max_response_bytes, int) or max_response_bytes < 1:
+        raise ValueError(f"max_response_bytes must be a positive integer, not {max_response_bytes!r}")
     spec = load_document(document)
     resolver = Resolver(spec)
     if base_url is None:
@@ -87,7 +97,7 @@ def from_openapi(
         base_url = str(servers[0].get("url") or "")
         if not re.match(r"https?://", base_url):
             raise OpenAPIError("give base_url=: the document names no absolute server URL")
-    api = _API(session or requests.Session(), base_url, timeout)
+    api = _API(Upstream(session or requests.Session(), base_url, timeout, max_response_bytes))
     title = (spec.get("info") or {}).get("title")
     server = server_class(name=name or title or "openapi", **server_options)
     taken: set[str] = set()
@@ -138,40 +148,40 @@ def _component_name(route: Route, taken: set[str]) -> str:
 
 
 class _API:
-    """Calls the API for tools and resources: one session, one base URL, one timeout."""
+    """Makes the tool handlers and resource readers of the operations: each call one :class:`Upstream` exchange."""
 
-    def __init__(self, session: requests.Session, base_url: str, timeout: float) -> None:
-        self.session, self.base_url, self.timeout = session, base_url, timeout
+    def __init__(self, upstream: Upstream) -> None:
+        self.upstream = upstream
+
+    def answer(self, operation: Operation, arguments: t.Mapping[str, t.Any]) -> Answer:
+        """What the API answers to ``operation`` called with ``arguments``.
+
+        :raises OpenAPIArgumentError: an argument cannot be sent as its parameter.
+        :raises OpenAPIRequestError: the call failed (no HTTP status involved).
+        """
+        route = operation.route
+        prepared = operation.prepare(self.upstream.session, self.upstream.base_url, arguments)
+        return self.upstream.call(f"{route.method} {route.path}", prepared)
 
     def tool_handler(self, operation: Operation) -> t.Callable[[dict[str, t.Any]], Tool.Response]:
         def call(args: dict[str, t.Any]) -> Tool.Response:
-            route = operation.route
             try:
-                response = operation.send(self.session, self.base_url, args, self.timeout)
-            except requests.Timeout:
-                return _error(f"{route.method} {route.path} timed out after {self.timeout:g} s")
-            except requests.RequestException as error:
-                return _error(f"{route.method} {route.path} failed: {type(error).__name__}: {error}")
-            if not 200 <= response.status_code < 300:
-                return _error(_status_text(response))
-            return _success(response)
+                answer = self.answer(operation, args)
+            except (OpenAPIArgumentError, OpenAPIRequestError) as error:
+                return _error(error.message)
+            if not answer.ok:
+                return _error(_status_text(answer))
+            return _success(answer)
 
         return call
 
     def resource_reader(self, operation: Operation) -> t.Callable[..., t.Any]:
         def read(**variables: t.Any) -> str | bytes:
             variables.pop("server_context", None)
-            route = operation.route
-            try:
-                response = operation.send(self.session, self.base_url, variables, self.timeout)
-            except requests.Timeout:
-                raise OpenAPIRequestError(f"{route.method} {route.path} timed out after {self.timeout:g} s") from None
-            except requests.RequestException as error:
-                raise OpenAPIRequestError(f"{route.method} {route.path} failed: {type(error).__name__}") from None
-            if not 200 <= response.status_code < 300:
-                raise OpenAPIRequestError(_status_text(response), data={"status": response.status_code})
-            media = response.headers.get("Content-Type", "").split(";")[0].strip().lower()
-            return response.text if _is_text(media) else response.content
+            answer = self.answer(operation, variables)
+            if not answer.ok:
+                raise OpenAPIRequestError(_status_text(answer), data={"status": answer.status})
+            return answer.text if _is_text(answer.media) else answer.body
 
         return read
 
@@ -181,31 +191,30 @@ def _is_text(media: str) -> bool:
     return not media or is_json(media) or media.startswith("text/") or media.endswith(("/xml", "+xml"))
 
 
-def _status_text(response: requests.Response) -> str:
-    body = response.text
-    if len(body) > ERROR_BODY_LIMIT:
+def _status_text(answer: Answer) -> str:
+    body = answer.text
+    if len(body) > ERROR_BODY_LIMIT or not answer.complete:
         body = body[:ERROR_BODY_LIMIT] + "…"
-    return f"HTTP {response.status_code} {response.reason}" + (f": {body}" if body else "")
+    return f"HTTP {answer.status} {answer.reason}" + (f": {body}" if body else "")
 
 
 def _error(text: str) -> Tool.Response:
     return Tool.Response([{"type": "text", "text": text}], error=True)
 
 
-def _success(response: requests.Response) -> Tool.Response:
-    kind = response.headers.get("Content-Type", "")
-    media = kind.split(";")[0].strip().lower()
-    if response.content and not _is_text(media):
-        data = base64.b64encode(response.content).decode("ascii")
+def _success(answer: Answer) -> Tool.Response:
+    media = answer.media
+    if answer.body and not _is_text(media):
+        data = base64.b64encode(answer.body).decode("ascii")
         if media.startswith(("image/", "audio/")):
             return Tool.Response([{"type": media.split("/")[0], "data": data, "mimeType": media}])
-        return Tool.Response([{"type": "resource", "resource": {"uri": response.url, "mimeType": media, "blob": data}}])
-    text = response.text or f"HTTP {response.status_code} {response.reason}"
+        return Tool.Response([{"type": "resource", "resource": {"uri": answer.url, "mimeType": media, "blob": data}}])
+    text = answer.text or f"HTTP {answer.status} {answer.reason}"
     structured = None
-    if is_json(kind):
+    if is_json(answer.content_type):
         try:
-            parsed = response.json()
-        except ValueError:
+            parsed = json.loads(text)
+        except (ValueError, RecursionError):  # RecursionError: nested too deep
             parsed = None
         structured = parsed if isinstance(parsed, dict) else None
     return Tool.Response([{"type": "text", "text": text}], structured_content=structured)

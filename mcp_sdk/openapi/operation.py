@@ -3,24 +3,36 @@
 Arguments are the operation's path, query, header and cookie parameters and, for a JSON (or
 form) request body that is an object, the body's properties side by side; any other body is the
 ``body`` argument. A parameter whose name another argument already has is called
-``<name>__<in>`` (``id__query``), as in FastMCP.
+``<name>__<in>`` (``id__query``), as in FastMCP. Header parameters OpenAPI says to ignore
+(``Accept``, ``Content-Type``, ``Authorization``) and those that would reframe the request or carry
+cookies (``Host``, ``Content-Length``, ``Cookie``...) are left out: see
+:data:`~.parameters.IGNORED_HEADERS`.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import typing as t
-from urllib.parse import quote
+from urllib.parse import urlsplit
 
 import attrs
 import requests
+from requests.utils import requote_uri
 
-from .document import OpenAPIError
+from .errors import OpenAPIError, OpenAPIRequestError
+from .parameters import IGNORED_HEADERS, cookie_value, header_value, path_value, text
 from .route_map import Route
 from .schemas import Resolver, SchemaBuilder
 
 _LOCATIONS = ("path", "query", "header", "cookie")
+#: A ``.`` or ``..`` segment (at the end of a path, or before a ``/``).
+_DOT_SEGMENT = re.compile(r"/\.\.?(?=/|$)")
+
+
+def _template(path: str) -> re.Pattern[str]:
+    """What ``path`` (``/pets/{petId}``) may become: each ``{name}`` one or more characters other than ``/``."""
+    parts = re.split(r"(\{[^}]*\})", path)
+    return re.compile("".join("[^/]+" if part.startswith("{") else re.escape(part) for part in parts))
 
 
 def is_json(media_type: str) -> bool:
@@ -50,6 +62,7 @@ class Operation:
 
     def __init__(self, route: Route, resolver: Resolver) -> None:
         self.route = route
+        self._template = _template(route.path)
         builder = SchemaBuilder(resolver)
         properties: dict[str, t.Any] = {}
         required: list[str] = []
@@ -71,8 +84,9 @@ class Operation:
                         required.extend(name for name in schema.get("required") or () if name in body_properties)
                 else:
                     whole_body = schema
-        names = [parameter.get("name") for parameter in route.parameters] + list(body_properties)
-        for parameter in route.parameters:
+        parameters = [p for p in route.parameters if not (p.get("in") == "header" and str(p.get("name")).lower() in IGNORED_HEADERS)]
+        names = [parameter.get("name") for parameter in parameters] + list(body_properties)
+        for parameter in parameters:
             location, name = parameter.get("in"), parameter.get("name")
             if location not in _LOCATIONS or not isinstance(name, str):
                 continue
@@ -124,12 +138,15 @@ class Operation:
         kept = dict.fromkeys(part.strip() for part in parts if isinstance(part, str) and part.strip())
         return "\n\n".join(kept) or None
 
-    def send(
-        self, session: requests.Session, base_url: str, arguments: t.Mapping[str, t.Any], timeout: float
-    ) -> requests.Response:
-        """Make the request for ``arguments`` through ``session``.
+    def prepare(self, session: requests.Session, base_url: str, arguments: t.Mapping[str, t.Any]) -> requests.PreparedRequest:
+        """The request for ``arguments``, prepared by ``session`` (its headers, auth, cookies and params added).
 
-        :raises requests.RequestException: the request failed (``requests.Timeout`` after ``timeout`` seconds).
+        Each argument reaches only its parameter (see :mod:`.parameters`), and the prepared URL's
+        path is checked to be the operation's template filled in, as ``requests`` will send it.
+
+        :raises OpenAPIArgumentError: an argument cannot be sent as its parameter (nothing is sent).
+        :raises OpenAPIRequestError: the path would not be the operation's.
+        :raises OpenAPIError: a path parameter has no value.
         """
         path = self.route.path
         query: dict[str, t.Any] = {}
@@ -142,17 +159,17 @@ class Operation:
                 continue
             value = arguments[binding.argument]
             if binding.location == "path":
-                path = path.replace("{" + binding.name + "}", quote(_text(value), safe=""))
+                path = path.replace("{" + binding.name + "}", path_value(binding.name, value))
             elif binding.location == "query":
                 if isinstance(value, list):
-                    items = [_text(item) for item in value]
+                    items = [text(item) for item in value]
                     query[binding.name] = items if binding.explode else ",".join(items)
                 else:
-                    query[binding.name] = _text(value)
+                    query[binding.name] = text(value)
             elif binding.location == "header":
-                headers[binding.name] = _text(value)
+                headers[binding.name] = header_value(binding.name, value)
             elif binding.location == "cookie":
-                cookies[binding.name] = _text(value)
+                cookies[binding.name] = cookie_value(value)
             elif binding.location == "body":
                 body[binding.name] = value
             else:
@@ -160,13 +177,21 @@ class Operation:
         if re.search(r"\{[^}]*\}", path):
             raise OpenAPIError(f"{self.route.method} {self.route.path}: a path parameter has no value")
         payload = whole if whole is not None else (body or None)
-        kwargs: dict[str, t.Any] = {"params": query, "headers": headers, "cookies": cookies, "timeout": timeout}
+        request = requests.Request(self.route.method, base_url.rstrip("/") + path, params=query, headers=headers, cookies=cookies)
         if payload is not None and self.body_media is not None:
             if is_json(self.body_media):
-                kwargs["json"] = payload
+                request.json = payload
             else:
-                kwargs["data"] = payload
-        return session.request(self.route.method, base_url.rstrip("/") + path, **kwargs)
+                request.data = payload
+        prepared = session.prepare_request(request)
+        self._check_path(path, urlsplit(t.cast(str, prepared.url)).path)
+        return prepared
+
+    def _check_path(self, path: str, sent: str) -> None:
+        """Refuse a request whose path, as it will be sent, is not the operation's template filled in."""
+        filled = self._template.fullmatch(path) is not None
+        if not filled or not sent.endswith(requote_uri(path)) or _DOT_SEGMENT.search(path):
+            raise OpenAPIRequestError(f"{self.route.method} {self.route.path}: the request's path would not be this operation's; not sent")
 
 
 def _parameter_schema(parameter: t.Mapping[str, t.Any], builder: SchemaBuilder) -> t.Any:
@@ -179,10 +204,3 @@ def _parameter_schema(parameter: t.Mapping[str, t.Any], builder: SchemaBuilder) 
         converted = {**converted, "description": parameter["description"]}
     return converted
 
-
-def _text(value: t.Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (dict, list)):
-        return json.dumps(value, separators=(",", ":"))
-    return str(value)

@@ -42,7 +42,7 @@ class Recorded(t.NamedTuple):
 
 
 class APIApp:
-    """The WSGI app; :attr:`requests` lists what it received, :meth:`release` ends the slow endpoint's wait."""
+    """The WSGI app; :attr:`requests` lists what it received, :meth:`release` (setting :attr:`released`) ends the slow endpoint's wait."""
 
     HEADERS = ("Authorization", "X-Trace", "Content-Type")
 
@@ -51,11 +51,11 @@ class APIApp:
         self.pets: dict[int, dict[str, t.Any]] = {1: {"id": 1, "name": "Rex", "photoUrls": [], "status": "available"}}
         self.events: dict[str, dict[str, t.Any]] = {}
         self.messages: dict[str, dict[str, t.Any]] = {}
-        self._released = threading.Event()
+        self.released = threading.Event()
         self._lock = threading.Lock()
 
     def release(self) -> None:
-        self._released.set()
+        self.released.set()
 
     def __call__(self, environ: dict[str, t.Any], start_response: t.Any) -> t.Any:
         request = Request(environ)
@@ -98,7 +98,7 @@ class APIApp:
         if path == "/api/v3/user/login":
             return _json(f"logged in user session:{request.args.get('username')}")
         if path.startswith("/api/v3/store/order/"):
-            self._released.wait(30)  # the timeout spec's slow answer: held until the spec releases it
+            self.released.wait(30)  # the timeout spec's slow answer: held until the spec releases it
             return _json({"id": 1})
         if path == "/museum/museum-hours":
             return _json([{"date": request.args.get("startDate", "2023-09-11"), "timeOpen": "09:00", "timeClose": "18:00"}])

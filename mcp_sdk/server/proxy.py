@@ -42,7 +42,7 @@ import threading
 import typing as t
 import warnings
 
-from .. import methods
+from .. import error_codes, methods
 from ..cancellation import Cancellation
 from ..client.transport import Transport
 from ..errors import JSONRPCError, MCPDeprecationWarning, MCPError, RequestHandlerError
@@ -142,10 +142,16 @@ class Proxy(t.Generic[H]):
         """Take the catalog's notifications, connect it (in ``mode``, see :meth:`Client.connect
         <mcp_sdk.Client.connect>`) unless connected, and list what the remote serves; returns the server.
 
-        The callers' sessions connect in the era the catalog speaks, declaring ``sampling``,
-        ``elicitation`` (form and URL) and ``roots``, to forward them.
+        The catalog and the callers' sessions declare ``sampling``, ``elicitation`` (form and URL) and
+        ``roots`` (the callers' sessions forward them; the catalog, which carries no call, refuses them);
+        a catalog connected before declared what it had then. The callers' sessions speak the catalog's era.
         """
         client = self.client
+        with warnings.catch_warnings():  # declared as the callers' sessions declare them: a remote may list by them
+            warnings.simplefilter("ignore", MCPDeprecationWarning)
+            client.on_sampling(lambda params: _refused(methods.SAMPLING_CREATE_MESSAGE))
+            client.on_elicitation(lambda params: _refused(methods.ELICITATION_CREATE), url=True)
+            client.on_roots(lambda params: _refused(methods.ROOTS_LIST))
         client.on_log_message(self._log)
         client.on_notification(self._notification)
         if not client.connected:
@@ -310,6 +316,12 @@ class Proxy(t.Generic[H]):
             return
         {"tools": self.server.notify_tools_list_changed, "prompts": self.server.notify_prompts_list_changed,
          "resources": self.server.notify_resources_list_changed}[kind]()
+
+
+def _refused(method: str) -> t.NoReturn:
+    """The answer to a request of the remote's on the catalog session, which carries no caller's call."""
+    logger.warning("the remote server's %s on the proxy's catalog session refused: it carries no call", method)
+    raise JSONRPCError(f"{method}: this session of the proxy carries no call; refused", error_codes.INVALID_REQUEST)
 
 
 def _owner(context: ServerContext) -> Channel | None:

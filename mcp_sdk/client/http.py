@@ -118,6 +118,24 @@ class HTTP(Transport):
         self._listener_running = False
         self._listening = False
 
+    def replica(self) -> HTTP:
+        """A new transport to the same endpoint with the same settings and none of this one's session
+        state (see :meth:`Transport.replica`): no ``Mcp-Session-Id``, and a ``requests.Session`` of its own
+        with this one's headers, auth, proxies and TLS settings but not its cookies or mounted adapters.
+        It shares this one's OAuth client: the bearer token is the same upstream identity.
+        """
+        session = requests.Session()
+        session.headers.clear()
+        session.headers.update(self.session.headers)
+        session.auth, session.proxies = self.session.auth, dict(self.session.proxies)
+        session.verify, session.cert, session.trust_env = self.session.verify, self.session.cert, self.session.trust_env
+        session.max_redirects = self.session.max_redirects
+        replica = HTTP(self.url, self.headers, None, self.timeout, standalone_stream=self.standalone_stream,
+                       max_reconnects=self.max_reconnects, max_message_bytes=self.max_message_bytes)
+        replica.session.close()
+        replica.session, replica.oauth = session, self.oauth
+        return replica
+
     # -- the Transport interface ---------------------------------------------
 
     cancels_by_closing_stream = True

@@ -45,6 +45,10 @@ class InMemory(Transport):
         self._closed = False
         self.session: ServerSession = server.create_session(self._from_server)
 
+    def replica(self) -> InMemory:
+        """A new session with the same server (see :meth:`Transport.replica`)."""
+        return InMemory(self.server, timeout=self.timeout)
+
     def send_request(
         self, request: Message, *, timeout: float | None = None, cancellation: Cancellation | None = None
     ) -> Message:

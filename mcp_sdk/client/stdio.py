@@ -99,6 +99,11 @@ class Stdio(Transport):
         """The server configuration (command line and directory): the client remembers its protocol era under it."""
         return f"stdio:{self.cwd or ''}:{self.description}"
 
+    def replica(self) -> Stdio:
+        """A new transport running another process of the same server, with the same settings (see :meth:`Transport.replica`)."""
+        return Stdio(self.command, self.args, self.env, self.read_timeout, self.cwd, stderr_lines=self.stderr_lines.maxlen or 0,
+                     close_timeout=self.close_timeout, max_line_bytes=self.max_line_bytes)
+
     # -- lifecycle -----------------------------------------------------------
 
     def start(self) -> None:

@@ -96,6 +96,15 @@ class Transport:
         """Release everything: stop threads, end the server process or session. Idempotent."""
         raise NotImplementedError
 
+    def replica(self) -> Transport:
+        """A new transport to the same server with the same settings, sharing no session state with this
+        one (no session, process or cookie): :meth:`Server.proxy <mcp_sdk.Server.proxy>` opens its callers'
+        sessions with the remote on replicas.
+
+        :raises NotImplementedError: a transport that cannot make one (the base class's answer).
+        """
+        raise NotImplementedError(f"{type(self).__name__} cannot make a replica of itself")
+
     def set_message_handler(self, handler: MessageHandler | None) -> None:
         """Set the callable that receives server-to-client requests and notifications.
 

@@ -417,15 +417,15 @@ class Server:
 
     @classmethod
     def proxy(cls, client: t.Any, mode: str = "auto", **options: t.Any) -> Server:
-        """A server serving, live, what ``client``'s server serves, forwarding to it (:mod:`.proxy`).
+        """A server serving, live, what ``client``'s server serves, forwarding each caller's requests on a remote session of its own (:mod:`.proxy`).
 
-        :param client: a :class:`~mcp_sdk.Client` (connected here unless it is).
+        :param client: a :class:`~mcp_sdk.Client` (connected here unless it is; the callers' sessions copy it), or ``fn()`` returning a new one.
         :param mode: how it connects (see :meth:`Client.connect <mcp_sdk.Client.connect>`).
-        :param options: the keywords of this class's constructor (``name``, ``version``...).
+        :param options: ``max_remote_sessions`` (32), ``remote_session_idle_timeout`` (300 s), and this class's keywords (``name``...).
         """
         from .proxy import Proxy  # on first use: most servers proxy nothing
 
-        return Proxy(cls(**options), client).start(mode)
+        return Proxy.build(cls, client, options).start(mode)
 
     def handle_forwarded(self, request: Request) -> dict[str, t.Any] | None:
         """Answer a request forwarded by a server which mounted this one (:mod:`.composition`).

@@ -3,9 +3,21 @@
 The proxy serves the tools, prompts, resources and resource templates of the server its
 :class:`~mcp_sdk.Client` reaches (stdio or HTTP, either era), as that server lists them: its
 ``list_changed`` notifications (2025) or ``subscriptions/listen`` stream (2026-07-28) make the proxy
-list them again and tell its own clients. Requests for them are forwarded (``tools/call``,
-``prompts/get``, ``resources/read``, ``completion/complete``), and what the remote server sends while
-it works reaches the proxy's client that made the request, through that request's ``server_context``:
+list them again and tell its own clients. The client given is the proxy's *catalog* session: it
+lists, and carries no caller's request.
+
+Requests for the items (``tools/call``, ``prompts/get``, ``resources/read``,
+``completion/complete``) are forwarded each on a session of its caller's own with the remote
+(:mod:`.remote_sessions`): one per downstream 2025 session, one per request for a 2026-07-28 (or
+stateless) caller, so no state the remote keeps for one caller (what it was told, what it asked)
+reaches another. The proxy opens them with a new client like the given one (its transport's
+:meth:`~mcp_sdk.client.transport.Transport.replica`: a new process for stdio, a new HTTP session),
+or with ``fn()`` when ``Server.proxy(fn)`` is given a function returning a new client. They are
+bounded: ``Server.proxy(client, max_remote_sessions=32, remote_session_idle_timeout=300.0)``.
+
+What the remote sends while it works reaches only the proxy's client that made the request, through
+that request's ``server_context`` (:mod:`.remote_session` says how a message is tied to its call, and
+what happens to one that cannot be: refused or dropped, and logged, never given to anyone else):
 
 - progress, under the progress token of the proxy's client (the remote sees one of the proxy's own);
 - log messages, at the level the proxy's client asked for (the remote is asked for all of them);
@@ -14,14 +26,10 @@ it works reaches the proxy's client that made the request, through that request'
   the remote call is cancelled, and the client's retry calls the remote again, whose same ask then
   gets the client's answer (so, as for any era-portable handler, the remote's work before its ask
   runs once per round);
-- cancellation: the proxy's client cancels, the proxy cancels the remote call.
+- cancellation: the proxy's client cancels, the proxy cancels the remote call (and retires that
+  remote session, see :mod:`.remote_sessions`).
 
-A remote request carries nothing that names the call it belongs to (a stdio server's
-``sampling/createMessage`` has no related request id), so the proxy gives a request from the remote to
-the forwarded call in flight on the thread that receives it (a 2026-07-28 remote), else to the only
-call in flight. With several in flight it cannot tell whose it is: it refuses the request (the remote
-gets an error) rather than ask another client, and drops a log message rather than show it to the
-wrong one. Logs sent outside any call go to every client of the proxy.
+Log messages the remote sends on the catalog session go to every client of the proxy.
 
 A proxy is a :class:`~mcp_sdk.Server`: it can be served over any transport, and mounted.
 """
@@ -36,15 +44,19 @@ import warnings
 
 from .. import error_codes, methods
 from ..cancellation import Cancellation
+from ..client.transport import Transport
 from ..errors import JSONRPCError, MCPDeprecationWarning, MCPError, RequestHandlerError
+from ..protocol_version import is_modern
 from ..prompt import Prompt
 from ..resource import Resource
 from ..resource_template import ResourceTemplate
 from ..tool import Tool
-from .input_required import InputRequired, required_capability
 from .registry import Items, Registry
+from .remote_session import ForwardedCall, RemoteClient
+from .remote_sessions import MAX_REMOTE_SESSIONS, REMOTE_SESSION_IDLE_TIMEOUT, RemoteSessions
 
 if t.TYPE_CHECKING:
+    from ..channel import Channel
     from ..server_context import ServerContext
 
 logger = logging.getLogger("mcp_sdk.server")
@@ -71,98 +83,81 @@ class ProxyHost(t.Protocol):
     def notify_log_message(self, data: t.Any, level: str, logger: str | None = None) -> None: ...
 
 
-class RemoteClient(t.Protocol):
-    """What a proxy uses of the :class:`~mcp_sdk.Client` it fronts."""
-
-    @property
-    def connected(self) -> bool: ...
-    @property
-    def era(self) -> str | None: ...
-    @property
-    def server_capabilities(self) -> dict[str, t.Any] | None: ...
-    @property
-    def log_level(self) -> str | None: ...
-    @log_level.setter
-    def log_level(self, level: str | None) -> None: ...
-    def connect(self, *, mode: str = "auto") -> dict[str, t.Any]: ...
-    def on_sampling(self, handler: t.Callable[[dict[str, t.Any]], t.Any]) -> t.Any: ...
-    def on_elicitation(self, handler: t.Callable[[dict[str, t.Any]], t.Any], *, url: bool = False) -> t.Any: ...
-    def on_roots(self, handler: t.Callable[[dict[str, t.Any]], t.Any]) -> t.Any: ...
-    def on_progress(self, handler: t.Callable[[dict[str, t.Any]], t.Any]) -> t.Any: ...
-    def on_log_message(self, handler: t.Callable[[dict[str, t.Any]], t.Any]) -> t.Any: ...
-    def on_notification(self, handler: t.Callable[[str, dict[str, t.Any]], t.Any]) -> t.Any: ...
-    def listen(self, *, tools: bool = False, prompts: bool = False, resources: bool = False, wait: float | None = 10.0) -> t.Any: ...
-    def tools(self) -> list[t.Any]: ...
-    def prompts(self) -> list[dict[str, t.Any]]: ...
-    def resources(self) -> list[dict[str, t.Any]]: ...
-    def resource_templates(self) -> list[dict[str, t.Any]]: ...
-    def call_tool(self, name: str, arguments: dict[str, t.Any] | None = None, *, progress_token: str | int | None = None,
-                  cancellation: Cancellation | None = None) -> dict[str, t.Any]: ...
-    def get_prompt(self, name: str, arguments: dict[str, str] | None = None, *, meta: dict[str, t.Any] | None = None,
-                   cancellation: Cancellation | None = None) -> dict[str, t.Any]: ...
-    def read_resource(self, uri: str, *, meta: dict[str, t.Any] | None = None,
-                      cancellation: Cancellation | None = None) -> list[dict[str, t.Any]]: ...
-    def complete(self, ref: dict[str, t.Any], argument: dict[str, t.Any], context: dict[str, t.Any] | None = None, *,
-                 cancellation: Cancellation | None = None) -> dict[str, t.Any]: ...
-
-
-class ForwardedCall:
-    """One request of the proxy's client being forwarded to the remote server.
-
-    :param context: the request's ``server_context``.
-    :param progress_token: the token the remote reports progress under (None: none asked).
-    """
-
-    def __init__(self, context: ServerContext, progress_token: str | None) -> None:
-        self.context = context
-        self.progress_token = progress_token
-        self.thread = threading.get_ident()
-        #: Cancels the remote call.
-        self.remote = Cancellation()
-        #: An ask of the remote's that the proxy's (2026-07-28) client must answer first.
-        self.input_required: InputRequired | None = None
-
-
 H = t.TypeVar("H", bound=ProxyHost)
+
+
+class ProxyError(MCPError, TypeError):
+    """``Server.proxy`` was given a client it cannot open more sessions like (its transport has no
+    :meth:`~mcp_sdk.client.transport.Transport.replica`): give it ``fn()`` returning a new client instead."""
 
 
 class Proxy(t.Generic[H]):
     """The link between a proxy :class:`~mcp_sdk.Server` and the :class:`~mcp_sdk.Client` it fronts.
 
     :param server: the proxy server (its items are set here).
-    :param client: the client of the remote server (connected by :meth:`start` if it is not).
+    :param client: the catalog client of the remote server, which lists (connected by :meth:`start` if it is not).
+    :param factory: ``factory()`` returns a new, unconnected client of the remote server, for the callers' sessions.
+    :param max_remote_sessions: most callers' sessions with the remote open at once (see :mod:`.remote_sessions`).
+    :param remote_session_idle_timeout: seconds a downstream session's remote session stays open without a call.
     """
 
-    def __init__(self, server: H, client: RemoteClient) -> None:
+    def __init__(
+        self,
+        server: H,
+        client: RemoteClient,
+        factory: t.Callable[[], RemoteClient],
+        *,
+        max_remote_sessions: int = MAX_REMOTE_SESSIONS,
+        remote_session_idle_timeout: float = REMOTE_SESSION_IDLE_TIMEOUT,
+    ) -> None:
         self.server = server
         self.client = client
+        self.factory = factory
+        self.max_remote_sessions = max_remote_sessions
+        self.remote_session_idle_timeout = remote_session_idle_timeout
+        #: The callers' sessions with the remote (set by :meth:`start`).
+        self.sessions: RemoteSessions | None = None
         self._lock = threading.Lock()
-        self._calls: dict[int, ForwardedCall] = {}  # by order of start
         self._order = itertools.count(1)
         self._generation = itertools.count(1)
         self._items = Items({}, {}, [], [])
         self._listed_at: dict[str, int] = {}  # kind -> the generation its listing in _items began at
 
+    @classmethod
+    def build(cls, server_class: t.Callable[..., H], client: t.Any, options: dict[str, t.Any]) -> Proxy[H]:
+        """The proxy of ``Server.proxy(client, **options)``: ``client`` a :class:`~mcp_sdk.Client` (the catalog,
+        and the model of the callers' sessions) or ``fn()`` returning a new one; ``options`` the proxy's
+        keywords (``max_remote_sessions``, ``remote_session_idle_timeout``) and ``server_class``'s.
+
+        :raises ProxyError: ``client``'s transport cannot make a replica of itself.
+        """
+        bounds = {key: options.pop(key) for key in ("max_remote_sessions", "remote_session_idle_timeout") if key in options}
+        if callable(client):
+            return cls(server_class(**options), client(), client, **bounds)
+        return cls(server_class(**options), client, replicas_of(client), **bounds)
+
     # -- setup ----------------------------------------------------------------
 
     def start(self, mode: str = "auto") -> H:
-        """Take the remote's requests and notifications, connect (in ``mode``, see :meth:`Client.connect
+        """Take the catalog's notifications, connect it (in ``mode``, see :meth:`Client.connect
         <mcp_sdk.Client.connect>`) unless connected, and list what the remote serves; returns the server.
 
-        A client connected before declared the capabilities it had then: connected here, it declares
-        ``sampling``, ``elicitation`` (form and URL) and ``roots``, to forward them.
+        The catalog and the callers' sessions declare ``sampling``, ``elicitation`` (form and URL) and
+        ``roots`` (the callers' sessions forward them; the catalog, which carries no call, refuses them);
+        a catalog connected before declared what it had then. The callers' sessions speak the catalog's era.
         """
         client = self.client
-        with warnings.catch_warnings():  # sampling, roots and logging are what the remote may use: forward them
+        with warnings.catch_warnings():  # declared as the callers' sessions declare them: a remote may list by them
             warnings.simplefilter("ignore", MCPDeprecationWarning)
-            client.on_sampling(lambda params: self._ask(methods.SAMPLING_CREATE_MESSAGE, params))
-            client.on_elicitation(lambda params: self._ask(methods.ELICITATION_CREATE, params), url=True)
-            client.on_roots(lambda params: self._ask(methods.ROOTS_LIST, params))
-        client.on_progress(self._progress)
+            client.on_sampling(lambda params: _refused(methods.SAMPLING_CREATE_MESSAGE))
+            client.on_elicitation(lambda params: _refused(methods.ELICITATION_CREATE), url=True)
+            client.on_roots(lambda params: _refused(methods.ROOTS_LIST))
         client.on_log_message(self._log)
         client.on_notification(self._notification)
         if not client.connected:
             client.connect(mode=mode)
+        self.sessions = RemoteSessions(self.factory, "modern" if client.era == "modern" else "legacy",
+                                       max_sessions=self.max_remote_sessions, idle_timeout=self.remote_session_idle_timeout)
         self.server.resources_read_handler(self._read)
         self.server.completion_handler(self._complete)
         capabilities = client.server_capabilities or {}
@@ -174,6 +169,11 @@ class Proxy(t.Generic[H]):
                 client.listen(**listed, wait=None)
         self.refresh()
         return self.server
+
+    def close(self) -> None:
+        """Close the callers' sessions with the remote (the catalog client is the caller's to close)."""
+        if self.sessions is not None:
+            self.sessions.close()
 
     def refresh(self, kinds: t.Iterable[str] = ("tools", "prompts", "resources")) -> None:
         """List again what the remote serves of ``kinds`` and serve it (requests: not on the client's reader thread).
@@ -213,7 +213,7 @@ class Proxy(t.Generic[H]):
         name = entry["name"]
 
         def call(arguments: dict[str, t.Any], server_context: ServerContext) -> t.Any:  # Any: no output schema implied
-            response = self._forward(server_context, lambda call: self.client.call_tool(
+            response = self._forward(server_context, lambda remote, call: remote.call_tool(
                 name, arguments, progress_token=call.progress_token, cancellation=call.remote))
             return response["result"]
 
@@ -232,7 +232,7 @@ class Proxy(t.Generic[H]):
         name = entry["name"]
 
         def get(arguments: dict[str, t.Any], server_context: ServerContext) -> dict[str, t.Any]:
-            return t.cast("dict[str, t.Any]", self._forward(server_context, lambda call: self.client.get_prompt(
+            return t.cast("dict[str, t.Any]", self._forward(server_context, lambda remote, call: remote.get_prompt(
                 name, arguments, meta=_progress_meta(call), cancellation=call.remote)))
 
         prompt: type[Prompt] = Prompt.define(
@@ -243,23 +243,26 @@ class Proxy(t.Generic[H]):
 
     def _read(self, params: dict[str, t.Any], server_context: ServerContext) -> list[dict[str, t.Any]]:
         uri = params["uri"]
-        return t.cast("list[dict[str, t.Any]]", self._forward(server_context, lambda call: self.client.read_resource(
+        return t.cast("list[dict[str, t.Any]]", self._forward(server_context, lambda remote, call: remote.read_resource(
             uri, meta=_progress_meta(call), cancellation=call.remote)))
 
     def _complete(self, params: dict[str, t.Any], server_context: ServerContext) -> dict[str, t.Any]:
-        completion = self._forward(server_context, lambda call: self.client.complete(
+        completion = self._forward(server_context, lambda remote, call: remote.complete(
             params["ref"], params["argument"], params.get("context"), cancellation=call.remote))
         return {"completion": completion}
 
     # -- forwarding -----------------------------------------------------------------
 
-    def _forward(self, context: ServerContext, send: t.Callable[[ForwardedCall], t.Any]) -> t.Any:
-        """Run ``send`` (one request to the remote) for the request ``context`` belongs to.
+    def _forward(self, context: ServerContext, send: t.Callable[[RemoteClient, ForwardedCall], t.Any]) -> t.Any:
+        """Run ``send`` (one request to the remote, on the caller's own remote session) for the request ``context`` belongs to.
 
-        :raises RequestHandlerError: the remote answered with an error (its code, message and data).
+        :raises RequestHandlerError: the remote answered with an error (its code, message and data);
+            :class:`~.remote_sessions.TooManyRemoteSessionsError`: no remote session can be opened now.
         :raises CancelledError: the proxy's client cancelled the request.
         :raises InputRequired: the remote asked something a 2026-07-28 client answers on its retry.
         """
+        assert self.sessions is not None, "Proxy.start() first"
+        session = self.sessions.acquire(_owner(context))
         order = next(self._order)
         call = ForwardedCall(context, f"proxy-{order}" if context.progress_token is not None else None)
 
@@ -267,82 +270,31 @@ class Proxy(t.Generic[H]):
             call.remote.cancel(token.reason)
 
         stop = context.cancellation.add_callback(cancel)
-        with self._lock:
-            self._calls[order] = call
+        key = session.begin(call)
+        answered = False  # whether the remote answered: else it may still be working on the call
         try:
-            outcome = send(call)
+            assert session.client is not None
+            outcome = send(session.client, call)
+            answered = True
         except Exception as error:
             if call.input_required is not None:  # the remote call was ended for it (cancelled, or its ask refused)
                 raise call.input_required from None
             if isinstance(error, JSONRPCError):  # the remote's error (a client's ServerError): the same to the proxy's client
+                answered = True
                 raise RequestHandlerError(error.message, error.data, code=error.code) from None
             raise
         finally:
             stop()
-            with self._lock:
-                del self._calls[order]
+            session.end(key, abandoned=not answered)
+            self.sessions.release(session, abandoned=not answered)
         if call.input_required is not None:  # the remote answered before the cancellation reached it
             raise call.input_required
         return outcome
 
-    def _call(self) -> tuple[ForwardedCall | None, int]:
-        """The forwarded call a request or log of the remote's belongs to (see the module docstring),
-        None when none is in flight or several are and none runs on this thread; and how many are."""
-        me = threading.get_ident()
-        with self._lock:
-            calls = list(self._calls.values())
-        mine = [call for call in calls if call.thread == me]
-        if mine:
-            return mine[-1], len(calls)
-        return (calls[0] if len(calls) == 1 else None), len(calls)
-
-    def _ask(self, method: str, params: dict[str, t.Any]) -> dict[str, t.Any]:
-        """The remote's ``method`` request, asked of the proxy's client that made the call it belongs to.
-
-        :raises JSONRPCError: no call is in flight, or its client lacks the capability (-32601), or
-            answers on its retry (2026-07-28); the client's own error answer.
-        """
-        call, in_flight = self._call()
-        session = call.context.session if call is not None else None
-        if call is None and in_flight > 1:  # asking one of them could show a caller another's request
-            raise JSONRPCError(
-                f"{method}: {in_flight} requests of the proxy's clients are in flight and nothing tells "
-                "which one this belongs to; refused rather than asked of the wrong client",
-                error_codes.INVALID_REQUEST,
-            )
-        if call is None or session is None:
-            raise JSONRPCError(f"{method}: no request of the proxy's client is in flight", error_codes.INVALID_REQUEST)
-        capability = required_capability({"method": method, "params": params})
-        if not session.client_supports(capability):  # as a client without that handler answers
-            raise JSONRPCError(f"Method not found: {method} (the proxy's client lacks {capability})", error_codes.METHOD_NOT_FOUND)
-        try:
-            answer = session.send_request(method, params or None, related_request_id=call.context.request_id,
-                                          cancellation=call.context.cancellation)
-        except InputRequired as ask:
-            if call.thread == threading.get_ident():
-                raise  # a 2026-07-28 remote's ask, answered on the calling thread: it ends the call there
-            call.input_required = ask  # the calling thread raises it once the remote call has ended
-            call.remote.cancel("the proxy's client answers on its retry")
-            raise JSONRPCError("The proxy's client will answer on a later request", error_codes.INTERNAL_ERROR) from None
-        return t.cast("dict[str, t.Any]", answer)
-
-    def _progress(self, params: dict[str, t.Any]) -> None:
-        token = params.get("progressToken")
-        with self._lock:
-            call = next((call for call in self._calls.values() if call.progress_token == token), None)
-        if call is not None and type(params.get("progress")) in (int, float):
-            call.context.report_progress(params["progress"], params.get("total"), params.get("message"))
-
     def _log(self, params: dict[str, t.Any]) -> None:
+        """A log message on the catalog session, which carries no caller's request: to every client of the proxy."""
         level, data, source = params.get("level"), params.get("data"), params.get("logger")
-        if type(level) is not str:
-            return
-        call, in_flight = self._call()
-        if call is not None and call.context.session is not None:
-            call.context.session.notify_log_message(data, level, source, related_request_id=call.context.request_id)
-            return
-        if in_flight:  # several calls, none of them known to be its own: shown to nobody rather than the wrong client
-            logger.debug("remote log message dropped: %d calls in flight, none known to be its own", in_flight)
+        if level not in methods.LOG_SEVERITY:
             return
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", MCPDeprecationWarning)
@@ -366,6 +318,42 @@ class Proxy(t.Generic[H]):
          "resources": self.server.notify_resources_list_changed}[kind]()
 
 
+def _refused(method: str) -> t.NoReturn:
+    """The answer to a request of the remote's on the catalog session, which carries no caller's call."""
+    logger.warning("the remote server's %s on the proxy's catalog session refused: it carries no call", method)
+    raise JSONRPCError(f"{method}: this session of the proxy carries no call; refused", error_codes.INVALID_REQUEST)
+
+
+def _owner(context: ServerContext) -> Channel | None:
+    """The downstream session a call's remote session belongs to: its caller's 2025 session; None (a remote
+    session for this request alone) for a 2026-07-28 request or a stateless POST, whose channel lives for one request."""
+    session = context.session
+    if session is None or not session.keeps_log_level or is_modern(session.protocol_version):
+        return None
+    return session
+
+
+def replicas_of(client: t.Any) -> t.Callable[[], RemoteClient]:
+    """``fn()`` returning a new client like ``client`` (its class and settings) on a replica of its transport.
+
+    :raises ProxyError: ``client`` has no transport, or one that cannot make a replica of itself.
+    """
+    transport = getattr(client, "transport", None)
+    if not isinstance(transport, Transport) or type(transport).replica is Transport.replica:
+        raise ProxyError(
+            f"Server.proxy cannot open sessions like {client!r} (its transport has no replica()): "
+            "pass a function returning a new Client instead"
+        )
+
+    def replica() -> RemoteClient:
+        return t.cast("RemoteClient", type(client)(
+            transport.replica(), timeout=client.timeout, validate_structured_content=client.validate_structured_content,
+            max_pages=client.max_pages, max_input_rounds=client.max_input_rounds,
+        ))
+
+    return replica
+
+
 def _progress_meta(call: ForwardedCall) -> dict[str, t.Any] | None:
     return {"progressToken": call.progress_token} if call.progress_token is not None else None
 
@@ -382,4 +370,4 @@ def _template(entry: dict[str, t.Any]) -> ResourceTemplate:
                             annotations=entry.get("annotations"), icons=entry.get("icons"), meta=entry.get("_meta"))
 
 
-__all__ = ["ForwardedCall", "Proxy", "ProxyHost", "RemoteClient"]
+__all__ = ["ForwardedCall", "Proxy", "ProxyError", "ProxyHost", "RemoteClient", "replicas_of"]

@@ -2,7 +2,8 @@
 
 ``count`` reports progress and logs; ``greet`` elicits a name; ``haiku`` samples the client's LLM; ``roots`` lists the client's roots;
 ``wait`` reports progress once, then waits to be cancelled (and records that it was); ``cancelled``
-says which calls were cancelled; ``grow`` adds the tool ``forecast`` and announces it. A prompt, a
+says which calls were cancelled (recorded in the file named by the script's argument, when given, so
+that every process of it sees them: a proxy runs one per caller); ``grow`` adds the tool ``forecast`` and announces it. A prompt, a
 resource and a resource template complete the set.
 """
 
@@ -22,8 +23,8 @@ from mcp_sdk.server_context import ServerContext  # noqa: E402
 warnings.simplefilter("ignore", MCPDeprecationWarning)
 
 
-def build() -> Server:
-    """A new remote server."""
+def build(record: Path | None = None) -> Server:
+    """A new remote server; ``record``: the file the cancelled calls are written to (None: kept in memory)."""
     server = Server(name="remote", version="2.0.0", instructions="The remote server.")
     cancelled: list[str] = []
 
@@ -64,12 +65,15 @@ def build() -> Server:
         server_context.report_progress(0, message="waiting")
         if server_context.cancellation.wait(60):
             cancelled.append("wait")
+            if record is not None:
+                with record.open("a") as file:
+                    file.write("wait\n")
         return "not cancelled"
 
     @server.tool(name="cancelled")
     def cancelled_calls() -> str:
         """The calls cancelled so far."""
-        return ",".join(cancelled)
+        return ",".join(record.read_text().split() if record is not None and record.exists() else cancelled)
 
     @server.tool
     def grow() -> str:
@@ -101,4 +105,4 @@ def build() -> Server:
 if __name__ == "__main__":
     from mcp_sdk.server.transports import StdioTransport
 
-    StdioTransport(build()).open()
+    StdioTransport(build(Path(sys.argv[1]) if len(sys.argv) > 1 else None)).open()

@@ -13,6 +13,7 @@ import sys
 import time
 import typing as t
 import warnings
+from pathlib import Path
 
 import anyio
 import mcp_types as types
@@ -33,8 +34,9 @@ REMOTE = ROOT / "spec" / "support" / "proxied_server.py"
 REMOTE_TOOLS = ["count", "greet", "haiku", "roots", "wait", "cancelled", "grow"]
 
 
-def remote_client() -> Client:
-    return Client(Stdio(command=sys.executable, args=[str(REMOTE)]), timeout=TIMEOUT)
+def remote_client(record: Path | None = None) -> Client:
+    """A client of the remote (spec/support/proxied_server.py), which records cancelled calls in ``record``."""
+    return Client(Stdio(command=sys.executable, args=[str(REMOTE), *([str(record)] if record else [])]), timeout=TIMEOUT)
 
 
 class Heard:
@@ -109,24 +111,52 @@ async def exercise(official: OfficialClient, heard: Heard, mode: str) -> None:
     read = await official.read_resource("remote://notes/mon")
     assert [(str(item.uri), item.text) for item in read.contents] == [("remote://notes/mon", "notes of remote://notes/mon")]  # type: ignore[union-attr]
 
+
+
+async def grow(official: OfficialClient, heard: Heard, mode: str, prefix: str = "") -> None:
+    """Call the remote's ``grow`` through the proxy; the tool it adds is announced, listed and served."""
     if mode == "legacy":
-        assert texts(await official.call_tool("grow", {})) == ["grown"]
+        assert texts(await official.call_tool(f"{prefix}grow", {})) == ["grown"]
         with anyio.fail_after(TIMEOUT):
             await heard.list_changed.wait()
     else:
         async with official.listen(tools_list_changed=True) as subscription:
-            assert texts(await official.call_tool("grow", {})) == ["grown"]
+            assert texts(await official.call_tool(f"{prefix}grow", {})) == ["grown"]
             with anyio.fail_after(TIMEOUT):
                 event = await subscription.__anext__()
             assert type(event).__name__ == "ToolsListChanged"
-    assert [tool.name for tool in (await official.list_tools()).tools] == [*REMOTE_TOOLS, "forecast"]
-    assert texts(await official.call_tool("forecast", {"city": "Oslo"})) == ["Sunny in Oslo"]
+    # The proxy lists again before it announces; a mount follows its items as they change.
+    assert [tool.name for tool in (await official.list_tools()).tools][-1] == f"{prefix}forecast"
+    assert texts(await official.call_tool(f"{prefix}forecast", {"city": "Oslo"})) == ["Sunny in Oslo"]
+
+
+class HTTPRemote:
+    """The remote (spec/support/proxied_server.py) served over HTTP in this process: one server, so what a
+    caller's session changes (a tool ``grow`` adds) is the server's, announced on every session, the
+    proxy's catalog session included. (Over stdio each of the proxy's sessions runs a process of its own.)"""
+
+    def __init__(self) -> None:
+        from spec.support.proxied_server import build
+
+        self.transport = StreamableHTTPTransport(build())
+        self.live = LiveServer(self.transport, closeables=[self.transport])
+
+    def client(self) -> Client:
+        from mcp_sdk.client import HTTP
+
+        return Client(HTTP(self.live.url), timeout=TIMEOUT)
+
+    def __enter__(self) -> HTTPRemote:
+        return self
+
+    def __exit__(self, *exc_info: t.Any) -> None:
+        self.live.stop()
 
 
 @pytest.mark.parametrize("remote_era", ["legacy", "modern"])
 @pytest.mark.parametrize("mode", ["legacy", MODERN])
-def test_the_official_client_through_a_proxy_over_http(mode: str, remote_era: str) -> None:
-    client = remote_client()
+def test_the_official_client_through_a_proxy_over_http(mode: str, remote_era: str, tmp_path: Path) -> None:
+    client = remote_client(tmp_path / "cancelled")
     proxy = Server.proxy(client, mode=remote_era, name="proxy", version="1.0.0")
     transport = StreamableHTTPTransport(proxy)
     tap = WireTap(transport)
@@ -177,8 +207,9 @@ def test_the_official_client_through_a_proxy_over_http(mode: str, remote_era: st
 @pytest.mark.parametrize("mode", ["legacy", MODERN])
 def test_a_proxy_mounts_into_another_server(mode: str) -> None:
     """Mounted under ``remote``: its tools are prefixed, a call's progress and the remote's elicitation
-    come through both servers, and a tool the remote adds later is announced and served."""
-    client = remote_client()
+    come through both servers, and a tool the remote (over HTTP) adds later is announced and served."""
+    remote = HTTPRemote()
+    client = remote.client()
     main_server = Server(name="main")
     main_server.mount(Server.proxy(client, name="proxy"), prefix="remote")
     transport = StreamableHTTPTransport(main_server)
@@ -200,21 +231,34 @@ def test_a_proxy_mounts_into_another_server(mode: str) -> None:
             assert [(str(item.uri), item.text) for item in read.contents] == [  # type: ignore[union-attr]
                 ("remote://remote/notes", "notes of remote://notes")
             ]
-            if mode == "legacy":
-                assert texts(await official.call_tool("remote_grow", {})) == ["grown"]
-                with anyio.fail_after(TIMEOUT):
-                    await heard.list_changed.wait()
-            else:
-                async with official.listen(tools_list_changed=True) as subscription:
-                    assert texts(await official.call_tool("remote_grow", {})) == ["grown"]
-                    with anyio.fail_after(TIMEOUT):
-                        await subscription.__anext__()
-            # The proxy lists again before it announces; the mount follows its items as they change.
-            assert [tool.name for tool in (await official.list_tools()).tools][-1] == "remote_forecast"
-            assert texts(await official.call_tool("remote_forecast", {"city": "Oslo"})) == ["Sunny in Oslo"]
+            await grow(official, heard, mode, prefix="remote_")
 
     try:
-        with LiveServer(transport, closeables=[transport]) as live:
+        with remote, LiveServer(transport, closeables=[transport]) as live:
+            anyio.run(main)
+    finally:
+        client.close()
+
+
+@pytest.mark.parametrize("remote_era", ["legacy", "modern"])
+@pytest.mark.parametrize("mode", ["legacy", MODERN])
+def test_a_tool_the_remote_adds_is_announced_and_served(mode: str, remote_era: str) -> None:
+    """A caller's ``grow`` (on its own remote session) adds a tool to the remote server, which announces it
+    on every session: the proxy's catalog lists again, tells its clients, and serves the new tool."""
+    remote = HTTPRemote()
+    client = remote.client()
+    transport = StreamableHTTPTransport(Server.proxy(client, mode=remote_era, name="proxy"))
+    heard = Heard()
+
+    async def main() -> None:
+        official = OfficialClient(streamable_http_client(live.url), mode=mode, read_timeout_seconds=TIMEOUT,
+                                  message_handler=heard.on_message)
+        async with official:
+            assert [tool.name for tool in (await official.list_tools()).tools] == REMOTE_TOOLS
+            await grow(official, heard, mode)
+
+    try:
+        with remote, LiveServer(transport, closeables=[transport]) as live:
             anyio.run(main)
     finally:
         client.close()
@@ -259,9 +303,10 @@ def test_what_the_sdk_cannot_serve_is_left_out(tmp_path: t.Any, caplog: pytest.L
     assert warned == ["tool 'broken' of the remote server is not served"]
 
 
-def test_an_ask_of_the_remote_with_several_calls_in_flight_is_refused_never_sent_to_another_caller() -> None:
-    """A 2025 remote's ``sampling/createMessage`` names no call: with two callers' calls in flight the
-    proxy cannot tell whose it is, so neither caller is asked and the remote's tool gets an error."""
+def test_an_ask_of_the_remote_with_another_callers_call_in_flight_reaches_its_own_caller_only() -> None:
+    """A 2025 remote's ``sampling/createMessage`` names no call; each caller has a remote session of its own,
+    so with another caller's call in flight the ask still reaches the caller that made the call, and only it.
+    (Before each caller had its own remote session, it was refused: nothing told whose it was.)"""
     import concurrent.futures
 
     from mcp_sdk.cancellation import Cancellation
@@ -273,7 +318,7 @@ def test_an_ask_of_the_remote_with_several_calls_in_flight_is_refused_never_sent
         asked: list[str] = []
         waiting, sampling = Client(transport=InMemory(proxy)), Client(transport=InMemory(proxy))
         for name, client in (("waiting", waiting), ("sampling", sampling)):
-            client.on_sampling(lambda params, name=name: asked.append(name) or {"role": "assistant", "content": {"type": "text", "text": "x"}, "model": "m"})
+            client.on_sampling(lambda params, name=name: asked.append(name) or {"role": "assistant", "content": {"type": "text", "text": name}, "model": "m"})
             client.connect(mode="legacy")
         stop = Cancellation()
         with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="proxy-spec") as pool:
@@ -288,8 +333,8 @@ def test_an_ask_of_the_remote_with_several_calls_in_flight_is_refused_never_sent
             result = sampling.call_tool("haiku", {"topic": "rain"})["result"]
             stop.cancel("done")
             held.exception(timeout=TIMEOUT)
-        assert asked == []
-        assert result["isError"] is True
+        assert asked == ["sampling"]
+        assert result["content"] == [{"type": "text", "text": "sampling"}]
     finally:
         for client in (locals().get("waiting"), locals().get("sampling")):
             if client is not None:

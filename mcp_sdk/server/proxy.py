@@ -122,6 +122,8 @@ class Proxy(t.Generic[H]):
         self._generation = itertools.count(1)
         self._items = Items({}, {}, [], [])
         self._listed_at: dict[str, int] = {}  # kind -> the generation its listing in _items began at
+        # kind -> a listing thread runs for it; True: a change was announced since its listing began
+        self._relisting: dict[str, bool] = {}
 
     @classmethod
     def build(cls, server_class: t.Callable[..., H], client: t.Any, options: dict[str, t.Any]) -> Proxy[H]:
@@ -303,10 +305,30 @@ class Proxy(t.Generic[H]):
     def _notification(self, method: str, params: dict[str, t.Any]) -> None:
         kind = _LIST_CHANGED.get(method)
         if kind is not None:
-            # Listing is a request: not on the client's reader thread, which must deliver its answer.
-            threading.Thread(target=self._changed, args=(kind,), name=f"mcp_sdk-proxy-{kind}-list", daemon=True).start()
+            self._list_again(kind)
         elif method == methods.NOTIFICATIONS_RESOURCES_UPDATED and type(params.get("uri")) is str:
             self.server.notify_resources_updated(params["uri"])
+
+    def _list_again(self, kind: str) -> None:
+        """List ``kind`` again on a thread of its own: listing is a request, and the client's reader
+        thread, which delivered the change, must deliver its answer. One thread per kind at most, so a
+        remote announcing changes faster than they are listed costs no more threads: changes announced
+        while it lists make it list once more."""
+        with self._lock:
+            if kind in self._relisting:
+                self._relisting[kind] = True
+                return
+            self._relisting[kind] = False
+        threading.Thread(target=self._relist, args=(kind,), name=f"mcp_sdk-proxy-{kind}-list", daemon=True).start()
+
+    def _relist(self, kind: str) -> None:
+        while True:
+            self._changed(kind)
+            with self._lock:
+                if not self._relisting[kind]:  # no change announced since this listing began
+                    del self._relisting[kind]
+                    return
+                self._relisting[kind] = False
 
     def _changed(self, kind: str) -> None:
         try:

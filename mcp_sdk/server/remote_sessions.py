@@ -15,9 +15,13 @@ working on it) takes no more calls; the owner's next call opens a new one, and t
 once its last call ends, so nothing late from it is ever given to a later call.
 
 :class:`RemoteSessions` bounds them, since one caller can make the proxy open them (and a stdio
-remote runs a process per session): at most ``max_sessions`` are open at once (past it a call fails
-at once with :class:`TooManyRemoteSessionsError`); a downstream session's remote session closes once
-the downstream session has closed, or after ``idle_timeout`` seconds without a call. One named thread,
+remote runs a process per session): at most ``max_sessions`` are open at once. A call that needs a
+new one when that many are open first closes the one left idle longest (a downstream session's
+remote session with no call on it), so that sessions one client opened and left do not lock every
+other client out until they expire; the evicted caller's next call opens a new one, its remote
+state gone. Only when every open session carries a call does a call fail at once, with
+:class:`TooManyRemoteSessionsError`. A downstream session's remote session also closes once the
+downstream session has closed, or after ``idle_timeout`` seconds without a call. One named thread,
 ``mcp_sdk-proxy-remote-sessions``, closes them (no caller waits for a remote to exit); it runs while
 any is open and checks every ``sweep_interval`` seconds.
 """
@@ -45,8 +49,16 @@ REMOTE_SESSION_IDLE_TIMEOUT = 300.0
 OPEN_TIMEOUT = 60.0
 
 
+class Claimed(t.NamedTuple):
+    """A remote session a call was counted on, and whether the call must open it."""
+
+    session: RemoteSession
+    created: bool
+
+
 class TooManyRemoteSessionsError(RequestHandlerError):
-    """The proxy has as many remote sessions open as it may (``max_remote_sessions``): the call is refused."""
+    """The proxy has as many remote sessions open as it may (``max_remote_sessions``), each carrying a
+    call: the call is refused."""
 
 
 class RemoteSessions:
@@ -97,27 +109,23 @@ class RemoteSessions:
 
         Give it back with :meth:`release` when the call ends.
 
-        :raises TooManyRemoteSessionsError: a new one is needed and ``max_sessions`` are open.
+        :raises TooManyRemoteSessionsError: a new one is needed and ``max_sessions`` are open, each
+            carrying a call (an idle one is closed to make room).
         :raises RequestHandlerError: the proxy was closed, or the owner's session failed to open.
         :raises MCPError: the new session could not connect to the remote.
         """
-        with self._lock:
-            if self._stopped:
-                raise RequestHandlerError("The proxy is closed")
-            session = self._by_owner.get(owner) if owner is not None else None
-            created = session is None
-            if session is None:
-                if len(self._open) >= self.max_sessions:
-                    raise TooManyRemoteSessionsError(
-                        f"The proxy has {self.max_sessions} sessions with the remote server open "
-                        "(max_remote_sessions); try again later"
-                    )
-                self._start_thread()  # first: a thread that cannot start leaves nothing counted
-                session = RemoteSession(owner)
-                self._open.add(session)
-                if owner is not None:
-                    self._by_owner[owner] = session
-            session.users += 1
+        while True:
+            with self._lock:
+                claim = self._claim(owner)
+            if isinstance(claim, Claimed):
+                break
+            # At the bound, the session left idle longest makes room: closed before another opens,
+            # so the bound on open sessions (and a stdio remote's processes) holds.
+            logger.info("proxy: closing the remote session idle longest to make room (max_remote_sessions)")
+            claim.close()
+            with self._lock:
+                self._open.discard(claim)
+        session, created = claim
         if created:
             try:
                 session.open(self.factory(), self.mode)
@@ -151,6 +159,35 @@ class RemoteSessions:
             self._wake.set()
 
     # -- under the lock ---------------------------------------------------------
+
+    def _claim(self, owner: Channel | None) -> Claimed | RemoteSession:
+        """The session a call of ``owner`` goes on, its call counted; or, at the bound, a session to
+        close first (retired, no longer the owner's), whose room the caller then takes.
+
+        :raises TooManyRemoteSessionsError: the bound is reached and every open session carries a call.
+        """
+        if self._stopped:
+            raise RequestHandlerError("The proxy is closed")
+        session = self._by_owner.get(owner) if owner is not None else None
+        created = session is None
+        if session is None:
+            if len(self._open) >= self.max_sessions:
+                idle = [open_session for open_session in self._by_owner.values() if open_session.users == 0]
+                if not idle:
+                    raise TooManyRemoteSessionsError(
+                        f"The proxy has {self.max_sessions} sessions with the remote server open, each "
+                        "carrying a call (max_remote_sessions); try again later"
+                    )
+                evicted = min(idle, key=lambda open_session: open_session.idle_since)
+                self._retire(evicted)
+                return evicted
+            self._start_thread()  # first: a thread that cannot start leaves nothing counted
+            session = RemoteSession(owner)
+            self._open.add(session)
+            if owner is not None:
+                self._by_owner[owner] = session
+        session.users += 1
+        return Claimed(session, created)
 
     def _retire(self, session: RemoteSession) -> None:
         session.retired = True

@@ -155,18 +155,24 @@ def test_alices_api_key_given_to_the_remote_never_serves_bob(mode: str, tmp_path
 
 
 def test_remote_sessions_are_bounded_and_closed_with_their_callers(tmp_path: Path) -> None:
-    """At most ``max_remote_sessions`` open: past it a call fails at once with a clear error; a caller's
-    remote session (here, a process) ends when the caller's session ends, or after it sits idle."""
+    """At most ``max_remote_sessions`` open: past it, with every one carrying a call, a call fails at
+    once with a clear error; a caller's remote session (here, a process) ends when the caller's
+    session ends, or after it sits idle."""
     journal = tmp_path / "journal"
     with Proxied(journal, max_remote_sessions=2, remote_session_idle_timeout=3.0) as proxied:
         first, second, third = (proxied.caller(name, "legacy") for name in ("first", "second", "third"))
-        for caller in (first, second):
-            assert caller.client.call_tool("act")["result"]["content"] == [{"type": "text", "text": "acting with api_key=None"}]
+        first_stop, second_stop = Cancellation(), Cancellation()
+        holds = [first.call_in_flight("hold", {}, first_stop), second.call_in_flight("hold", {}, second_stop)]
         with pytest.raises(Client.ServerError) as refused:
             third.client.call_tool("act")
         assert (refused.value.code, refused.value.message) == (
-            -32603, "The proxy has 2 sessions with the remote server open (max_remote_sessions); try again later"
+            -32603,
+            "The proxy has 2 sessions with the remote server open, each carrying a call (max_remote_sessions); try again later",
         )
+        first_stop.cancel("done")
+        second_stop.cancel("done")
+        for hold in holds:
+            hold.join(WAIT)
 
         def opened() -> list[str]:
             return [line for line in journal_lines(journal) if line.startswith("open ")]
@@ -174,12 +180,32 @@ def test_remote_sessions_are_bounded_and_closed_with_their_callers(tmp_path: Pat
         def closed() -> list[str]:
             return [line for line in journal_lines(journal) if line.startswith("closed ")]
 
-        assert len(opened()) == 3 and closed() == []  # the catalog and two callers' processes
+        # A cancelled call's remote session takes no more calls and closes (the catalog stays open).
+        assert wait_until(lambda: len(closed()) == 2) and len(opened()) == 3
+        # The slots are free once the proxy has reaped the processes, a moment after they wrote their last line.
+        assert wait_until(lambda: acts(first), interval=0.1) and acts(second)
         first.client.close()  # ends its HTTP session: its remote process ends too
-        assert wait_until(lambda: len(closed()) == 1)
-        # The slot is free once the proxy has reaped the process, a moment after the process wrote its last line.
-        assert wait_until(lambda: acts(third), interval=0.1)
-        # Idle past remote_session_idle_timeout: second's and third's processes end; a new call opens a new one.
         assert wait_until(lambda: len(closed()) == 3)
+        # Idle past remote_session_idle_timeout: second's process ends; a new call opens a new one.
+        assert wait_until(lambda: len(closed()) == 4)
         assert second.client.call_tool("act")["result"]["content"] == [{"type": "text", "text": "acting with api_key=None"}]
-        assert len(opened()) == 5
+        assert len(opened()) == 6
+
+
+def test_sessions_one_client_opened_and_left_do_not_lock_others_out(tmp_path: Path) -> None:
+    """At the bound, a newcomer's call closes the remote session left idle longest instead of being
+    refused until the idle ones expire; the caller it belonged to gets a new one on its next call."""
+    journal = tmp_path / "journal"
+    with Proxied(journal, max_remote_sessions=2) as proxied:
+        hogs = [proxied.caller(f"hog{number}", "legacy") for number in range(2)]
+        for hog in hogs:
+            assert acts(hog)  # both slots taken, both idle now
+        newcomer = proxied.caller("newcomer", "legacy")
+        assert acts(newcomer)
+
+        def closed() -> list[str]:
+            return [line for line in journal_lines(journal) if line.startswith("closed ")]
+
+        assert len(closed()) == 1  # hog0's, the idle one of longest: closed before the newcomer's opened
+        assert acts(hogs[0])  # a new remote session for hog0, in hog1's room (idle longest now)
+        assert len(closed()) == 2

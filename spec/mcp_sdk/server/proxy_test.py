@@ -340,3 +340,31 @@ def test_an_ask_of_the_remote_with_another_callers_call_in_flight_reaches_its_ow
             if client is not None:
                 client.close()
         remote.close()
+
+
+def test_a_remote_announcing_changes_in_a_burst_costs_one_listing_thread_and_ends_listed() -> None:
+    """Each ``list_changed`` the remote sends makes the proxy list again on a thread (listing is a
+    request): a burst of 200 runs one such thread at a time, and what the proxy ends up serving is the
+    remote's last list."""
+    import threading
+
+    from mcp_sdk.client import InMemory
+
+    remote = Server(name="remote")
+    remote.define_tool(name="seed")(lambda arguments: "ok")  # so that it declares tools
+    catalog = Client(transport=InMemory(remote))
+    proxy = Server.proxy(catalog, mode="legacy")
+    try:
+        most = 0
+        for number in range(200):
+            remote.define_tool(name=f"tool_{number}")(lambda arguments: "ok")
+            remote.notify_tools_list_changed()
+            most = max(most, sum(1 for thread in threading.enumerate() if thread.name == "mcp_sdk-proxy-tools-list"))
+        assert most <= 1
+        expected = {"seed", *(f"tool_{number}" for number in range(200))}
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and set(proxy.tools) != expected:
+            time.sleep(0.01)
+        assert set(proxy.tools) == expected
+    finally:
+        catalog.close()

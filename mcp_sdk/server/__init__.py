@@ -416,16 +416,34 @@ class Server:
         return from_openapi(cls, document, **options)
 
     @classmethod
-    def proxy(cls, client: t.Any, mode: str = "auto", **options: t.Any) -> Server:
-        """A server serving, live, what ``client``'s server serves, forwarding each caller's requests on a remote session of its own (:mod:`.proxy`).
+    def proxy(
+        cls,
+        client: t.Any,
+        mode: str = "auto",
+        *,
+        max_remote_sessions: int = 32,
+        remote_session_idle_timeout: float = 300.0,
+        **options: t.Any,
+    ) -> Server:
+        """A server serving, live, what ``client``'s server serves, forwarding each caller's requests on
+        a remote session of its own, so that nothing the remote does for one caller reaches another
+        (:mod:`.proxy`).
 
-        :param client: a :class:`~mcp_sdk.Client` (connected here unless it is; the callers' sessions copy it), or ``fn()`` returning a new one.
+        :param client: a :class:`~mcp_sdk.Client` (connected here unless it is), which lists what the
+            remote serves and which the callers' sessions copy; or ``fn()`` returning a new one.
         :param mode: how it connects (see :meth:`Client.connect <mcp_sdk.Client.connect>`).
-        :param options: ``max_remote_sessions`` (32), ``remote_session_idle_timeout`` (300 s), and this class's keywords (``name``...).
+        :param max_remote_sessions: most remote sessions open at once (one per 2025 caller session,
+            one per 2026-07-28 request; a stdio remote runs a process each). At the bound a new one
+            closes the one idle longest; with every one carrying a call, the call is refused.
+        :param remote_session_idle_timeout: seconds a caller's remote session stays open without a call.
+        :param options: the keywords of this class's constructor (``name``, ``version``...).
+        :raises ProxyError: ``client``'s transport cannot make a copy of itself (pass ``fn()`` instead).
+        :raises ValueError: a bound that is not positive.
         """
         from .proxy import Proxy  # on first use: most servers proxy nothing
 
-        return Proxy.build(cls, client, options).start(mode)
+        bounds = {"max_remote_sessions": max_remote_sessions, "remote_session_idle_timeout": remote_session_idle_timeout}
+        return Proxy.build(cls, client, {**options, **bounds}).start(mode)
 
     def handle_forwarded(self, request: Request) -> dict[str, t.Any] | None:
         """Answer a request forwarded by a server which mounted this one (:mod:`.composition`).

@@ -3,8 +3,8 @@
 A listen stream cannot be resumed (the 2026-07-28 transport has no ``Last-Event-ID``), so it holds
 what the server has least of for as long as it is open: a WSGI thread on a threaded server, one of
 the connections a gevent worker accepts (``--worker-connections``) under gevent.
-:class:`ThreadListens` bounds them through :class:`~.capacity.ThreadCapacity` (under gevent,
-:class:`UnboundedListens` does not):
+:class:`ThreadListens` bounds them in both cases, through :class:`~.capacity.ThreadCapacity` and
+:class:`~.greenlet_capacity.GreenletCapacity`:
 
 - in count: they share the threads (connections) beyond the reserve kept for every other request;
 - per client: one owner (a principal, or an anonymous client's address, see
@@ -53,16 +53,6 @@ class ListenBound(t.Protocol):
 
     def reclaim(self) -> bool:
         """The server needs a thread back: end a listen gracefully; returns whether one was."""
-
-
-class UnboundedListens:
-    """A :class:`ListenBound` that bounds nothing: where an open stream costs a greenlet, not a thread."""
-
-    def admit(self, owner: t.Hashable, request_id: t.Any = None) -> tuple[GracefulEnd, t.Callable[[], None]]:
-        return GracefulEnd(), _nothing
-
-    def reclaim(self) -> bool:
-        return False
 
 
 def _nothing() -> None:
@@ -241,4 +231,4 @@ class _Release:
             forget(self._key)
 
 
-__all__ = ["MIN_LISTEN_AGE", "ListenBound", "ThreadListens", "UnboundedListens"]
+__all__ = ["MIN_LISTEN_AGE", "ListenBound", "ThreadListens"]

@@ -8,7 +8,8 @@ client holding one stream open on ``PORT``:
 - ``get``: a 2025-11-25 session (``initialize``, ``notifications/initialized``) and its GET stream;
   when the server ends the stream (SEP-1699 polling) the client comes back after ``retry`` with
   ``Last-Event-ID``, as the official clients do;
-- ``listen``: a 2026-07-28 ``subscriptions/listen`` (no session), held until the end.
+- ``listen``: a 2026-07-28 ``subscriptions/listen`` (no session), held until the end, each from
+  a loopback address of its own (``127.1.0.0/16``), as distinct clients.
 
 Prints ``{"open": n, ...}`` once every stream is open (or after ``--settle`` seconds without
 progress), then keeps them until stdin closes and prints the final counts.
@@ -93,7 +94,8 @@ def post(port: int, message: dict[str, t.Any], headers: dict[str, str]) -> tuple
 
 def stream(port: int, method: str, headers: dict[str, str], payload: bytes, counts: Counts, state: dict[str, t.Any]) -> bool:
     """One SSE connection, read until the server ends it; False when refused."""
-    with socket.create_connection(("127.0.0.1", port), timeout=None) as sock, sock.makefile("rb") as reader:
+    with socket.create_connection(("127.0.0.1", port), timeout=None, source_address=state.get("source")) as sock, \
+            sock.makefile("rb") as reader:
         send(sock, port, method, headers, payload)
         status, answer = head(reader)
         if status != 200:
@@ -145,6 +147,8 @@ def listen_client(port: int, counts: Counts, stop: gevent.event.Event, number: i
     payload = json.dumps(message).encode()
     headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
                "MCP-Protocol-Version": MODERN, "Mcp-Method": "subscriptions/listen"}
+    # Each listener from a loopback address of its own: the transport shares listens per client address.
+    state["source"] = (f"127.1.{number // 250}.{number % 250 + 1}", 0)
     while not stop.is_set():
         if not stream(port, "POST", headers, payload, counts, state):
             stop.wait(1.0)

@@ -166,7 +166,7 @@ def poll_forever(port: int, stats: Stats, stop: threading.Event, ready: threadin
         except (OSError, http.client.HTTPException):
             stats.add("errors")
             connection.close()
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(client_address(number), 0))
         stop.wait(retry)
     connection.close()
     session.connection.close()
@@ -178,8 +178,16 @@ LISTEN = {"jsonrpc": "2.0", "method": "subscriptions/listen", "params": {"notifi
 LISTEN_HEADERS = {**HEADERS, "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "subscriptions/listen"}
 
 
-def listen_forever(port: int, stats: Stats, stop: threading.Event, ready: threading.Barrier) -> None:
-    """One 2026-07-28 listener: listen, and after a graceful end listen again (backoff on quick ends)."""
+def client_address(number: int) -> str:
+    """Client ``number``'s own loopback address (``127.0.0.0/8`` is all loopback on Linux): the
+    transport gives each client address a share of the listens, so clients of one address would be
+    one client past its share."""
+    return f"127.1.{number // 250}.{number % 250 + 1}"
+
+
+def listen_forever(port: int, stats: Stats, stop: threading.Event, ready: threading.Barrier, number: int = 0) -> None:
+    """One 2026-07-28 listener, from an address of its own: listen, and after a graceful end listen
+    again (backoff on quick ends)."""
     import random
 
     ready.wait(60)
@@ -188,7 +196,7 @@ def listen_forever(port: int, stats: Stats, stop: threading.Event, ready: thread
     while not stop.is_set():
         request_id += 1
         # A new connection each time: gunicorn closes one idle past its keep-alive (2 s) while we back off.
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(client_address(number), 0))
         opened = time.monotonic()
         delay = 1.0
         try:
@@ -227,7 +235,7 @@ def level(port: int, clients: int, seconds: float, listen: bool = False) -> dict
     stats, stop = Stats(), threading.Event()
     ready = threading.Barrier(clients + 1)
     target = listen_forever if listen else poll_forever
-    threads = [threading.Thread(target=target, args=(port, stats, stop, ready), name=f"bench-client-{n}", daemon=True)
+    threads = [threading.Thread(target=target, args=(port, stats, stop, ready, *([n] if listen else [])), name=f"bench-client-{n}", daemon=True)
                for n in range(clients)]
     for thread in threads:
         thread.start()

@@ -89,10 +89,9 @@ class ThreadCapacity:
 
     One lock guards the count; nothing is called under it.
 
-    It also drives the bound on 2026-07-28 listen streams (:attr:`listens`): a listen may take
-    the threads beyond the :attr:`reserve`, and a request that leaves no thread free ends the
-    oldest listen gracefully. Where streams cost greenlets rather than threads, set
-    :attr:`listens` to an :class:`~.listen_bound.UnboundedListens`.
+    It also drives the bound on 2026-07-28 listen streams (:attr:`listens`): listens may take
+    the threads beyond the :attr:`reserve`, and a request that leaves no thread free while they
+    fill that share ends one of them gracefully (:class:`~.listen_bound.ThreadListens`).
 
     :param threads: the thread count to assume until (or unless) the server tells its own.
     :param detect: read the server's thread count from the first request's environ.

@@ -13,8 +13,10 @@ default: past it gunicorn stops accepting until one ends). So, under gevent:
   least two) to everything else: pings, JSON calls, answers to server-to-client requests;
 - an idle stream checks that its client is still there every 15 seconds, not twice a second: a
   vanished client holds a greenlet a little longer, and 10,000 idle streams cost no CPU to speak of;
-- ``subscriptions/listen`` streams are not bounded by count or time (:class:`~.listen_bound.UnboundedListens`):
-  none is ended to give a thread back;
+- ``subscriptions/listen`` streams share the connections beyond the same tenth, one principal or
+  anonymous client address at most half of them, by the rules threads follow
+  (:class:`~.listen_bound.ThreadListens`); ``listen_hold`` does not apply (a listen keeps no
+  thread), so a listen ends only to make room for a client holding fewer;
 - one session holds at most its GET stream and one stream per request it may run, each once
   resumed (``2 * (max_requests_per_session + 1)``), so one client still costs only itself (issue 13):
   past it a 2025-11-25 client polls, an older one gets 429.
@@ -25,7 +27,6 @@ from __future__ import annotations
 import typing as t
 
 from .capacity import ThreadCapacity
-from .listen_bound import UnboundedListens
 
 if t.TYPE_CHECKING:
     from .options import Limits
@@ -66,8 +67,13 @@ class GreenletCapacity(ThreadCapacity):
     probe_interval = GREEN_PROBE_INTERVAL
 
     def __init__(self, connections: int, *, detect: bool) -> None:
-        super().__init__(connections, detect=detect, max_hold=None)
-        self.listens = UnboundedListens()  # a listen costs a greenlet: none is ended to free a thread
+        super().__init__(connections, detect=detect, max_hold=None, listen_hold=None)
+
+    @property
+    def reserve(self) -> int:
+        """Connections kept for every request but listens: a tenth, at least two, as for streams
+        (:func:`streams_for_connections`); a request holds one only while it is answered."""
+        return max(2, self.threads // 10)
 
     def hold(self) -> float | None:
         """None: an open stream costs a greenlet, so it is never cut short to give a thread back."""

@@ -22,6 +22,7 @@ from ...envelope import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, carries_e
 from . import request_headers
 from .dispatch import is_initialize, may_send_first
 from .carrying_request import CarryingRequest
+from .client_address import client_address
 from .http_io import SESSION_HEADER, SESSION_KEY, VERSION_KEY, Answer, HTTPRequestError, empty_answer, json_answer
 from .outage import unavailable_answer
 from .request_channel import RequestChannel
@@ -91,7 +92,8 @@ class ModernPost:
         ):
             return self._answer_json(server_session, message, carrier)
         if message.get("method") == methods.SUBSCRIPTIONS_LISTEN:
-            self._answers.admit_listen(environ, server_session, principal.key if principal is not None else None, request_id)
+            owner = principal.key if principal is not None else client_address(environ)  # a tuple, or a str: never equal
+            self._answers.admit_listen(environ, server_session, owner, request_id)
         else:
             self._answers.hold(environ, None, request_id)
         return self._answer_sse(server_session, message, carrier)

@@ -94,10 +94,13 @@ class Limits:
         no thread, streams are held as long as they last whatever this says.
     :param listen_hold: seconds a 2026-07-28 ``subscriptions/listen`` stream (which cannot be
         resumed, so holds its WSGI thread while open) stays open at most; then it is ended with
-        its ``subscriptions/listen`` result and the client listens again. On a threaded server
-        listens also share the threads beyond a quarter kept for JSON requests: a newcomer past
-        that share, or a request leaving no thread free, ends the oldest listen the same way.
-        None: no time bound. Not applied where streams cost greenlets (gevent).
+        its ``subscriptions/listen`` result and the client listens again. Listens also share the
+        threads beyond a quarter kept for JSON requests (under gevent the connections beyond a
+        tenth), one principal or anonymous client address (``REMOTE_ADDR``) at most half of them,
+        past it 429. A newcomer past the share ends the oldest listen of a client holding at least
+        two more than it would, else is ended at once itself; a request leaving no thread free
+        ends the newest listen of the client holding the most. None: no time bound. Not applied
+        where streams cost greenlets (gevent).
     :param max_requests_per_session: requests of one session answered over SSE and not yet
         finished (queued or running); past it, 429 with ``Retry-After``.
     :raises ValueError: for a value out of range.

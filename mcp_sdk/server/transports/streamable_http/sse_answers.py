@@ -134,15 +134,13 @@ class SSEAnswers:
             return 0.0  # no place to hold it: what is pending, and a retry
         return self._capacity.hold()
 
-    def admit_listen(
-        self, environ: WSGIEnvironment, channel: ServerSession, owner: t.Hashable | None, request_id: t.Any
-    ) -> None:
+    def admit_listen(self, environ: WSGIEnvironment, channel: ServerSession, owner: t.Hashable, request_id: t.Any) -> None:
         """Take a place for a 2026-07-28 ``subscriptions/listen`` stream (kept until :meth:`watch`
         hands it on), and give its connection what ends it gracefully (the bound in
-        :attr:`ThreadCapacity.listens`: older listens may be ended to make room).
+        :attr:`ThreadCapacity.listens`: a listen of a client holding more may be ended to make room).
 
-        :param owner: who holds it (a principal's key), or None for an anonymous client.
-        :raises HTTPRequestError: 429 with ``Retry-After`` for one principal past its share.
+        :param owner: who holds it: a principal's key, or an anonymous client's address.
+        :raises HTTPRequestError: 429 with ``Retry-After`` for one owner past its share.
         """
         channel.graceful_end, environ[_RELEASE_KEY] = self._capacity.listens.admit(owner, request_id)
 

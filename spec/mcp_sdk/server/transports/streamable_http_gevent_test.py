@@ -35,9 +35,11 @@ from mcp_sdk.server.transports.streamable_http.greenlet_capacity import GREEN_PR
 from mcp_sdk import Client as SDKClient
 from mcp_sdk.client.http import HTTP
 from spec.mcp_sdk.server.transports.streamable_http_polling_test import expected, official, ours
+from spec.support.client_addresses import from_address, loopback
 from spec.support.hostile_servers import assert_forty_connection_caps, session
-from spec.support.http_client import TIMEOUT, Client, read_events, request, tool_call
+from spec.support.http_client import TIMEOUT, Client, Event, initialize_message, messages_of, read_events, request, tool_call
 from spec.support.http_server import PYTHON, ROOT, ServerProcess
+from spec.support.modern import modern_request
 from spec.support.redis_server import RedisServer
 from spec.support.scale_out import Lanes
 
@@ -120,12 +122,16 @@ MODERN = "2026-07-28"
 LISTENS = 300
 
 
-def listen(url: str, id: int) -> requests.Response:
+def listen(url: str, id: t.Any, via: requests.Session | None = None, timeout: float = TIMEOUT * 4, **headers: str) -> requests.Response:
+    """A listen for ``toolsListChanged``, streamed; ``via`` a session (from an address of its own), else from 127.0.0.1.
+
+    :param timeout: seconds each read waits (below the 15 s keep-alive: a stream that stays silent fails the spec).
+    """
     meta = {"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}}
     message = request("subscriptions/listen", {"_meta": meta, "notifications": {"toolsListChanged": True}}, id=id)
     headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json",
-               "MCP-Protocol-Version": MODERN, "Mcp-Method": "subscriptions/listen"}
-    return requests.post(url, json=message, headers=headers, stream=True, timeout=TIMEOUT * 4)
+               "MCP-Protocol-Version": MODERN, "Mcp-Method": "subscriptions/listen", **headers}
+    return (via or requests).post(url, json=message, headers=headers, stream=True, timeout=timeout)  # type: ignore[no-any-return]
 
 
 def test_hundreds_of_listen_streams_on_one_worker_each_hear_a_broadcast() -> None:
@@ -152,6 +158,70 @@ def test_hundreds_of_listen_streams_on_one_worker_each_hear_a_broadcast() -> Non
         finally:
             for response in streams:
                 response.close()
+
+
+#: Connections the listen-share specs give gunicorn: 4 kept for requests, 36 for listens, 18 per client.
+FORTY = "40"
+
+
+def acknowledged(response: requests.Response) -> t.Iterator[Event]:
+    """The events of a listen's stream, its acknowledgement read and checked first."""
+    events = read_events(response)
+    assert next(events).message["method"] == "notifications/subscriptions/acknowledged"
+    return events
+
+
+def test_one_address_holds_half_the_listen_share_and_another_clients_calls_are_answered() -> None:
+    # Before, one anonymous client opened 40 listens, all 200, and every other client's call timed out.
+    with gevent_server("spec.support.gevent_app:app", "--worker-connections", FORTY) as served, contextlib.ExitStack() as stack:
+        abuser, caller = from_address(loopback(0)), from_address(loopback(1))
+        stack.callback(abuser.close)
+        stack.callback(caller.close)
+        answers = []
+        for n in range(40):
+            response = listen(served.url, n, abuser, TIMEOUT, Connection="close")  # a refused one gives its connection back
+            if response.status_code == 200:
+                stack.enter_context(response)
+                acknowledged(response)
+                answers.append(200)
+            else:
+                with response:
+                    answers.append((response.status_code, response.headers["Retry-After"], response.json()))
+        assert answers == [200] * 18 + [(429, "1", {"jsonrpc": "2.0", "id": n, "error": {
+            "code": -32600, "message": "Too Many Requests: this client has 18 subscriptions/listen streams open (the most is 18)"}})
+            for n in range(18, 40)]
+        call = modern_request("tools/call", {"name": "reload", "arguments": {}}, id="call")
+        headers = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": MODERN,
+                   "Mcp-Method": "tools/call", "Mcp-Name": "reload"}
+        with caller.post(served.url, json=call, headers=headers, timeout=TIMEOUT) as called:
+            assert called.status_code == 200
+            assert messages_of(called)[-1] == {
+                "jsonrpc": "2.0", "id": "call", "result": {"content": [{"type": "text", "text": "reloaded"}], "isError": False,
+                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "gevent-spec", "version": "1.0.0"}}, "resultType": "complete"}}
+        with caller.post(served.url, json=initialize_message(), headers={"Accept": "application/json, text/event-stream"},
+                         timeout=TIMEOUT) as initialized:
+            assert initialized.status_code == 200 and initialized.headers["Mcp-Session-Id"]
+            assert messages_of(initialized)[0]["result"]["protocolVersion"] == "2025-11-25"
+
+
+def test_under_gevent_a_newcomer_past_the_listen_share_ends_the_oldest_listen_of_the_client_holding_the_most() -> None:
+    with gevent_server("spec.support.gevent_app:app", "--worker-connections", FORTY) as served, contextlib.ExitStack() as stack:
+        first, second, newcomer = (from_address(loopback(n)) for n in range(3))
+        for client in (first, second, newcomer):
+            stack.callback(client.close)
+        streams = [acknowledged(stack.enter_context(listen(served.url, f"{name}{n}", client, TIMEOUT)))
+                   for name, client in (("first", first), ("second", second)) for n in range(18)]  # the share, full
+        time.sleep(1.1)  # older than MIN_LISTEN_AGE: a newcomer may end them
+        new = acknowledged(stack.enter_context(listen(served.url, "new", newcomer, TIMEOUT)))
+        assert [event.message for event in streams[0] if event.data] == [{  # read to the end of the stream
+            "jsonrpc": "2.0", "id": "first0", "result": {"_meta": {"io.modelcontextprotocol/subscriptionId": "first0",
+            "io.modelcontextprotocol/serverInfo": {"name": "gevent-spec", "version": "1.0.0"}}, "resultType": "complete"}}]
+        with session(served.url) as caller:
+            caller.call(tool_call("reload", id=2))
+        assert next(new).message == {"jsonrpc": "2.0", "method": "notifications/tools/list_changed",
+                                     "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": "new"}}}
+        assert [next(stream).message["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] for stream in streams[1:]] == [
+            f"{name}{n}" for name in ("first", "second") for n in range(18)][1:]  # every other listen still open
 
 
 # -- one abusive client ------------------------------------------------------------

@@ -63,25 +63,9 @@ def resource_ui_meta(
     """
     ui: dict[str, t.Any] = {}
     if csp is not None:
-        if not isinstance(csp, t.Mapping):
-            raise InvalidUIMetadataError("csp must be a mapping of domain lists")
-        wire_csp: dict[str, list[str]] = {}
-        for key, origins in csp.items():
-            wire_key = CSP_KEYS.get(key, key)
-            if wire_key not in CSP_KEYS.values():
-                raise InvalidUIMetadataError(f"unknown csp key {key!r}: use {', '.join(CSP_KEYS)}")
-            if isinstance(origins, str) or not all(isinstance(origin, str) and origin for origin in origins):
-                raise InvalidUIMetadataError(f"csp {key} must be a list of origins")
-            wire_csp[wire_key] = list(origins)
-        ui["csp"] = wire_csp
+        ui["csp"] = _wire_csp(csp)
     if permissions is not None:
-        if isinstance(permissions, str):
-            raise InvalidUIMetadataError("permissions must be a list of names, not a string")
-        wanted = list(permissions)
-        unknown = [name for name in wanted if name not in PERMISSIONS]
-        if unknown:
-            raise InvalidUIMetadataError(f"unknown permissions {unknown}: use {', '.join(PERMISSIONS)}")
-        ui["permissions"] = {name: {} for name in wanted}
+        ui["permissions"] = _wire_permissions(permissions)
     if domain is not None:
         if not isinstance(domain, str) or not domain:
             raise InvalidUIMetadataError("domain must be a non-empty string")
@@ -91,6 +75,38 @@ def resource_ui_meta(
             raise InvalidUIMetadataError("prefers_border must be a bool")
         ui["prefersBorder"] = prefers_border
     return ui
+
+
+def _wire_csp(csp: t.Mapping[str, t.Sequence[str]]) -> dict[str, list[str]]:
+    """``csp`` with its keys as the wire names them (``connectDomains``...).
+
+    :raises InvalidUIMetadataError: not a mapping, an unknown key, or origins that are not a list of strings.
+    """
+    if not isinstance(csp, t.Mapping):
+        raise InvalidUIMetadataError("csp must be a mapping of domain lists")
+    wire_csp: dict[str, list[str]] = {}
+    for key, origins in csp.items():
+        wire_key = CSP_KEYS.get(key, key)
+        if wire_key not in CSP_KEYS.values():
+            raise InvalidUIMetadataError(f"unknown csp key {key!r}: use {', '.join(CSP_KEYS)}")
+        if isinstance(origins, str) or not all(isinstance(origin, str) and origin for origin in origins):
+            raise InvalidUIMetadataError(f"csp {key} must be a list of origins")
+        wire_csp[wire_key] = list(origins)
+    return wire_csp
+
+
+def _wire_permissions(permissions: t.Iterable[str]) -> dict[str, dict[str, t.Any]]:
+    """``permissions`` as the wire carries them: ``{name: {}}``.
+
+    :raises InvalidUIMetadataError: a string rather than a list, or an unknown name.
+    """
+    if isinstance(permissions, str):
+        raise InvalidUIMetadataError("permissions must be a list of names, not a string")
+    wanted = list(permissions)
+    unknown = [name for name in wanted if name not in PERMISSIONS]
+    if unknown:
+        raise InvalidUIMetadataError(f"unknown permissions {unknown}: use {', '.join(PERMISSIONS)}")
+    return {name: {} for name in wanted}
 
 
 def tool_meta(resource_uri: str, *, visibility: t.Iterable[str] | None = None, **meta: t.Any) -> dict[str, t.Any]:

@@ -115,7 +115,9 @@ def _type_form(hint: t.Any) -> _Form:
     return _Form(form, Schema(form), build)
 
 
-def _form_field(hint: t.Any, name: str, field: t.Mapping[str, t.Any]) -> dict[str, t.Any]:
+def _not_nullable(field: t.Mapping[str, t.Any]) -> dict[str, t.Any]:
+    """A copy of ``field`` without what makes it nullable (``X | None``: an ``anyOf`` with null,
+    or a type list with null) and without a None default: a form field is left out, not null."""
     field = dict(field)
     options = field.get("anyOf")
     if isinstance(options, list):
@@ -127,9 +129,15 @@ def _form_field(hint: t.Any, name: str, field: t.Mapping[str, t.Any]) -> dict[st
                 del field["default"]
     kind = field.get("type")
     if isinstance(kind, list) and "null" in kind and len(kind) == 2:
-        field["type"] = kind = next(k for k in kind if k != "null")
+        field["type"] = next(k for k in kind if k != "null")
         if field.get("default", 0) is None:
             del field["default"]
+    return field
+
+
+def _form_field(hint: t.Any, name: str, field: t.Mapping[str, t.Any]) -> dict[str, t.Any]:
+    field = _not_nullable(field)
+    kind = field.get("type")
     items = field.get("items")
     multiple_choice = kind == "array" and isinstance(items, t.Mapping) and ("enum" in items or "anyOf" in items)
     if kind not in _PRIMITIVE_TYPES and not multiple_choice:

@@ -133,16 +133,11 @@ def decode(text: str | bytes) -> t.Any:
                 value = _parse(text)
         except StopIteration:
             value = _parse(text)
-    except json.JSONDecodeError:  # says where the JSON broke, nothing else
-        raise
-    except RecursionError:  # "[[[[..." nested past the interpreter's limit
-        raise ValueError("JSON nested too deeply") from None
-    except ValueError as error:
-        message = str(error)
-        if message.endswith("is not a JSON number") or message == "number too large":
+    except (ValueError, RecursionError) as error:
+        replacement = _in_own_words(error)
+        if replacement is None:
             raise
-        # int() refusing a very long number: its message names sys.set_int_max_str_digits().
-        raise ValueError("number too long" if "digits" in message else "malformed JSON") from None
+        raise replacement from None
     # Cheap pre-checks: only text that could hold a deep value or a surrogate escape is walked.
     # (Valid JSON nested past MAX_DEPTH opens and closes more than MAX_DEPTH brackets each.)
     # ("[" in text, a memchr, spares the second count for the many messages without an array.)
@@ -156,6 +151,20 @@ def decode(text: str | bytes) -> t.Any:
     if "\\u" in text and ("\\ud" in text or "\\uD" in text) and _has_lone_surrogate(value):
         raise ValueError("a string holds a lone UTF-16 surrogate")
     return value
+
+
+def _in_own_words(error: ValueError | RecursionError) -> ValueError | None:
+    """The error :func:`decode` raises for the parser's ``error``: None to let it through as it
+    is (a message safe to send back to the peer), else one of our own."""
+    if isinstance(error, json.JSONDecodeError):  # says where the JSON broke, nothing else
+        return None
+    if isinstance(error, RecursionError):  # "[[[[..." nested past the interpreter's limit
+        return ValueError("JSON nested too deeply")
+    message = str(error)
+    if message.endswith("is not a JSON number") or message == "number too large":
+        return None
+    # int() refusing a very long number: its message names sys.set_int_max_str_digits().
+    return ValueError("number too long" if "digits" in message else "malformed JSON")
 
 
 def _parse(text: str) -> t.Any:

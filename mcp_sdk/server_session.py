@@ -254,13 +254,7 @@ class ServerSession(Channel):
         :param request: the request, its params and how long to wait.
         """
         method, params, related_request_id, cancellation, timeout = request
-        if self._send is None or not self.can_send_requests:
-            raise TransportError(
-                f"Cannot send {method}: this transport does not carry server-to-client requests"
-                + (f" ({self.no_requests_reason})" if self._send is not None and self.no_requests_reason else "")
-            )
-        if self._closed:
-            raise TransportError(f"Cannot send {method}: the session is closed")
+        self._check_can_ask(method)
         if timeout is None:
             timeout = self.server.configuration.server_request_timeout
         number = next(self._ids)
@@ -288,13 +282,8 @@ class ServerSession(Channel):
             with self._lock:
                 self._pending.pop(request_id, None)
         if pending.error is not None:
-            # Tell the client to stop working on a request it received (never on one it did not).
-            if written and isinstance(pending.error, (CancelledError, RequestTimeoutError)):
-                reason = "Request timed out" if isinstance(pending.error, RequestTimeoutError) else pending.error.reason
-                params_cancel: dict[str, t.Any] = {"requestId": request_id}
-                if reason:
-                    params_cancel["reason"] = reason
-                self.send_notification(methods.NOTIFICATIONS_CANCELLED, params_cancel, related_request_id)
+            if written:  # never cancel a request the client did not receive
+                self._cancel_at_client(request_id, pending.error, related_request_id)
             raise pending.error
         response = t.cast("dict[str, t.Any]", pending.response)
         if "error" in response:
@@ -305,6 +294,28 @@ class ServerSession(Channel):
                 error.get("data"),
             )
         return response.get("result")
+
+    def _check_can_ask(self, method: str) -> None:
+        """:raises TransportError: this session cannot send a ``method`` request to the client now
+            (its transport carries no server-to-client requests, saying why if it says, or it closed)."""
+        if self._send is None or not self.can_send_requests:
+            raise TransportError(
+                f"Cannot send {method}: this transport does not carry server-to-client requests"
+                + (f" ({self.no_requests_reason})" if self._send is not None and self.no_requests_reason else "")
+            )
+        if self._closed:
+            raise TransportError(f"Cannot send {method}: the session is closed")
+
+    def _cancel_at_client(self, request_id: t.Any, error: BaseException, related_request_id: t.Any) -> None:
+        """Tell the client to stop working on request ``request_id`` when ``error`` (why waiting for
+        it ended) is its cancellation or timeout."""
+        if not isinstance(error, (CancelledError, RequestTimeoutError)):
+            return
+        reason = "Request timed out" if isinstance(error, RequestTimeoutError) else error.reason
+        params: dict[str, t.Any] = {"requestId": request_id}
+        if reason:
+            params["reason"] = reason
+        self.send_notification(methods.NOTIFICATIONS_CANCELLED, params, related_request_id)
 
     # -- lifecycle -----------------------------------------------------------
 

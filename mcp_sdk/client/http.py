@@ -299,6 +299,22 @@ class HTTP(Transport):
                 raise ValidationError(
                     f"POST {self.url} answered {request.get('method')} with Content-Type {content_type or 'none'!r}"
                 )
+        if not waiter.done():
+            self._resume(request, waiter, timeout, deadline, current, last_id, retry)
+
+    def _resume(
+        self,
+        request: Message,
+        waiter: Waiter,
+        timeout: float | None,
+        deadline: float | None,
+        current: CurrentRead | None,
+        last_id: str | None,
+        retry: float,
+    ) -> None:
+        """Read on after the POST's stream ended without ``waiter``'s response: resume it with ``GET``
+        + ``Last-Event-ID`` after ``retry`` seconds, up to ``max_reconnects`` fruitless attempts in
+        a row (without an event id, wait for the response on the standalone stream, if open)."""
         attempts = 0
         pause = retry
         while not waiter.done():
@@ -312,26 +328,10 @@ class HTTP(Transport):
             if attempts >= self.max_reconnects:
                 raise TransportError(f"GET {self.url}: gave up resuming the stream after {attempts} attempts")
             attempts += 1
-            if self._stop.wait(min(pause, self._read_timeout(timeout)) if deadline is None else min(pause, _remaining(deadline))):
-                raise TransportError(f"HTTP transport for {self.url} is closed")
-            if deadline is not None and _remaining(deadline) <= 0:
-                raise RequestTimeoutError(f"{request.get('method')} got no response within {timeout:g} seconds")
+            self._pause_before_resuming(request, pause, timeout, deadline)
             pause = retry
-            try:
-                resumed = self._http(
-                    "GET",
-                    headers={"Accept": "text/event-stream", "Last-Event-ID": last_id},
-                    stream=True,
-                    timeout=timeout if deadline is None else max(_remaining(deadline), 0.01),
-                )
-            except RequestTimeoutError:
-                raise
-            except TransportError as error:
-                # The connection failed (a server process that died with it kept alive, say): the
-                # events are in the server's store, so try again after `retry`, as one attempt.
-                if self._streams.closed:
-                    raise
-                logger.debug("resuming after event %s from %s failed: %s", last_id, self.url, error)
+            resumed = self._resumed_stream(last_id, timeout, deadline)
+            if resumed is None:  # the connection failed: try again after `retry`, as one attempt
                 continue
             with self._streams.tracking(resumed, current):
                 refused = retry_after(resumed)
@@ -345,6 +345,35 @@ class HTTP(Transport):
                 last_id, retry, polled = self._reader.read_stream(resumed, waiter, last_id, retry, timeout, deadline)
                 if last_id != seen or (polled and retry >= _POLL_FLOOR):  # progress, or the server's polling (SEP-1699)
                     attempts = 0
+
+    def _pause_before_resuming(self, request: Message, pause: float, timeout: float | None, deadline: float | None) -> None:
+        """Wait ``pause`` seconds (no longer than a read's timeout, or than the call has left).
+
+        :raises TransportError: the transport closed meanwhile.
+        :raises RequestTimeoutError: the call's own timeout passed.
+        """
+        if self._stop.wait(min(pause, self._read_timeout(timeout)) if deadline is None else min(pause, _remaining(deadline))):
+            raise TransportError(f"HTTP transport for {self.url} is closed")
+        if deadline is not None and _remaining(deadline) <= 0:
+            raise RequestTimeoutError(f"{request.get('method')} got no response within {timeout:g} seconds")
+
+    def _resumed_stream(self, last_id: str, timeout: float | None, deadline: float | None) -> requests.Response | None:
+        """``GET`` the stream again from after event ``last_id``; None when the connection failed
+        (a server process that died with it kept alive, say: the events are in the server's store)."""
+        try:
+            return self._http(
+                "GET",
+                headers={"Accept": "text/event-stream", "Last-Event-ID": last_id},
+                stream=True,
+                timeout=timeout if deadline is None else max(_remaining(deadline), 0.01),
+            )
+        except RequestTimeoutError:
+            raise
+        except TransportError as error:
+            if self._streams.closed:
+                raise
+            logger.debug("resuming after event %s from %s failed: %s", last_id, self.url, error)
+            return None
 
     def _received(self, message: t.Any) -> None:
         self.route_incoming(message, self._pending, self.send_notification, self.url)
@@ -389,12 +418,9 @@ class HTTP(Transport):
             except MCPError as error:
                 ready.set()
                 failures += 1
-                if failures > self.max_reconnects:
-                    logger.warning("standalone stream from %s given up: %s", self.url, error)
-                    return
-                if self._stop.wait(max(retry, _MIN_RETRY) * failures):
-                    return
-                continue
+                if self._retry_listening(failures, max(retry, _MIN_RETRY), error):
+                    continue
+                return
             with self._streams.tracking(response):
                 refused = retry_after(response)
                 if refused is not None:
@@ -402,12 +428,9 @@ class HTTP(Transport):
                     # close, as when the process holding it died; 429, 503: busy): as asked, as a failure.
                     ready.set()
                     failures += 1
-                    if failures > self.max_reconnects:
-                        logger.warning("standalone stream from %s given up: HTTP %s", self.url, response.status_code)
-                        return
-                    if self._stop.wait(max(retry, refused, _MIN_RETRY) * failures):
-                        return
-                    continue
+                    if self._retry_listening(failures, max(retry, refused, _MIN_RETRY), f"HTTP {response.status_code}"):
+                        continue
+                    return
                 if response.status_code != 200 or not is_event_stream(response):
                     # 405: the server offers no stream; anything else: it cannot, here.
                     log = logger.debug if response.status_code == 405 else logger.info
@@ -427,11 +450,17 @@ class HTTP(Transport):
                 failures = 0
             else:
                 failures += 1
-                if failures > self.max_reconnects:
-                    logger.warning("standalone stream from %s given up: it keeps ending at once", self.url)
-                    return
-            if self._stop.wait(max(retry, _MIN_RETRY) * max(failures, 1)):
+            if not self._retry_listening(failures, max(retry, _MIN_RETRY), "it keeps ending at once"):
                 return
+
+    def _retry_listening(self, failures: int, delay: float, why: t.Any) -> bool:
+        """Whether to open the standalone stream again, after ``failures`` fruitless tries in a row
+        (none: it was worth it): after ``delay`` seconds times those tries, unless they passed
+        ``max_reconnects`` (logged with ``why``) or the transport closed meanwhile."""
+        if failures > self.max_reconnects:
+            logger.warning("standalone stream from %s given up: %s", self.url, why)
+            return False
+        return not self._stop.wait(delay * max(failures, 1))
 
     # -- HTTP plumbing -------------------------------------------------------
 
@@ -449,16 +478,7 @@ class HTTP(Transport):
         """Send one HTTP request with the session headers, auth, one OAuth retry and one DPoP nonce retry."""
         if self._streams.closed and not closing:
             raise TransportError(f"HTTP transport for {self.url} is closed")
-        all_headers = dict(self.headers)
-        if body is not None:
-            all_headers["Content-Type"] = "application/json"
-            all_headers["Accept"] = "application/json, text/event-stream"
-        if self.session_id is not None:
-            all_headers["Mcp-Session-Id"] = self.session_id
-        if self.protocol_version is not None:
-            all_headers["MCP-Protocol-Version"] = self.protocol_version
-        if headers:
-            all_headers.update(headers)
+        all_headers = self._request_headers(body is not None, headers)
         data = json_rpc.encode(body).encode("utf-8") if body is not None else None
         # An idle standalone stream is normal; reconnect after a long silence instead of failing.
         read_timeout = 300.0 if listen else self._read_timeout(timeout)
@@ -473,11 +493,7 @@ class HTTP(Transport):
                     self.session, method, self.url, data, all_headers, stream, (self.timeout, read_timeout), oauth
                 )
             except requests.RequestException as error:
-                if self._streams.closed and not closing:
-                    raise TransportError(f"HTTP transport for {self.url} is closed") from None
-                if isinstance(error, requests.Timeout):
-                    raise RequestTimeoutError(f"{method} {self.url} timed out: {error}") from error
-                raise TransportError(f"{method} {self.url} failed: {error}") from error
+                self._send_failed(method, error, closing)
             if oauth is not None:
                 # A DPoP nonce challenge (RFC 9449 section 9) is retried once, apart from the one OAuth flow retry.
                 if oauth.wants_nonce_retry(response) and not nonce_retried:
@@ -494,6 +510,32 @@ class HTTP(Transport):
                     response.close()
                     continue
             return response
+
+    def _request_headers(self, has_body: bool, headers: t.Mapping[str, str] | None) -> dict[str, str]:
+        """The headers of a request: the transport's own, the session's, then ``headers``."""
+        all_headers = dict(self.headers)
+        if has_body:
+            all_headers["Content-Type"] = "application/json"
+            all_headers["Accept"] = "application/json, text/event-stream"
+        if self.session_id is not None:
+            all_headers["Mcp-Session-Id"] = self.session_id
+        if self.protocol_version is not None:
+            all_headers["MCP-Protocol-Version"] = self.protocol_version
+        if headers:
+            all_headers.update(headers)
+        return all_headers
+
+    def _send_failed(self, method: str, error: requests.RequestException, closing: bool) -> t.NoReturn:
+        """Raise what a request that ``requests`` could not send means (called handling ``error``).
+
+        :raises TransportError: the transport closed meanwhile, or the connection failed.
+        :raises RequestTimeoutError: the server did not answer in time.
+        """
+        if self._streams.closed and not closing:
+            raise TransportError(f"HTTP transport for {self.url} is closed") from None
+        if isinstance(error, requests.Timeout):
+            raise RequestTimeoutError(f"{method} {self.url} timed out: {error}") from error
+        raise TransportError(f"{method} {self.url} failed: {error}") from error
 
     def _check_status(self, response: requests.Response, method: str, request: Message | None) -> Message | None:
         """Raise for an HTTP error; return a JSON-RPC error response the body carries for ``request``."""
@@ -519,17 +561,7 @@ class HTTP(Transport):
         except (*STREAM_ERRORS, RecursionError):
             pass
         if status in _BUSY and request is not None:  # a refused request, to be tried later (not resent at once)
-            error = body.get("error") if type(body) is dict else None
-            error = error if isinstance(error, dict) else {}
-            message = error.get("message")
-            code = error.get("code")
-            raise ServerBusyError(
-                message if isinstance(message, str) else f"{method} {self.url}: HTTP {status} {response.reason}",
-                code if isinstance(code, int) and not isinstance(code, bool) else error_codes.INVALID_REQUEST,
-                error.get("data"),
-                status=status,
-                retry_after=retry_after_seconds(response.headers.get("Retry-After")),
-            )
+            raise _busy_error(response, body, f"{method} {self.url}")
         if request is not None and type(body) is dict and isinstance(body.get("error"), dict):
             body_id = body.get("id")
             if body_id is None or (json_rpc.is_valid_id(body_id) and body_id == request.get("id")):
@@ -546,6 +578,22 @@ class HTTP(Transport):
 
 #: HTTP statuses of a server refusing for now (:class:`ServerBusyError`).
 _BUSY = frozenset({429, 503})
+
+
+def _busy_error(response: requests.Response, body: t.Any, what: str) -> ServerBusyError:
+    """The error for a request the server refused for now (429, 503): the JSON-RPC error its
+    body carries, if any, and when to try again; ``what`` is ``"METHOD URL"``."""
+    error = body.get("error") if type(body) is dict else None
+    error = error if isinstance(error, dict) else {}
+    message = error.get("message")
+    code = error.get("code")
+    return ServerBusyError(
+        message if isinstance(message, str) else f"{what}: HTTP {response.status_code} {response.reason}",
+        code if isinstance(code, int) and not isinstance(code, bool) else error_codes.INVALID_REQUEST,
+        error.get("data"),
+        status=response.status_code,
+        retry_after=retry_after_seconds(response.headers.get("Retry-After")),
+    )
 
 
 def _remaining(deadline: float) -> float:

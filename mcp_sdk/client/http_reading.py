@@ -159,32 +159,38 @@ class ResponseReader:
                         break
             else:
                 response.raw.release_conn()
-        except sse.EventTooLarge as error:
+        except (sse.EventTooLarge, sse.DeadlineExceeded, urllib3.exceptions.ReadTimeoutError, requests.Timeout, *STREAM_ERRORS) as error:
+            self._stream_failed(error, response, draining, timeout)
+            polled = False  # the stream ended early: no poll, whatever its last event said
+        return StreamEnd(last_id, retry, polled)
+
+    def _stream_failed(self, error: Exception, response: requests.Response, draining: bool, timeout: float | None) -> None:
+        """Raise what ``error``, met reading an event stream, means for the call; return when it
+        only ends the stream early: a timeout while draining it after the response, or a broken
+        connection (the caller may resume after the last event id)."""
+        if isinstance(error, sse.EventTooLarge):
             response.close()  # the rest of the event is never read
             raise ValidationError(
                 f"{self.endpoint.url}: an SSE event passed the limit of {error.limit} bytes before it ended"
                 " (refused without reading the rest; HTTP(max_message_bytes=...) sets the limit)"
             ) from None
-        except sse.DeadlineExceeded:
+        if isinstance(error, sse.DeadlineExceeded):
             if draining:
-                return StreamEnd(last_id, retry, False)
+                return
             raise RequestTimeoutError(
                 f"{self.endpoint.url}: no response on the event stream within {timeout:g} seconds"
             ) from None
-        except (urllib3.exceptions.ReadTimeoutError, requests.Timeout) as error:
+        if isinstance(error, (urllib3.exceptions.ReadTimeoutError, requests.Timeout)):
             if draining:
-                return StreamEnd(last_id, retry, False)
+                return
             if self.stop.is_set():
                 raise TransportError(f"HTTP transport for {self.endpoint.url} is closed") from None
             raise RequestTimeoutError(
                 f"{self.endpoint.url}: no data on the event stream within {self._read_timeout(timeout):g} seconds"
             ) from error
-        except STREAM_ERRORS as error:
-            if self.stop.is_set() and not draining:
-                raise TransportError(f"HTTP transport for {self.endpoint.url} is closed") from None
-            logger.debug("event stream from %s broke: %s", self.endpoint.url, error)
-            polled = False
-        return StreamEnd(last_id, retry, polled)
+        if self.stop.is_set() and not draining:
+            raise TransportError(f"HTTP transport for {self.endpoint.url} is closed") from None
+        logger.debug("event stream from %s broke: %s", self.endpoint.url, error)
 
     def _read_timeout(self, timeout: float | None) -> float:
         return self.endpoint.timeout if timeout is None else timeout

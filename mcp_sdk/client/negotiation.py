@@ -49,14 +49,7 @@ def connect(sender: RequestSender, mode: str, version: str | None, timeout: floa
     :raises ServerError: the server refused.
     :raises ValidationError: a malformed result, or no version both sides speak.
     """
-    if mode not in modern.MODES:
-        raise ValueError(f"mode must be one of {', '.join(modern.MODES)}, not {mode!r}")
-    if version is not None and version not in modern.MODERN_VERSIONS and version not in SUPPORTED_VERSIONS:
-        raise ValueError(f"unknown protocol version {version!r}")
-    if mode == "modern" and version in SUPPORTED_VERSIONS:
-        raise ValueError(f"mode='modern' cannot speak {version}, a version negotiated with initialize")
-    if mode == "legacy" and version in modern.MODERN_VERSIONS:
-        raise ValueError(f"mode='legacy' cannot speak {version}")
+    _check_mode(mode, version)
     key = modern.era_key(sender.transport)
     wants_legacy = mode == "legacy" or version in SUPPORTED_VERSIONS
     if wants_legacy:
@@ -77,6 +70,18 @@ def connect(sender: RequestSender, mode: str, version: str | None, timeout: floa
         return Handshake(era, combined, None, result)
     modern.ERAS.remember(key, modern.LEGACY)
     return initialize(sender, None, timeout)
+
+
+def _check_mode(mode: str, version: str | None) -> None:
+    """:raises ValueError: an unknown ``mode`` or ``version``, or a ``version`` that ``mode`` cannot speak."""
+    if mode not in modern.MODES:
+        raise ValueError(f"mode must be one of {', '.join(modern.MODES)}, not {mode!r}")
+    if version is not None and version not in modern.MODERN_VERSIONS and version not in SUPPORTED_VERSIONS:
+        raise ValueError(f"unknown protocol version {version!r}")
+    if mode == "modern" and version in SUPPORTED_VERSIONS:
+        raise ValueError(f"mode='modern' cannot speak {version}, a version negotiated with initialize")
+    if mode == "legacy" and version in modern.MODERN_VERSIONS:
+        raise ValueError(f"mode='legacy' cannot speak {version}")
 
 
 def initialize(sender: RequestSender, protocol_version: str | None, timeout: float | None) -> Handshake:
@@ -118,7 +123,7 @@ def discover(sender: RequestSender, version: str, timeout: float | None,
 
     :raises ServerError: a modern server refused in a way retrying cannot fix.
     """
-    wait = timeout if probe_timeout is None else min(probe_timeout, timeout) if timeout is not None else probe_timeout
+    wait = _discover_wait(timeout, probe_timeout)
     for attempt in (1, 2):
         era = ModernEra(version)
         try:
@@ -128,15 +133,10 @@ def discover(sender: RequestSender, version: str, timeout: float | None,
                 raise
             return None
         if modern.is_discover_result(response):
-            result: dict[str, t.Any] = response["result"]
-            modern.result_type(result, modern.SERVER_DISCOVER, input_allowed=False)
-            offered = [v for v in result["supportedVersions"] if isinstance(v, str)]
-            if version not in offered:
-                chosen = modern.pick_version(offered)
-                if chosen is None:
-                    break  # a server of a newer era only, or one that lists only legacy versions
-                era = ModernEra(chosen)
-            return era, result
+            found = _agreed_era(response["result"], era)
+            if found is None:
+                break  # a server of a newer era only, or one that lists only legacy versions
+            return found
         code = modern.error_code(response)
         if code == error_codes.UNSUPPORTED_PROTOCOL_VERSION and attempt == 1:
             chosen = modern.pick_version(modern.supported_versions(response))
@@ -146,14 +146,41 @@ def discover(sender: RequestSender, version: str, timeout: float | None,
             if any(v in SUPPORTED_VERSIONS for v in modern.supported_versions(response)):
                 break  # a dual-era server that speaks none of our modern versions
         if code in modern.MODERN_ERROR_CODES or probe_timeout is None:
-            body = response.get("error") or {}
-            if "error" not in response:
-                raise ValidationError("Response validation failed: server/discover answered without a DiscoverResult")
-            raise ServerError(str(body.get("message", "")), t.cast(int, code), body.get("data"))
+            raise _refusal(response, code)
         break
     if probe_timeout is None:
         raise ValidationError(f"the server speaks none of this client's modern versions ({', '.join(modern.MODERN_VERSIONS)})")
     return None
+
+
+def _discover_wait(timeout: float | None, probe_timeout: float | None) -> float | None:
+    """How long to wait for ``server/discover``: the call's ``timeout``, cut to ``probe_timeout`` when probing."""
+    if probe_timeout is None:
+        return timeout
+    return min(probe_timeout, timeout) if timeout is not None else probe_timeout
+
+
+def _agreed_era(result: dict[str, t.Any], era: ModernEra) -> tuple[ModernEra, dict[str, t.Any]] | None:
+    """The era to speak with a server whose ``DiscoverResult`` is ``result`` (``era``, the one
+    discover asked in, if it offers its version, else the best modern version it offers), and that
+    result; None when it offers none of ours.
+
+    :raises ValidationError: a malformed result.
+    """
+    modern.result_type(result, modern.SERVER_DISCOVER, input_allowed=False)
+    offered = [v for v in result["supportedVersions"] if isinstance(v, str)]
+    if era.protocol_version in offered:
+        return era, result
+    chosen = modern.pick_version(offered)
+    return None if chosen is None else (ModernEra(chosen), result)
+
+
+def _refusal(response: dict[str, t.Any], code: t.Any) -> ValidationError | ServerError:
+    """The error for a ``server/discover`` answered with the error ``code`` (or without a result)."""
+    body = response.get("error") or {}
+    if "error" not in response:
+        return ValidationError("Response validation failed: server/discover answered without a DiscoverResult")
+    return ServerError(str(body.get("message", "")), t.cast(int, code), body.get("data"))
 
 
 __all__ = ["Handshake", "connect", "discover", "initialize"]

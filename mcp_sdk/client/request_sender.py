@@ -172,11 +172,7 @@ class RequestSender:
             logger.info("%s lost with its stream; sending it again", method)
             return self._resend(era, method, params, cancellation, timeout, raise_errors)
         except (CancelledError, RequestTimeoutError) as error:
-            # On 2026-07-28 HTTP the transport cancelled by closing the request's stream.
-            closed = headers is not None and self.carries_headers and self.transport.cancels_by_closing_stream
-            if method not in _NEVER_CANCELLED and not closed:
-                reason = error.reason if isinstance(error, CancelledError) else "Request timed out"
-                self._cancel_quietly(request_id, reason)
+            self._cancel_abandoned(method, request_id, headers, error)
             raise
         if type(response) is not dict or response.get("id") != request_id:
             raise ValidationError(f"Response validation failed: expected a response to request {request_id}, got {response!r:.200}")
@@ -184,11 +180,7 @@ class RequestSender:
             return self._resend(era, method, params, cancellation, timeout, raise_errors)
         era.check_result(method, response)
         if "error" in response and raise_errors:
-            body = response["error"]
-            if not isinstance(body, dict):
-                raise ValidationError(f"Response validation failed: malformed error {body!r:.200}")
-            code = body.get("code")
-            raise ServerError(str(body.get("message", "")), code if type(code) is int else error_codes.INTERNAL_ERROR, body.get("data"))
+            raise _server_error(response["error"])
         return response
 
     def _resend(self, era: Era, method: str, params: dict[str, t.Any] | None, cancellation: Cancellation | None,
@@ -198,6 +190,17 @@ class RequestSender:
         user_meta = {k: v for k, v in (params or {}).get("_meta", {}).items() if not k.startswith(_RESERVED_META_PREFIX)}
         return self._send(era, method, plain, user_meta, cancellation, timeout, None, raise_errors, True)
 
+    def _cancel_abandoned(
+        self, method: str, request_id: int, headers: t.Mapping[str, str] | None, error: CancelledError | RequestTimeoutError
+    ) -> None:
+        """Tell the server to stop request ``request_id``, which its caller gave up on (``error``),
+        unless ``method`` is never cancelled or the transport cancelled it already."""
+        # On 2026-07-28 HTTP the transport cancelled by closing the request's stream.
+        closed = headers is not None and self.carries_headers and self.transport.cancels_by_closing_stream
+        if method not in _NEVER_CANCELLED and not closed:
+            reason = error.reason if isinstance(error, CancelledError) else "Request timed out"
+            self._cancel_quietly(request_id, reason)
+
     def _cancel_quietly(self, request_id: int, reason: str | None) -> None:
         try:
             self.cancel(request_id, reason)
@@ -206,6 +209,14 @@ class RequestSender:
 
     def __repr__(self) -> str:
         return f"<RequestSender {self.era!r}>"
+
+
+def _server_error(body: t.Any) -> ValidationError | ServerError:
+    """The error to raise for a response's ``error`` member ``body``."""
+    if not isinstance(body, dict):
+        return ValidationError(f"Response validation failed: malformed error {body!r:.200}")
+    code = body.get("code")
+    return ServerError(str(body.get("message", "")), code if type(code) is int else error_codes.INTERNAL_ERROR, body.get("data"))
 
 
 __all__ = ["DEFAULT_CLIENT_INFO", "RequestSender", "check_log_level", "result_of"]

@@ -46,6 +46,14 @@ class _Operator(t.NamedTuple):
     if_empty: str  # after the name of an empty named value
     allow_reserved: bool  # reserved characters (and pct-triplets) left as they are
 
+    def encode(self, text: str) -> str:
+        """``text`` percent-encoded as this operator wants it."""
+        return _encode(text, self.allow_reserved)
+
+    def pair(self, name: str, text: str) -> str:
+        """A named value: ``name=text``, or for an empty ``text`` the name and what follows it then."""
+        return f"{name}={text}" if text else name + self.if_empty
+
 
 # RFC 6570 appendix A, the table of operator behaviour.
 _OPERATORS: dict[str, _Operator] = {
@@ -232,32 +240,34 @@ def _expand(expression: _Expression, values: t.Mapping[str, t.Any]) -> str:
 
 
 def _expand_variable(operator: _Operator, variable: Variable, value: t.Any) -> str:
-    def encode(text: str) -> str:
-        return _encode(text, operator.allow_reserved)
-
-    def named(name: str, text: str) -> str:
-        return f"{name}={text}" if text else name + operator.if_empty
-
+    encode = operator.encode
     pairs = _pairs(value)
     if pairs is None and not isinstance(value, (list, tuple)):
         text = _text(value)
         if variable.prefix is not None:
             text = text[: variable.prefix]
-        return named(variable.name, encode(text)) if operator.named else encode(text)
+        return operator.pair(variable.name, encode(text)) if operator.named else encode(text)
     if variable.prefix is not None:
         raise URITemplateError(f"the prefix modifier of {variable.name!r} does not apply to a list or mapping (RFC 6570 section 2.4.1)")
     if variable.explode:
-        if pairs is not None:
-            return operator.separator.join(
-                named(encode(key), encode(item)) if operator.named else f"{encode(key)}={encode(item)}" for key, item in pairs
-            )
-        items = [_text(item) for item in value]
-        return operator.separator.join(named(variable.name, encode(item)) if operator.named else encode(item) for item in items)
+        return _expand_exploded(operator, variable, value, pairs)
     if pairs is not None:
         joined = ",".join(f"{encode(key)},{encode(item)}" for key, item in pairs)
     else:
         joined = ",".join(encode(_text(item)) for item in value)
-    return named(variable.name, joined) if operator.named else joined
+    return operator.pair(variable.name, joined) if operator.named else joined
+
+
+def _expand_exploded(operator: _Operator, variable: Variable, value: t.Any, pairs: list[tuple[str, str]] | None) -> str:
+    """A list or a mapping (``pairs``) exploded (``{name*}``): each item a value of its own, a
+    mapping's as ``key=value``."""
+    encode = operator.encode
+    if pairs is not None:
+        return operator.separator.join(
+            operator.pair(encode(key), encode(item)) if operator.named else f"{encode(key)}={encode(item)}" for key, item in pairs
+        )
+    items = [_text(item) for item in value]
+    return operator.separator.join(operator.pair(variable.name, encode(item)) if operator.named else encode(item) for item in items)
 
 
 # -- matching -------------------------------------------------------------------

@@ -150,11 +150,7 @@ class Dispatcher:
                 return None  # cancelled before it started: nothing to run, nothing to answer
         try:
             response = self._run(handler, request, middleware is not None)
-            if (
-                response is not None
-                and not session.returns_input_requests
-                and isinstance(response.get("result"), InputRequiredResult)
-            ):
+            if response is not None and isinstance(response.get("result"), InputRequiredResult):
                 response = self._fulfil_input_requests(handler, request, response)
         finally:
             if cancellation is not None:
@@ -177,7 +173,10 @@ class Dispatcher:
     ) -> dict[str, t.Any] | None:
         """On a 2025 session, a handler's :class:`InputRequiredResult` is asked of the client as
         real requests, and the handler runs again with the answers (as the TypeScript and Ruby
-        SDKs' legacy shims do)."""
+        SDKs' legacy shims do). A session that returns input requests (2026-07-28) gets
+        ``response`` as it is."""
+        if request.session.returns_input_requests:
+            return response
         rounds = 0
         while response is not None and isinstance(response.get("result"), InputRequiredResult):
             asked: InputRequiredResult = response["result"]

@@ -238,7 +238,6 @@ class ProtocolHandlers:
         continuation it returned as :class:`RunAsTask`): a result, an :class:`InputRequiredResult`,
         or a ``CreateTaskResult`` when it returns :class:`RunAsTask` (a task's own context runs the
         continuation at once)."""
-        data = request.data
         version = request.session.version
         try:
             returned = tool.invoke(arguments, context) if work is None else work(context)
@@ -246,8 +245,7 @@ class ProtocolHandlers:
             if kind is not Response and kind is not str:  # the usual returns are neither of these: two tests fewer
                 if isinstance(returned, RunAsTask):
                     then = returned.function
-                    session = context.session if context is not None and context.session is not None else request.session
-                    if self.tasks.should_run(session, returned.required):
+                    if self._runs_as_task(request, context, returned):
                         return self._continue_as_task(request, tool, then)
                     returned = then(context if context is not None else request.server_context())
                 if isinstance(returned, InputRequiredResult):
@@ -255,35 +253,8 @@ class ProtocolHandlers:
             result = tool_result(tool.tool_name, returned)
         except (RequestHandlerError, CancelledError):
             raise
-        except InvalidArgumentsError as error:  # a parameter's model refused its argument: as a schema failure
-            data["error"] = "invalid_arguments"
-            return _tool_error(str(error))
-        except ElicitationContentError as error:  # the client's answer did not fit the form: its words name the field
-            data["error"] = "invalid_elicitation_content"
-            self.core.report_exception(error, {"request": request.message})
-            return _tool_error(str(error))
-        except ClientRequestsUnavailableError as error:  # the transport's lack: its words say why (no secrets in them)
-            data["error"] = "client_requests_unavailable"
-            self.core.report_exception(error, {"request": request.message})
-            return _tool_error(str(error))
-        except CapabilityError as error:  # the client's lack, not a bug: say which capability (no secrets in it)
-            data["error"] = "missing_client_capability"
-            self.core.report_exception(error, {"request": request.message})
-            return _tool_error(f"{error}: this tool needs a capability the client did not declare")
-        except ToolResultError as error:  # the SDK found the tool's mistake: say it in the SDK's words
-            data["error"] = "invalid_tool_result"
-            self.core.report_exception(error, {"request": request.message})
-            return _tool_error(error.client_message)
-        except Exception as error:  # the tool's own failure: report it, tell the client nothing internal
-            outside = recognize(error)
-            if outside is not None:  # a mounting mistake the SDK can name: its words, to both
-                outside.__cause__ = error
-                data["error"] = "outside_host_context"
-                self.core.report_exception(outside, {"request": request.message})
-                return _tool_error(str(outside))
-            data["error"] = "internal_error"
-            self.core.report_exception(error, {"request": request.message})
-            return _tool_error(TOOL_INTERNAL_ERROR_TEXT)
+        except Exception as error:
+            return self._tool_failure(request, error)
         if tool.output_schema is not None and self.core.configuration.validate_tool_call_results and not result.get("isError"):
             self._check_structured_content(tool, result)
         if version in versions.FILTERED_VERSIONS:  # the latest version keeps every field
@@ -291,6 +262,46 @@ class ProtocolHandlers:
             if version in versions.OLDER_CONTENT_VERSIONS and type(result.get("content")) is list:
                 result["content"] = versions.content_for(result["content"], version)
         return result
+
+    def _runs_as_task(self, request: Request, context: ServerContext | None, returned: RunAsTask) -> bool:
+        """Whether the continuation a tool returned runs as a task of the session it belongs to
+        (the client asked for one, or the tool requires one) rather than at once."""
+        session = context.session if context is not None and context.session is not None else request.session
+        return self.tasks.should_run(session, returned.required)
+
+    def _tool_failure(self, request: Request, error: Exception) -> dict[str, t.Any]:
+        """The ``isError`` result of a tool call that raised ``error``, its kind noted in
+        ``request.data["error"]`` and, unless the arguments were at fault, reported."""
+        data = request.data
+        if isinstance(error, InvalidArgumentsError):  # a parameter's model refused its argument: as a schema failure
+            data["error"] = "invalid_arguments"
+            return _tool_error(str(error))
+        if isinstance(error, ElicitationContentError):  # the client's answer did not fit the form: its words name the field
+            data["error"] = "invalid_elicitation_content"
+            self.core.report_exception(error, {"request": request.message})
+            return _tool_error(str(error))
+        if isinstance(error, ClientRequestsUnavailableError):  # the transport's lack: its words say why (no secrets in them)
+            data["error"] = "client_requests_unavailable"
+            self.core.report_exception(error, {"request": request.message})
+            return _tool_error(str(error))
+        if isinstance(error, CapabilityError):  # the client's lack, not a bug: say which capability (no secrets in it)
+            data["error"] = "missing_client_capability"
+            self.core.report_exception(error, {"request": request.message})
+            return _tool_error(f"{error}: this tool needs a capability the client did not declare")
+        if isinstance(error, ToolResultError):  # the SDK found the tool's mistake: say it in the SDK's words
+            data["error"] = "invalid_tool_result"
+            self.core.report_exception(error, {"request": request.message})
+            return _tool_error(error.client_message)
+        # The tool's own failure: report it, tell the client nothing internal.
+        outside = recognize(error)
+        if outside is not None:  # a mounting mistake the SDK can name: its words, to both
+            outside.__cause__ = error
+            data["error"] = "outside_host_context"
+            self.core.report_exception(outside, {"request": request.message})
+            return _tool_error(str(outside))
+        data["error"] = "internal_error"
+        self.core.report_exception(error, {"request": request.message})
+        return _tool_error(TOOL_INTERNAL_ERROR_TEXT)
 
     def _check_structured_content(self, tool: type[Tool], result: dict[str, t.Any]) -> None:
         assert tool.output_schema is not None
@@ -377,17 +388,7 @@ class ProtocolHandlers:
             raise
         if isinstance(returned, InputRequiredResult):
             return returned  # type: ignore[return-value]  # the caller asks the client (MRTR)
-        if isinstance(returned, dict) and "contents" in returned:
-            returned = returned["contents"]
-        if returned is None:
-            returned = []
-        if not isinstance(returned, (list, tuple)):
-            returned = [returned]
-        contents = [to_wire(item) for item in returned]
-        for item in contents:  # the handler's mistake: a reported -32603, not an invalid result
-            if not isinstance(item, dict) or type(item.get("uri")) is not str:
-                raise TypeError(f"resources_read handler gave {type(item).__name__} content without a string 'uri'")
-        return {"contents": contents}
+        return {"contents": _resource_contents(returned)}
 
     def _subscribe(self, request: Request) -> dict[str, t.Any]:
         return self._subscription(request, "resources_subscribe")
@@ -418,6 +419,18 @@ class ProtocolHandlers:
             raise InvalidParamsError("Invalid params: 'ref' and 'argument' must be objects")
         if type(argument.get("name")) is not str or type(argument.get("value")) is not str:
             raise InvalidParamsError("Invalid params: 'argument' needs string 'name' and 'value'")
+        self._check_completion_ref(ref, argument["name"])
+        require_scopes(request.session.auth, completion_scopes(self.core.registry, ref))
+        if self.core.registry.handlers.get("completion") is None:
+            return {"completion": {"values": [], "hasMore": False}}
+        return {"completion": _completion(self._call_handler("completion", request, params))}
+
+    def _check_completion_ref(self, ref: dict[str, t.Any], argument: str) -> None:
+        """Refuse a ``completion/complete`` whose ``ref`` names no prompt, resource or template
+        here, or a template without the variable ``argument``.
+
+        :raises InvalidParamsError: saying which.
+        """
         kind = ref.get("type")
         if kind == "ref/prompt":
             name = ref.get("name")
@@ -430,42 +443,14 @@ class ProtocolHandlers:
             ):
                 raise InvalidParamsError(f"Resource not found: {uri}", data={"uri": uri})
             variables = _template_variables(uri)
-            if variables is not None and argument["name"] not in variables:
+            if variables is not None and argument not in variables:
                 raise InvalidParamsError(
-                    f"Invalid params: resource template {uri} has no variable {argument['name']!r}",
-                    data={"uri": uri, "argument": argument["name"]},
+                    f"Invalid params: resource template {uri} has no variable {argument!r}",
+                    data={"uri": uri, "argument": argument},
                 )
         else:
             raise InvalidParamsError(f"Invalid params: unknown ref type {kind!r}")
-        require_scopes(request.session.auth, completion_scopes(self.core.registry, ref))
-        if self.core.registry.handlers.get("completion") is None:
-            return {"completion": {"values": [], "hasMore": False}}
-        returned = self._call_handler("completion", request, params)
-        completion = returned.get("completion", returned) if isinstance(returned, dict) else {"values": returned}
-        # The handler's mistakes become a reported -32603, never a result the client cannot parse.
-        if not isinstance(completion, dict):
-            raise TypeError(f"completion handler returned {type(completion).__name__}, not a dict")
-        raw_values = completion.get("values")
-        if raw_values is not None and not isinstance(raw_values, (list, tuple)):
-            raise TypeError(f"completion values must be a list of strings, not {type(raw_values).__name__}")
-        values = list(raw_values or [])
-        if not all(type(value) is str for value in values):
-            raise TypeError("completion values must be a list of strings")
-        result: dict[str, t.Any] = {"values": values[:MAX_COMPLETION_VALUES]}
-        total = completion.get("total")
-        if total is not None and (type(total) is not int or total < 0):
-            raise TypeError(f"completion total must be a non-negative integer, not {total!r}")
-        if len(values) > MAX_COMPLETION_VALUES:
-            result["total"] = total if total is not None else len(values)
-            result["hasMore"] = True
-        else:
-            if total is not None:
-                result["total"] = total
-            has_more = completion.get("hasMore", False)
-            if type(has_more) is not bool:
-                raise TypeError(f"completion hasMore must be a boolean, not {has_more!r}")
-            result["hasMore"] = has_more
-        return {"completion": result}
+
 
     # -- shared --------------------------------------------------------------
 
@@ -482,6 +467,59 @@ class ProtocolHandlers:
         if signature.accepts_server_context:
             return handler(params, server_context=request.server_context())
         return handler(params)
+
+
+def _completion(returned: t.Any) -> dict[str, t.Any]:
+    """The ``completion`` of a ``completion/complete`` result, from what the handler returned
+    (a ``{"completion": ...}`` result, the completion itself, or its list of values).
+
+    :raises TypeError: the handler's mistakes, reported as ``-32603``, never a result the client
+        cannot parse.
+    """
+    completion = returned.get("completion", returned) if isinstance(returned, dict) else {"values": returned}
+    if not isinstance(completion, dict):
+        raise TypeError(f"completion handler returned {type(completion).__name__}, not a dict")
+    raw_values = completion.get("values")
+    if raw_values is not None and not isinstance(raw_values, (list, tuple)):
+        raise TypeError(f"completion values must be a list of strings, not {type(raw_values).__name__}")
+    values = list(raw_values or [])
+    if not all(type(value) is str for value in values):
+        raise TypeError("completion values must be a list of strings")
+    result: dict[str, t.Any] = {"values": values[:MAX_COMPLETION_VALUES]}
+    total = completion.get("total")
+    if total is not None and (type(total) is not int or total < 0):
+        raise TypeError(f"completion total must be a non-negative integer, not {total!r}")
+    if len(values) > MAX_COMPLETION_VALUES:
+        result["total"] = total if total is not None else len(values)
+        result["hasMore"] = True
+    else:
+        if total is not None:
+            result["total"] = total
+        has_more = completion.get("hasMore", False)
+        if type(has_more) is not bool:
+            raise TypeError(f"completion hasMore must be a boolean, not {has_more!r}")
+        result["hasMore"] = has_more
+    return result
+
+
+def _resource_contents(returned: t.Any) -> list[t.Any]:
+    """The ``contents`` of a ``resources/read`` result, from what the handler returned (a result
+    with ``contents``, a list of contents, one content, or None).
+
+    :raises TypeError: an item without a string ``uri``: the handler's mistake, reported as
+        ``-32603``, never an invalid result.
+    """
+    if isinstance(returned, dict) and "contents" in returned:
+        returned = returned["contents"]
+    if returned is None:
+        returned = []
+    if not isinstance(returned, (list, tuple)):
+        returned = [returned]
+    contents = [to_wire(item) for item in returned]
+    for item in contents:
+        if not isinstance(item, dict) or type(item.get("uri")) is not str:
+            raise TypeError(f"resources_read handler gave {type(item).__name__} content without a string 'uri'")
+    return contents
 
 
 def _template_variables(uri: str) -> list[str] | None:

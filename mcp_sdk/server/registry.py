@@ -364,6 +364,11 @@ class Registry:
         self.resource_templates = [
             tpl for tpl in registered.resource_templates if visibility.shows("resourceTemplates", tpl.uri_template, tpl.tags)
         ]
+        self._hide_the_rest(registered)
+
+    def _hide_the_rest(self, registered: _Registered) -> None:
+        """Note the resources and templates of ``registered`` (and those removed) that are not
+        shown, so that reading one answers as for an unknown one; and match the templates shown."""
         shown_uris = {resource.uri for resource in self.resources}
         removed = [name for kind, name in self._removed if kind == "resources"]
         self._hidden_uris = frozenset(

@@ -129,30 +129,53 @@ class Tool:
         owner = f"Tool {cls.tool_name}"
         if "call" in own:
             definition.check_call(owner, own["call"])
-        own_call = defines_call(cls) and not cls._pass_arguments_dict
-        if "input_schema" in own and own["input_schema"] is not None:
-            given = own["input_schema"]
+        cls._settle_input_schema(own, owner)
+        cls._settle_output_schema(own, owner)
+        cls._coerce_metadata(own, owner)
+        cls._signature = Signature(cls.call)
+
+    @classmethod
+    def _settle_input_schema(cls, own: t.Mapping[str, t.Any], owner: str) -> None:
+        """Take the class's own ``input_schema`` (compiled; a model class kept to bind arguments to),
+        bind ``call``'s arguments, then check the schema against ``call``'s signature, or derive it
+        from the signature where the class gave none (``own``: the class's ``__dict__``)."""
+        given = own.get("input_schema")
+        if given is not None:
             cls._input_model = given if definition.is_model(given) else None
             cls.input_schema = definition.compiled(owner, "input_schema", given, InputSchema)
             cls._input_schema_derived = False
         if "call" in own or "input_schema" in own:
             model, takes_object = cls._input_model, cls._pass_arguments_dict
             cls._arguments = ArgumentBinding.build(cls.call, owner, model=model, takes_object=takes_object) if defines_call(cls) else None
-        if "input_schema" in own and own["input_schema"] is not None:
-            if own_call and not (cls._arguments is not None and cls._arguments.takes_model_whole()):
+        if not defines_call(cls) or cls._pass_arguments_dict:
+            return  # no call of its own, or one that takes the arguments dict: no signature to hold the schema to
+        takes_model_whole = cls._arguments is not None and cls._arguments.takes_model_whole()
+        if given is not None:
+            if not takes_model_whole:
                 type_schema.check_against_signature(cls.input_schema.schema, cls.call, owner)
-        elif "call" in own and own_call and (cls._input_schema_derived or cls.input_schema is Tool.input_schema):
-            derived = type_schema.input_schema_for(cls.call, owner)
-            cls.input_schema = InputSchema(derived if derived["properties"] else None)
-            cls._input_schema_derived = True
-        elif "call" in own and own_call and not (cls._arguments is not None and cls._arguments.takes_model_whole()):
-            type_schema.check_against_signature(cls.input_schema.schema, cls.call, owner)
-        if "output_schema" in own and own["output_schema"] is not None:
-            cls.output_schema = definition.compiled(owner, "output_schema", own["output_schema"], OutputSchema)
+        elif "call" in own:
+            if cls._input_schema_derived or cls.input_schema is Tool.input_schema:
+                derived = type_schema.input_schema_for(cls.call, owner)
+                cls.input_schema = InputSchema(derived if derived["properties"] else None)
+                cls._input_schema_derived = True
+            elif not takes_model_whole:
+                type_schema.check_against_signature(cls.input_schema.schema, cls.call, owner)
+
+    @classmethod
+    def _settle_output_schema(cls, own: t.Mapping[str, t.Any], owner: str) -> None:
+        """Compile the class's own ``output_schema``; without one, a new ``call`` whose return type
+        implies one (a dataclass, a model, a number...) gets it."""
+        given = own.get("output_schema")
+        if given is not None:
+            cls.output_schema = definition.compiled(owner, "output_schema", given, OutputSchema)
         elif "call" in own and cls.output_schema is None:
             implied = type_schema.output_schema_for(cls.call)
             if implied is not None:
                 cls.output_schema = OutputSchema(implied)
+
+    @classmethod
+    def _coerce_metadata(cls, own: t.Mapping[str, t.Any], owner: str) -> None:
+        """Turn the class's own ``annotations``, ``required_scopes``, ``task`` and ``tags`` into their checked forms."""
         if "annotations" in own:
             cls.annotations = Annotations.coerce(own["annotations"])
         if "required_scopes" in own:
@@ -161,7 +184,6 @@ class Tool:
             cls.task = task_support(owner, own["task"])
         if "tags" in own:
             cls.tags = tag_set(own["tags"])
-        cls._signature = Signature(cls.call)
 
     def __init__(self, *args: t.Any, **kwargs: t.Any) -> None:
         """Always raises: a tool is its class, registered as is (``Server(tools=[EchoTool])``).
@@ -364,7 +386,11 @@ def takes_arguments_dict(function: t.Callable[..., t.Any], input_schema: t.Any =
         return True
     if schema is not None:  # an explicit schema without this name: the Ruby-shaped fn(args) of old
         return True
-    hint = parameter.annotation
+    return _is_mapping_hint(parameter.annotation)
+
+
+def _is_mapping_hint(hint: t.Any) -> bool:
+    """Whether a parameter annotated ``hint`` takes a mapping (``dict``, ``Mapping[str, Any]``, or such a string)."""
     return hint in (dict, "dict", t.Mapping) or t.get_origin(hint) in (dict, collections.abc.Mapping) or (
         isinstance(hint, str) and hint.startswith(("dict[", "Dict[", "Mapping[", "t.Mapping[", "typing.Mapping["))
     )

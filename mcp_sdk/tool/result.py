@@ -68,6 +68,15 @@ def tool_result(tool_name: str, returned: t.Any) -> dict[str, t.Any]:
         isinstance(returned, (list, tuple)) and all(isinstance(item, str) or _is_block(item) for item in returned)
     ):
         return {"content": content_blocks(tool_name, returned), "isError": False}
+    return _data_result(tool_name, returned)
+
+
+def _data_result(tool_name: str, returned: t.Any) -> dict[str, t.Any]:
+    """The result of a value returned as data: its JSON as ``structuredContent`` (a value that is
+    no object wrapped under :data:`RESULT_KEY`) and as one text block.
+
+    :raises ToolResultError: ``returned`` is no data JSON can carry.
+    """
     if (
         isinstance(returned, dict)
         or (dataclasses.is_dataclass(returned) and not isinstance(returned, type))

@@ -155,51 +155,74 @@ def schema_for(hint: t.Any, mode: schema_sources.Mode = "validation") -> dict[st
                 annotated["description"] = extra
         return annotated
     if origin is t.Union or origin is types.UnionType:
-        options = [schema_for(arg) for arg in args]
-        nullable = {"type": "null"} in options
-        others = [o for o in options if o != {"type": "null"}]
-        if nullable and len(others) == 1 and isinstance(others[0].get("type"), str):
-            return {**others[0], "type": [others[0]["type"], "null"]}
-        return {"anyOf": options}
+        return _union_schema(args)
     if origin is t.Literal:
         return _enum_schema(list(args))
     if origin in (list, tuple, set, frozenset) or hint in (list, tuple, set, frozenset):
-        schema: dict[str, t.Any] = {"type": "array"}
-        if origin is tuple and args and args[-1] is not Ellipsis:
-            schema["prefixItems"] = [schema_for(arg) for arg in args]
-            schema["minItems"] = schema["maxItems"] = len(args)
-        elif args:
-            schema["items"] = schema_for(args[0])
-        if origin in (set, frozenset) or hint in (set, frozenset):
-            schema["uniqueItems"] = True
-        return schema
+        return _array_schema(hint, origin, args)
     if origin is dict or hint is dict:
-        mapping: dict[str, t.Any] = {"type": "object"}
-        if len(args) == 2 and args[1] is not t.Any:
-            mapping["additionalProperties"] = schema_for(args[1])
-        return mapping
+        return _mapping_schema(args)
     if isinstance(hint, type):
-        if issubclass(hint, enum.Enum):
-            return _enum_schema([member.value for member in hint])
-        if t.is_typeddict(hint):
-            hints = t.get_type_hints(hint, include_extras=True)
-            required_keys: frozenset[str] = getattr(hint, "__required_keys__", frozenset(hints))
-            return _object_schema({name: (hints[name], name in required_keys, None) for name in hints})
-        if dataclasses.is_dataclass(hint):
-            hints = t.get_type_hints(hint, include_extras=True)
-            fields = {
-                f.name: (hints.get(f.name, t.Any), _dataclass_required(f), _dataclass_default(f))
-                for f in dataclasses.fields(hint)
-            }
-            return _object_schema(fields)
-        if attrs.has(hint):
-            hints = t.get_type_hints(hint, include_extras=True)
-            fields = {
-                a.name: (hints.get(a.name, t.Any), a.default is attrs.NOTHING, _attrs_default(a))
-                for a in attrs.fields(hint)
-            }
-            return _object_schema(fields)
+        schema = _class_schema(hint)
+        if schema is not None:
+            return schema
     raise TypeError(f"{_type_name(hint)} has no JSON Schema (use str, int, float, bool, list, dict, Literal, an Enum, a TypedDict, a dataclass or a Pydantic model)")
+
+
+def _union_schema(args: tuple[t.Any, ...]) -> dict[str, t.Any]:
+    """The schema of a union of ``args``: ``anyOf`` them, or the one type made nullable (``X | None``)."""
+    options = [schema_for(arg) for arg in args]
+    nullable = {"type": "null"} in options
+    others = [o for o in options if o != {"type": "null"}]
+    if nullable and len(others) == 1 and isinstance(others[0].get("type"), str):
+        return {**others[0], "type": [others[0]["type"], "null"]}
+    return {"anyOf": options}
+
+
+def _array_schema(hint: t.Any, origin: t.Any, args: tuple[t.Any, ...]) -> dict[str, t.Any]:
+    """The schema of a list, tuple, set or frozenset hint (``origin`` and ``args`` its parts)."""
+    schema: dict[str, t.Any] = {"type": "array"}
+    if origin is tuple and args and args[-1] is not Ellipsis:
+        schema["prefixItems"] = [schema_for(arg) for arg in args]
+        schema["minItems"] = schema["maxItems"] = len(args)
+    elif args:
+        schema["items"] = schema_for(args[0])
+    if origin in (set, frozenset) or hint in (set, frozenset):
+        schema["uniqueItems"] = True
+    return schema
+
+
+def _mapping_schema(args: tuple[t.Any, ...]) -> dict[str, t.Any]:
+    """The schema of a dict hint with type arguments ``args`` (its values typed unless ``Any``)."""
+    mapping: dict[str, t.Any] = {"type": "object"}
+    if len(args) == 2 and args[1] is not t.Any:
+        mapping["additionalProperties"] = schema_for(args[1])
+    return mapping
+
+
+def _class_schema(hint: type) -> dict[str, t.Any] | None:
+    """The schema of an Enum, a TypedDict, a dataclass or an attrs class; None for another class."""
+    if issubclass(hint, enum.Enum):
+        return _enum_schema([member.value for member in hint])
+    if t.is_typeddict(hint):
+        hints = t.get_type_hints(hint, include_extras=True)
+        required_keys: frozenset[str] = getattr(hint, "__required_keys__", frozenset(hints))
+        return _object_schema({name: (hints[name], name in required_keys, None) for name in hints})
+    if dataclasses.is_dataclass(hint):
+        hints = t.get_type_hints(hint, include_extras=True)
+        fields = {
+            f.name: (hints.get(f.name, t.Any), _dataclass_required(f), _dataclass_default(f))
+            for f in dataclasses.fields(hint)
+        }
+        return _object_schema(fields)
+    if attrs.has(hint):
+        hints = t.get_type_hints(hint, include_extras=True)
+        fields = {
+            a.name: (hints.get(a.name, t.Any), a.default is attrs.NOTHING, _attrs_default(a))
+            for a in attrs.fields(hint)
+        }
+        return _object_schema(fields)
+    return None
 
 
 def check_against_signature(schema: t.Mapping[str, t.Any], function: t.Callable[..., t.Any], owner: str) -> None:
@@ -210,29 +233,44 @@ def check_against_signature(schema: t.Mapping[str, t.Any], function: t.Callable[
     """
     check_required_names(schema, owner)
     signature = inspect.signature(function)
+    _check_required_are_parameters(schema, function, signature, owner)
+    _check_parameters_are_properties(schema, function, signature, owner)
+
+
+def _check_required_are_parameters(
+    schema: t.Mapping[str, t.Any], function: t.Callable[..., t.Any], signature: inspect.Signature, owner: str
+) -> None:
+    """:raises SchemaError: a ``required`` property ``function`` has no parameter for (and no ``**kwargs``)."""
     if any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values()):
-        takes: set[str] | None = None
-    else:
-        takes = {p.name for p in signature.parameters.values() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
-    properties = schema.get("properties")
-    composed = any(key in schema for key in ("$ref", "allOf", "anyOf", "oneOf", "additionalProperties", "patternProperties"))
+        return
+    takes = {p.name for p in signature.parameters.values() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
     for name in schema.get("required") or ():
-        if takes is not None and name not in takes:
+        if name not in takes:
             raise SchemaError(
                 f"{owner}: input_schema requires {name!r} but {_name(function)} has no parameter {name!r} (add it, or **kwargs)"
             )
-    if isinstance(properties, dict) and not composed:
-        for parameter in signature.parameters.values():
-            if (
-                parameter.name not in SKIPPED_PARAMETERS
-                and parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)
-                and parameter.default is parameter.empty
-                and parameter.name not in properties
-            ):
-                raise SchemaError(
-                    f"{owner}: parameter {parameter.name!r} of {_name(function)} is required but input_schema has no property {parameter.name!r}"
-                    " (add it to the schema, or give the parameter a default)"
-                )
+
+
+def _check_parameters_are_properties(
+    schema: t.Mapping[str, t.Any], function: t.Callable[..., t.Any], signature: inspect.Signature, owner: str
+) -> None:
+    """:raises SchemaError: a parameter of ``function`` without a default that the schema's
+        ``properties`` lack (checked only for a plain object schema, not a composed one)."""
+    properties = schema.get("properties")
+    composed = any(key in schema for key in ("$ref", "allOf", "anyOf", "oneOf", "additionalProperties", "patternProperties"))
+    if not isinstance(properties, dict) or composed:
+        return
+    for parameter in signature.parameters.values():
+        if (
+            parameter.name not in SKIPPED_PARAMETERS
+            and parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)
+            and parameter.default is parameter.empty
+            and parameter.name not in properties
+        ):
+            raise SchemaError(
+                f"{owner}: parameter {parameter.name!r} of {_name(function)} is required but input_schema has no property {parameter.name!r}"
+                " (add it to the schema, or give the parameter a default)"
+            )
 
 
 def check_required_names(schema: t.Mapping[str, t.Any], owner: str) -> None:

@@ -107,22 +107,34 @@ def request_tokens(
     else:
         response = _post_with_proof(http, dpop, token_endpoint, {**form, **fields}, label, headers)
     if not response.ok:
-        code = _error_code(response)
-        if code == "invalid_grant":
-            raise InvalidGrantError(f"token endpoint refused the {grant_type} grant: invalid_grant")
-        if code == "invalid_client":
-            raise InvalidClientError(f"token endpoint returned HTTP {response.status} for the {grant_type} grant (invalid_client)")
-        detail = f" ({code})" if code else ""
-        raise AuthorizationError(f"token endpoint returned HTTP {response.status} for the {grant_type} grant{detail}")
+        raise _refusal(response, grant_type)
     tokens = response.json_object("token response")
+    _check_token_response(tokens, dpop is not None)
+    return tokens
+
+
+def _refusal(response: Response, grant_type: str) -> AuthorizationError:
+    """The error for the token endpoint's refusal of a ``grant_type`` grant, by its OAuth error code."""
+    code = _error_code(response)
+    if code == "invalid_grant":
+        return InvalidGrantError(f"token endpoint refused the {grant_type} grant: invalid_grant")
+    if code == "invalid_client":
+        return InvalidClientError(f"token endpoint returned HTTP {response.status} for the {grant_type} grant (invalid_client)")
+    detail = f" ({code})" if code else ""
+    return AuthorizationError(f"token endpoint returned HTTP {response.status} for the {grant_type} grant{detail}")
+
+
+def _check_token_response(tokens: dict[str, t.Any], dpop: bool) -> None:
+    """:raises AuthorizationError: ``tokens`` lacks an access token, or has a token type other than
+        Bearer (or DPoP, with ``dpop``), or a refresh token or scope that is not a string."""
     access_token = tokens.get("access_token")
     if not isinstance(access_token, str) or not access_token:
         raise AuthorizationError("token response has no access_token")
     token_type = tokens.get("token_type", "Bearer")
-    accepted = ("bearer", "dpop") if dpop is not None else ("bearer",)
+    accepted = ("bearer", "dpop") if dpop else ("bearer",)
     if not isinstance(token_type, str) or token_type.lower() not in accepted:
         raise AuthorizationError(
-            "token response token_type is not Bearer" + (" or DPoP" if dpop is not None else "")
+            "token response token_type is not Bearer" + (" or DPoP" if dpop else "")
         )
     refresh_token = tokens.get("refresh_token")
     if refresh_token is not None and not isinstance(refresh_token, str):
@@ -130,7 +142,6 @@ def request_tokens(
     scope = tokens.get("scope")
     if scope is not None and not isinstance(scope, str):
         raise AuthorizationError("token response scope is not a string")
-    return tokens
 
 
 def _post_with_proof(

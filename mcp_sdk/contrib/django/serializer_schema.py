@@ -97,12 +97,25 @@ def _value_schema(field: t.Any) -> dict[str, t.Any]:
     if isinstance(field, fields.ChoiceField):
         return {"enum": list(field.choices)}
     if isinstance(field, fields.ListField):
-        schema: dict[str, t.Any] = {"type": "array", "items": _value_schema(field.child) if field.child is not None else {}}
-        if field.min_length is not None:
-            schema["minItems"] = field.min_length
-        if field.max_length is not None:
-            schema["maxItems"] = field.max_length
-        return schema
+        return _list_schema(field)
+    return _scalar_schema(field)
+
+
+def _list_schema(field: t.Any) -> dict[str, t.Any]:
+    """The schema of a ``ListField``: an array of its child's values, with its length limits."""
+    schema: dict[str, t.Any] = {"type": "array", "items": _value_schema(field.child) if field.child is not None else {}}
+    if field.min_length is not None:
+        schema["minItems"] = field.min_length
+    if field.max_length is not None:
+        schema["maxItems"] = field.max_length
+    return schema
+
+
+def _scalar_schema(field: t.Any) -> dict[str, t.Any]:
+    """The schema of a field of one value: its class's (most specific first along the MRO, see
+    :data:`_SIMPLE`), with the limits of a string or a number field."""
+    from rest_framework import fields
+
     for kind in type(field).__mro__:
         if kind.__name__ in _SIMPLE:
             schema = dict(_SIMPLE[kind.__name__])
@@ -110,21 +123,27 @@ def _value_schema(field: t.Any) -> dict[str, t.Any]:
     else:
         schema = {}
     if isinstance(field, fields.CharField):
-        min_length = field.min_length if field.min_length is not None else (None if field.allow_blank else 1)
-        if min_length is not None:
-            schema["minLength"] = min_length
-        if field.max_length is not None:
-            schema["maxLength"] = field.max_length
-        # Plain RegexValidators only: URLValidator's and EmailValidator's patterns are not ECMA-262.
-        patterns = [validator.regex.pattern for validator in field.validators if type(validator).__name__ == "RegexValidator"]
-        if patterns and "pattern" not in schema:
-            schema["pattern"] = patterns[0]
+        _add_string_limits(field, schema)
     if isinstance(field, (fields.IntegerField, fields.FloatField, fields.DecimalField)):
         if field.min_value is not None:
             schema["minimum"] = field.min_value
         if field.max_value is not None:
             schema["maximum"] = field.max_value
     return schema
+
+
+def _add_string_limits(field: t.Any, schema: dict[str, t.Any]) -> None:
+    """Add a ``CharField``'s length limits (blank refused: at least one character) and the pattern
+    of its first plain regex validator to ``schema``."""
+    min_length = field.min_length if field.min_length is not None else (None if field.allow_blank else 1)
+    if min_length is not None:
+        schema["minLength"] = min_length
+    if field.max_length is not None:
+        schema["maxLength"] = field.max_length
+    # Plain RegexValidators only: URLValidator's and EmailValidator's patterns are not ECMA-262.
+    patterns = [validator.regex.pattern for validator in field.validators if type(validator).__name__ == "RegexValidator"]
+    if patterns and "pattern" not in schema:
+        schema["pattern"] = patterns[0]
 
 
 def _related_schema(field: t.Any) -> dict[str, t.Any]:

@@ -86,7 +86,23 @@ def tools_from_routes(
     :param descriptions: a description per endpoint.
     :raises ValueError: an endpoint or blueprint the app does not have, or nothing listed.
     """
-    wanted, groups = list(endpoints), list(blueprints)
+    tools = []
+    for endpoint, rule in _chosen_rules(app, list(endpoints), list(blueprints)).items():
+        methods = sorted(set(rule.methods or ()) - {"HEAD", "OPTIONS"})
+        stem = (f"{prefix}_" if prefix else "") + endpoint.replace(".", "_")
+        for method in methods:
+            name = stem if len(methods) == 1 else f"{stem}_{method.lower()}"
+            schema = (input_schemas or {}).get(endpoint)
+            tools.append(_route_tool(app, endpoint, rule, method, name, schema, (descriptions or {}).get(endpoint)))
+    return tools
+
+
+def _chosen_rules(app: Flask, wanted: list[str], groups: list[str]) -> dict[str, Rule]:
+    """The rule of each endpoint listed in ``wanted`` or belonging to a blueprint in ``groups``:
+    an endpoint's first rule, the one ``url_for`` builds.
+
+    :raises ValueError: nothing listed, or a name the app does not have.
+    """
     if not wanted and not groups:
         raise ValueError("tools_from_routes() exposes only what is listed: give endpoints= or blueprints=")
     missing = [name for name in wanted if name not in app.view_functions] + [name for name in groups if name not in app.blueprints]
@@ -96,23 +112,30 @@ def tools_from_routes(
     for rule in app.url_map.iter_rules():
         group = rule.endpoint.rpartition(".")[0]
         if (rule.endpoint in wanted or group in groups) and rule.endpoint not in chosen:
-            chosen[rule.endpoint] = rule  # an endpoint's first rule: the one url_for builds
-    tools = []
-    for endpoint, rule in chosen.items():
-        methods = sorted(set(rule.methods or ()) - {"HEAD", "OPTIONS"})
-        view = app.view_functions[endpoint]
-        stem = (f"{prefix}_" if prefix else "") + endpoint.replace(".", "_")
-        for method in methods:
-            name = stem if len(methods) == 1 else f"{stem}_{method.lower()}"
-            schema = _input_schema(name, rule, view, (input_schemas or {}).get(endpoint))
-            description = (descriptions or {}).get(endpoint) or type_schema.summary(view.__doc__) or f"{method} {rule.rule}"
-            call = _RouteCall(app, endpoint, method, tuple(rule.arguments))
-            annotations = {"read_only_hint": True} if method == "GET" else None
-            tool: type[Tool] = Tool.define(
-                name, description=description, input_schema=schema, annotations=annotations, handler=call, arguments_dict=True
-            )
-            tools.append(tool)
-    return tools
+            chosen[rule.endpoint] = rule
+    return chosen
+
+
+def _route_tool(
+    app: Flask,
+    endpoint: str,
+    rule: Rule,
+    method: str,
+    name: str,
+    schema: t.Mapping[str, t.Any] | None,
+    description: str | None,
+) -> type[Tool]:
+    """The tool ``name`` that calls ``endpoint`` with ``method``; its description ``description``,
+    else the view's docstring, else ``"GET /books/<int:id>"``."""
+    view = app.view_functions[endpoint]
+    input_schema = _input_schema(name, rule, view, schema)
+    description = description or type_schema.summary(view.__doc__) or f"{method} {rule.rule}"
+    call = _RouteCall(app, endpoint, method, tuple(rule.arguments))
+    annotations = {"read_only_hint": True} if method == "GET" else None
+    tool: type[Tool] = Tool.define(
+        name, description=description, input_schema=input_schema, annotations=annotations, handler=call, arguments_dict=True
+    )
+    return tool
 
 
 class _RouteCall:

@@ -100,14 +100,7 @@ class StdioTransport:
         drain_timeout: float = 0.5,
         shutdown_timeout: float = 2.0,
     ) -> None:
-        for name, value in (("max_workers", max_workers), ("max_line_bytes", max_line_bytes)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a positive integer, not {value!r}")
-        if isinstance(max_queue, bool) or not isinstance(max_queue, int) or max_queue < 0:
-            raise ValueError(f"max_queue must be a non-negative integer, not {max_queue!r}")
-        for name, seconds in (("drain_timeout", drain_timeout), ("shutdown_timeout", shutdown_timeout)):
-            if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
-                raise ValueError(f"{name} must be a non-negative number of seconds, not {seconds!r}")
+        _check_limits(max_workers, max_queue, max_line_bytes, drain_timeout, shutdown_timeout)
         self.server = server
         self.max_workers = max_workers
         self.max_queue = max_queue
@@ -324,28 +317,11 @@ class StdioTransport:
                 return
             try:
                 message = decode(line)
-            except UnicodeDecodeError as error:
-                self._write_message(json_rpc.parse_error(f"invalid UTF-8 at byte {error.start}"), defer=True)
+            except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
+                self._unparsable(line, error)
                 continue
-            except (ValueError, RecursionError) as error:
-                if line.strip():  # blank lines are allowed and ignored
-                    detail = str(error) if isinstance(error, ValueError) else "JSON nested too deeply"
-                    self._write_message(json_rpc.parse_error(detail), defer=True)
+            if self._active and self._refused_as_in_flight(message):
                 continue
-            if type(message) is dict and "method" in message and self._active:
-                request_id = message.get("id")
-                # Only this thread adds to _active, so a hit means that request is still queued
-                # or running: answering the duplicate must not drop or cancel the first.
-                if type(request_id) in _ID_TYPES and request_id in self._active:
-                    self._write_message(
-                        json_rpc.error(
-                            request_id,
-                            error_codes.INVALID_REQUEST,
-                            "Invalid Request: this id is already in use by a request in flight",
-                        ),
-                        defer=True,
-                    )
-                    continue
             if needs_worker(message):
                 if not self._start(message, token, session):
                     return
@@ -356,6 +332,35 @@ class StdioTransport:
                 response = self._internal_error(message, error)
             if response is not None:
                 self._write_response(response, defer=self._reader.buffered())
+
+    def _unparsable(self, line: bytes, error: ValueError | RecursionError) -> None:
+        """Answer a line that holds no JSON with ``-32700`` (a blank line is allowed, and ignored)."""
+        if isinstance(error, UnicodeDecodeError):
+            detail = f"invalid UTF-8 at byte {error.start}"
+        elif not line.strip():
+            return
+        else:
+            detail = str(error) if isinstance(error, ValueError) else "JSON nested too deeply"
+        self._write_message(json_rpc.parse_error(detail), defer=True)
+
+    def _refused_as_in_flight(self, message: t.Any) -> bool:
+        """Whether ``message`` is a request whose id a request still queued or running holds; it
+        is then answered with ``-32600``: answering the duplicate must not drop or cancel the first.
+        (Only the reader adds to ``_active``, so a hit means that request is still in flight.)"""
+        if type(message) is not dict or "method" not in message:
+            return False
+        request_id = message.get("id")
+        if type(request_id) not in _ID_TYPES or request_id not in self._active:
+            return False
+        self._write_message(
+            json_rpc.error(
+                request_id,
+                error_codes.INVALID_REQUEST,
+                "Invalid Request: this id is already in use by a request in flight",
+            ),
+            defer=True,
+        )
+        return True
 
     def _end_input(self) -> None:
         self._writer.flush_deferred()
@@ -378,9 +383,43 @@ class StdioTransport:
 
     def _start(self, message: t.Any, token: int, session: ServerSession) -> bool:
         """Run (or queue, or refuse) a request read by the reader, then queued requests while any
-        wait; return whether this thread still reads. (One method: a second frame per request,
-        taking five arguments, cost more than the split was worth.)"""
+        wait; return whether this thread still reads. (Running a request stays inline: admitting
+        and finishing it are the only frames this costs per request besides the handler's.)"""
         request_id = message.get("id") if type(message) is dict else None
+        run, cancellation = self._admit(message, request_id, session)
+        if not run:
+            return True
+        handle = self.server.handle_message
+        queued = False  # the first request was accepted just now: only a queued one may be cancelled already
+        while True:
+            response: t.Any = None
+            if not self._stopping and not (queued and cancellation is not None and cancellation.cancelled()):
+                # (A cancel that reached the first one meanwhile: the dispatcher finds it when it begins
+                # the request, and any other answer is dropped below.)
+                try:
+                    response = handle(message, session, cancellation)
+                except Exception as error:  # a bug must not take the thread down
+                    response = self._internal_error(message, error)
+                if cancellation is not None and (type(response) is not dict or "result" not in response):
+                    # Answered without a result: perhaps before the session began it (an unknown method,
+                    # a malformed request), so the note accept() made may still be there; left, it
+                    # would refuse every later request with this id as in flight.
+                    session.forget(request_id)
+                    if cancellation.cancelled():
+                        response = None  # the specification: no response to a cancelled request
+                # (A result: the dispatcher ran the request and looked at its token after the session
+                # stopped tracking it, past which no notifications/cancelled or close() reaches it.)
+            elif cancellation is not None:
+                session.forget(request_id)  # never handled: the session's note of it goes too
+            message, request_id, cancellation, leading = self._finish(response, request_id, token, session)
+            if message is None:
+                return leading
+            queued = True
+
+    def _admit(self, message: t.Any, request_id: t.Any, session: ServerSession) -> tuple[bool, Cancellation | None]:
+        """Take a request the reader read: to run on this thread now (True), or else queued for the
+        next free thread or refused as busy (False); and the token that cancels it (None for a
+        request without a usable id). Starts the watchdog, or wakes it, for a request that runs."""
         tracked = type(request_id) in _ID_TYPES  # only these are hashable ids ([1] is no id)
         watchdog: threading.Thread | None = None
         cancellation: Cancellation | None = None
@@ -405,66 +444,48 @@ class StdioTransport:
                 cancellation = self._active[request_id] = session.accept(request_id)
                 if message.get("method") == methods.SUBSCRIPTIONS_LISTEN:
                     self._listening.add(request_id)
-        if not run:
-            if run is None:
-                self._busy(message)
-            return True
+        if run is None:
+            self._busy(message)
         if watchdog is not None:
             watchdog.start()
-        handle = self.server.handle_message
-        queued = False  # the first request was accepted just now: only a queued one may be cancelled already
-        while True:
-            response: t.Any = None
-            if not self._stopping and not (queued and cancellation is not None and cancellation.cancelled()):
-                # (A cancel that reached the first one meanwhile: the dispatcher finds it when it begins
-                # the request, and any other answer is dropped below.)
-                try:
-                    response = handle(message, session, cancellation)
-                except Exception as error:  # a bug must not take the thread down
-                    response = self._internal_error(message, error)
-                if cancellation is not None and (type(response) is not dict or "result" not in response):
-                    # Answered without a result: perhaps before the session began it (an unknown method,
-                    # a malformed request), so the note accept() made may still be there; left, it
-                    # would refuse every later request with this id as in flight.
-                    session.forget(request_id)
-                    if cancellation.cancelled():
-                        response = None  # the specification: no response to a cancelled request
-                # (A result: the dispatcher ran the request and looked at its token after the session
-                # stopped tracking it, past which no notifications/cancelled or close() reaches it.)
-            elif cancellation is not None:
-                session.forget(request_id)  # never handled: the session's note of it goes too
-            data = None if response is None else self._answer_line(response, session)
-            claimed: t.Any = None
-            with self._lock:  # the writer's lock too: the answer is queued in this same section
-                if tracked:
-                    self._active.pop(request_id, None)
-                leading = token == self._lead_token
-                if self._backlog and not self._stopping:
-                    message = self._backlog.popleft()
-                    next_id = message.get("id") if type(message) is dict else None
-                    cancellation = self._active.get(next_id) if type(next_id) in _ID_TYPES else None
-                    if leading:
-                        self._busy_since = time.monotonic()
-                else:
-                    message = next_id = None
-                    self._jobs_running -= 1
-                    if leading:
-                        self._busy_since = None
-                if data is not None:  # last: past the high-water mark claim() waits, releasing the lock
-                    # The reader holds its answer back while more input is buffered (written with the
-                    # next ones before it blocks); otherwise it writes it now.
-                    claimed = self._writer.claim(data, leading and self._reader.buffered())
-            if claimed is not None:
-                self._writer.write_claimed(claimed)
-            if tracked and request_id in self._listening:  # only this thread removes its own request's id
-                with self._lock:
-                    self._listening.discard(request_id)
-                    self._listening_done.notify_all()
-            if message is None:
-                return leading
-            request_id = next_id
-            tracked = type(request_id) in _ID_TYPES
-            queued = True
+        return run is True, cancellation
+
+    def _finish(
+        self, response: t.Any, request_id: t.Any, token: int, session: ServerSession
+    ) -> tuple[t.Any, t.Any, Cancellation | None, bool]:
+        """Send ``response`` (None: nothing to send), stop tracking the request it answers, and take
+        the next queued request for this thread: its message (None when none waits), its id and its
+        token, and whether this thread still holds the reader role."""
+        tracked = type(request_id) in _ID_TYPES
+        data = None if response is None else self._answer_line(response, session)
+        claimed: t.Any = None
+        cancellation: Cancellation | None = None
+        with self._lock:  # the writer's lock too: the answer is queued in this same section
+            if tracked:
+                self._active.pop(request_id, None)
+            leading = token == self._lead_token
+            if self._backlog and not self._stopping:
+                message = self._backlog.popleft()
+                next_id = message.get("id") if type(message) is dict else None
+                cancellation = self._active.get(next_id) if type(next_id) in _ID_TYPES else None
+                if leading:
+                    self._busy_since = time.monotonic()
+            else:
+                message = next_id = None
+                self._jobs_running -= 1
+                if leading:
+                    self._busy_since = None
+            if data is not None:  # last: past the high-water mark claim() waits, releasing the lock
+                # The reader holds its answer back while more input is buffered (written with the
+                # next ones before it blocks); otherwise it writes it now.
+                claimed = self._writer.claim(data, leading and self._reader.buffered())
+        if claimed is not None:
+            self._writer.write_claimed(claimed)
+        if tracked and request_id in self._listening:  # only this thread removes its own request's id
+            with self._lock:
+                self._listening.discard(request_id)
+                self._listening_done.notify_all()
+        return message, next_id, cancellation, leading
 
     def _busy(self, message: t.Any) -> None:
         """Refuse a request no worker can take: queueing it without bound would exhaust memory."""
@@ -586,6 +607,21 @@ class StdioTransport:
     def __repr__(self) -> str:
         state = "open" if self._running else "closed" if self._closed else "idle"
         return f"<StdioTransport {state} server={self.server.name!r}>"
+
+
+def _check_limits(max_workers: int, max_queue: int, max_line_bytes: int, drain_timeout: float, shutdown_timeout: float) -> None:
+    """Refuse a size, count or timeout :class:`StdioTransport` cannot work with.
+
+    :raises ValueError: naming the argument and its value.
+    """
+    for name, value in (("max_workers", max_workers), ("max_line_bytes", max_line_bytes)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be a positive integer, not {value!r}")
+    if isinstance(max_queue, bool) or not isinstance(max_queue, int) or max_queue < 0:
+        raise ValueError(f"max_queue must be a non-negative integer, not {max_queue!r}")
+    for name, seconds in (("drain_timeout", drain_timeout), ("shutdown_timeout", shutdown_timeout)):
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds < 0:
+            raise ValueError(f"{name} must be a non-negative number of seconds, not {seconds!r}")
 
 
 def _binary(stream: t.Any) -> t.Any:

@@ -95,27 +95,31 @@ def annotated_parameters(schema: t.Any) -> list[tuple[tuple[str, ...], str, str]
         if X_MCP_HEADER in node:
             name = node[X_MCP_HEADER]
             kind = node.get("type")
-            if (
-                path is None
-                or not path
-                or type(name) is not str
-                or not _TOKEN.fullmatch(name)
-                or kind not in _PRIMITIVE_TYPES
-                or name.lower() in names
-            ):
+            if not path or not _header_allowed(name, kind, names):  # only on a property reached through properties
                 return None
             names.add(name.lower())
             found.append((path, name, t.cast(str, kind)))
-        for keyword, value in node.items():
-            if keyword == "properties" and isinstance(value, dict):
-                stack.extend(((*path, key) if path is not None else None, sub) for key, sub in value.items())
-            elif keyword in ("items", "additionalProperties", "not", "if", "then", "else", "contains"):
-                stack.append((None, value))
-            elif keyword in ("allOf", "anyOf", "oneOf", "prefixItems") and isinstance(value, list):
-                stack.extend((None, sub) for sub in value)
-            elif keyword in ("$defs", "definitions", "patternProperties", "dependentSchemas") and isinstance(value, dict):
-                stack.extend((None, sub) for sub in value.values())
+        stack.extend(_subschemas(path, node))
     return found
+
+
+def _header_allowed(name: t.Any, kind: t.Any, names: set[str]) -> bool:
+    """Whether a property of type ``kind`` may be sent as the header ``name``: a token naming no
+    header already taken (``names``, lowercase), for a string, number, integer or boolean."""
+    return type(name) is str and bool(_TOKEN.fullmatch(name)) and kind in _PRIMITIVE_TYPES and name.lower() not in names
+
+
+def _subschemas(path: tuple[str, ...] | None, node: dict[str, t.Any]) -> t.Iterator[tuple[tuple[str, ...] | None, t.Any]]:
+    """The schemas inside ``node``, each with its property path (None below anything but ``properties``)."""
+    for keyword, value in node.items():
+        if keyword == "properties" and isinstance(value, dict):
+            yield from (((*path, key) if path is not None else None, sub) for key, sub in value.items())
+        elif keyword in ("items", "additionalProperties", "not", "if", "then", "else", "contains"):
+            yield None, value
+        elif keyword in ("allOf", "anyOf", "oneOf", "prefixItems") and isinstance(value, list):
+            yield from ((None, sub) for sub in value)
+        elif keyword in ("$defs", "definitions", "patternProperties", "dependentSchemas") and isinstance(value, dict):
+            yield from ((None, sub) for sub in value.values())
 
 
 def _rendered(value: t.Any, kind: str) -> str | None:

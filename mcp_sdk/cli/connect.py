@@ -13,7 +13,7 @@ from .loading import split_target
 
 #: ``python -c RUN_COMMAND run FILE`` is ``python -m mcp_sdk run FILE`` without the current
 #: directory ahead of the standard library: ``-m`` puts it first, and ``import mcp_sdk`` would then
-#: import a ``secrets.py`` there instead of the standard library's (issue 19, item 13).
+#: import a ``secrets.py`` there instead of the standard library's.
 RUN_COMMAND = "import sys; sys.path[:1] = [p for p in sys.path[:1] if p]; from mcp_sdk.cli import main; sys.exit(main())"
 
 

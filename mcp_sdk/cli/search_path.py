@@ -1,4 +1,4 @@
-"""Where the CLI looks for modules: the standard library and installed packages first (issue 19, item 13).
+"""Where the CLI looks for modules: the standard library and installed packages first.
 
 Imports nothing but :mod:`os` and :mod:`sys`, so it runs before anything it protects is imported.
 """
@@ -13,8 +13,8 @@ def search_current_directory_last() -> None:
     """Let the standard library and installed packages come before the current directory.
 
     ``python -m mcp_sdk`` puts the current directory first on :data:`sys.path`, so a ``queue.py``
-    or ``secrets.py`` there would replace the standard library's module for the SDK itself (issue
-    19, item 13). It moves to the end instead; the ``mcp-sdk`` script, which does not search the
+    or ``secrets.py`` there would replace the standard library's module for the SDK itself.
+    It moves to the end instead; the ``mcp-sdk`` script, which does not search the
     current directory at all, gets it at the end too, so ``mcp-sdk run module:server`` finds
     ``module`` there with either.
     """

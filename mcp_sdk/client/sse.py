@@ -7,7 +7,7 @@ with LF; ``id`` (unless it holds NUL) and ``retry`` (ASCII digits only) are kept
 and unknown fields are ignored; an event cut off by the end of the stream is discarded.
 
 It is our own rather than sseclient-py's: that one grows its buffers with ``+=``
-(quadratic in an event's size: a 60 MiB event took 22 s), dispatches a trailing
+(quadratic in an event's size), dispatches a trailing
 unfinished event, misses a blank line after a line ended differently (``\\n\\r\\n``)
 and keeps a BOM. Each byte here is copied a fixed number of times: an unfinished
 line is kept as a list of pieces and joined once, when it ends.

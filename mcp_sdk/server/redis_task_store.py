@@ -163,7 +163,7 @@ return 'ok'
 class TaskStoreUnavailableError(InternalError, TransportError):
     """Redis cannot keep tasks now: -32603 saying why, ``data``: ``{"reason": "full" | "unreachable"}``.
 
-    A :class:`~mcp_sdk.errors.TransportError` as before, and a
+    A :class:`~mcp_sdk.errors.TransportError` (the store behind the server failed), and a
     :class:`~mcp_sdk.errors.RequestHandlerError`, so the client is told (not "Internal error").
 
     :param reason: ``"full"`` (``maxmemory`` reached, policy ``noeviction``) or ``"unreachable"``.

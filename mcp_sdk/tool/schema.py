@@ -4,7 +4,7 @@ Schemas are sent to clients exactly as given. For validation they are compiled
 once, never per call, with fastjsonschema, in two steps: the validator's source
 is generated where the schema is defined (so a broken schema is refused there),
 and run into a function on the first validation (so defining many tools, and so
-a server's start, stays cheap: the second step is three quarters of the cost).
+a server's start, stays cheap: the second step is most of the cost).
 fastjsonschema implements drafts 4, 6 and 7: ``$schema`` is dropped, and ``$ref`` into ``$defs``
 resolves as a JSON pointer. 2020-12 keywords without a draft-7 meaning
 (``prefixItems``, ``unevaluatedProperties``, ``dependentRequired``,

@@ -1,4 +1,4 @@
-"""Serve an MCP server from a Django project (issue 18): a Django app for ``INSTALLED_APPS``.
+"""Serve an MCP server from a Django project: a Django app for ``INSTALLED_APPS``.
 
 .. code-block:: python
 

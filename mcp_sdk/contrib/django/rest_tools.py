@@ -1,4 +1,4 @@
-"""Django REST framework views as MCP tools, called in-process (issue 21 item 2).
+"""Django REST framework views as MCP tools, called in-process.
 
 A viewset's actions, or an ``APIView``'s methods, become Tool classes whose input schema comes
 from the view's serializer; a call builds a request with DRF's ``APIRequestFactory``, signs it in

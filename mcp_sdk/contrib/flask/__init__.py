@@ -1,4 +1,4 @@
-"""Serve an MCP server from a Flask app: ``MCP(app, server=server)`` (issue 18).
+"""Serve an MCP server from a Flask app: ``MCP(app, server=server)``.
 
 The endpoint is a Flask view, so ``before_request`` hooks, Flask-Login and error handlers apply
 to it; tools run in the app's context, with ``flask.request`` (a copy of the request that

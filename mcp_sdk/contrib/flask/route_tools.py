@@ -1,4 +1,4 @@
-"""A Flask app's own view functions as MCP tools, called through the app in-process (issue 21 item 2).
+"""A Flask app's own view functions as MCP tools, called through the app in-process.
 
 :func:`tools_from_routes` makes a Tool class for each listed endpoint (or each endpoint of a
 listed blueprint). A call builds the request the route expects (its URL from the rule and the

@@ -13,7 +13,7 @@ See :mod:`.chain` for what a middleware is. The built-ins, each in its own modul
   only when a ``Tracing`` is created).
 
 The built-ins' modules load on first use (``from mcp_sdk.server.middleware import RateLimit``
-works as ever): a server that uses none of them, as most do, starts without them.
+imports :mod:`.rate_limit` then): a server that uses none of them, as most do, starts without them.
 """
 
 from __future__ import annotations

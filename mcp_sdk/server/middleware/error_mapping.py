@@ -21,7 +21,7 @@ class ErrorMapping(Middleware):
     """Answers the exceptions a handler raises with the JSON-RPC errors ``mapping`` names.
 
     The first class in ``mapping`` that the exception is an instance of wins; other
-    exceptions pass on (an unmapped one is reported and answered -32603 as before).
+    exceptions pass on (an unmapped one is reported and answered -32603 as without this middleware).
     A tool's own exceptions are already ``isError`` results (the specification's tool
     errors), so this applies to prompts, resource reads, completions and custom methods.
 

@@ -116,7 +116,7 @@ class Tracing(Middleware):
         self._session_id_key = session_id_key
         self._inactive = (self._trace.ProxyTracerProvider, self._trace.NoOpTracerProvider)
         # The tracer once a provider is in use (the global one is set once and never replaced);
-        # until then, when to look for one again: a look-up reads os.environ, about 1 us.
+        # until then, when to look for one again: a look-up reads os.environ.
         self._tracer: t.Any = None if tracer_provider is None else tracer_provider.get_tracer(TRACER_NAME, VERSION)
         self._next_look = 0.0
 

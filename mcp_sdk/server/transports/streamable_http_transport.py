@@ -89,7 +89,7 @@ from .streamable_http.sse_answers import SSEAnswers
 from .streamable_http.stream_capacity import stream_capacity
 from .streamable_http.workers import WorkerPool
 
-# Constants that lived here before the transport's parts had modules of their own.
+# The transport's constants, defined beside the parts that use them and importable from here too.
 from .streamable_http.options import DEFAULT_BODY_TIMEOUT as DEFAULT_BODY_TIMEOUT
 from .streamable_http.options import DEFAULT_MAX_BODY_BYTES as DEFAULT_MAX_BODY_BYTES
 from .streamable_http.options import DEFAULT_MAX_REQUESTS_PER_SESSION as DEFAULT_MAX_REQUESTS_PER_SESSION

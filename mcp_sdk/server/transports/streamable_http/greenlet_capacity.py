@@ -18,7 +18,7 @@ default: past it gunicorn stops accepting until one ends). So, under gevent:
   (:class:`~.listen_bound.ThreadListens`); ``listen_hold`` does not apply (a listen keeps no
   thread), so a listen ends only to make room for a client holding fewer;
 - one session holds at most its GET stream and one stream per request it may run, each once
-  resumed (``2 * (max_requests_per_session + 1)``), so one client still costs only itself (issue 13):
+  resumed (``2 * (max_requests_per_session + 1)``), so one client, however hostile, costs only itself:
   past it a 2025-11-25 client polls, an older one gets 429.
 """
 

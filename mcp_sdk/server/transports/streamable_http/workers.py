@@ -9,9 +9,8 @@ without work, so a transport built per request leaves nothing behind for long.
 has ``eventfd``, an idle worker sleeps in ``poll`` on an eventfd of its own, and is woken by a
 write to it, a call that lets go of the GIL before it makes the system call. Woken by a lock's
 release instead, a worker wakes while the submitting thread still holds the GIL, fails to take it
-and sleeps again, and on a busy CPU the two threads then pass the CPU back and forth: six context
-switches for one hand-over in-process, against two, and under gunicorn's eight threads about 12
-voluntary switches per SSE call against 3.
+and sleeps again, and on a busy CPU the two threads then pass the CPU back and forth several
+times for one hand-over.
 """
 
 from __future__ import annotations

@@ -51,13 +51,14 @@ from ..prompt import Prompt
 from ..resource import Resource
 from ..resource_template import ResourceTemplate
 from ..tool import Tool
-from .registry import Items, Registry
+from .registry import Items
 from .remote_session import ForwardedCall, RemoteClient
 from .remote_sessions import MAX_REMOTE_SESSIONS, REMOTE_SESSION_IDLE_TIMEOUT, RemoteSessions
 
 if t.TYPE_CHECKING:
     from ..channel import Channel
     from ..server_context import ServerContext
+    from .core import ServerCore
 
 logger = logging.getLogger("mcp_sdk.server")
 
@@ -69,21 +70,8 @@ _LIST_CHANGED = {
 }
 
 
-class ProxyHost(t.Protocol):
-    """What a proxy uses of its :class:`~mcp_sdk.Server`."""
-
-    registry: Registry
-
-    def resources_read_handler(self, function: t.Callable[..., t.Any]) -> t.Any: ...
-    def completion_handler(self, function: t.Callable[..., t.Any]) -> t.Any: ...
-    def notify_tools_list_changed(self) -> None: ...
-    def notify_prompts_list_changed(self) -> None: ...
-    def notify_resources_list_changed(self) -> None: ...
-    def notify_resources_updated(self, uri: str) -> None: ...
-    def notify_log_message(self, data: t.Any, level: str, logger: str | None = None) -> None: ...
-
-
-H = t.TypeVar("H", bound=ProxyHost)
+#: The proxy server's class (:meth:`Proxy.build` makes one, :meth:`Proxy.start` returns it).
+H = t.TypeVar("H", bound="ServerCore")
 
 
 class ProxyError(MCPError, TypeError):
@@ -160,8 +148,8 @@ class Proxy(t.Generic[H]):
             client.connect(mode=mode)
         self.sessions = RemoteSessions(self.factory, "modern" if client.era == "modern" else "legacy",
                                        max_sessions=self.max_remote_sessions, idle_timeout=self.remote_session_idle_timeout)
-        self.server.resources_read_handler(self._read)
-        self.server.completion_handler(self._complete)
+        self.server.registry.add_handler("resources_read", self._read)
+        self.server.registry.add_handler("completion", self._complete)
         capabilities = client.server_capabilities or {}
         if "logging" in capabilities:
             client.log_level = "debug"  # the proxy's sessions filter at their clients' levels
@@ -298,9 +286,9 @@ class Proxy(t.Generic[H]):
         level, data, source = params.get("level"), params.get("data"), params.get("logger")
         if level not in methods.LOG_SEVERITY:
             return
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", MCPDeprecationWarning)
-            self.server.notify_log_message(data, level, source)
+        # Straight to the broadcast: Server.notify_log_message warns that Logging is deprecated, and
+        # relaying the remote's log is not this code using it.
+        self.server.broadcast.log_message(data, level, source)
 
     def _notification(self, method: str, params: dict[str, t.Any]) -> None:
         kind = _LIST_CHANGED.get(method)
@@ -336,8 +324,7 @@ class Proxy(t.Generic[H]):
         except Exception as error:  # the remote went away meanwhile: keep serving what was listed
             logger.warning("the proxy could not list the remote server's %s again: %s", kind, error)
             return
-        {"tools": self.server.notify_tools_list_changed, "prompts": self.server.notify_prompts_list_changed,
-         "resources": self.server.notify_resources_list_changed}[kind]()
+        self.server.broadcast.list_changed(kind)
 
 
 def _refused(method: str) -> t.NoReturn:
@@ -392,4 +379,4 @@ def _template(entry: dict[str, t.Any]) -> ResourceTemplate:
                             annotations=entry.get("annotations"), icons=entry.get("icons"), meta=entry.get("_meta"))
 
 
-__all__ = ["ForwardedCall", "Proxy", "ProxyError", "ProxyHost", "RemoteClient", "replicas_of"]
+__all__ = ["ForwardedCall", "Proxy", "ProxyError", "RemoteClient", "replicas_of"]

@@ -170,19 +170,37 @@ class Proxy(t.Generic[H]):
 
         Two refreshes may run at once (two list changes): each kind keeps the newest listing begun.
         """
-        capabilities = self.client.server_capabilities or {}
         with self._lock:
             begun = next(self._generation)
+        self._serve(self._list(kinds), begun)
+
+    def _list(self, kinds: t.Iterable[str]) -> dict[str, t.Any]:
+        """What the remote serves now of ``kinds``, by field of :class:`~.registry.Items` (none of a kind
+        the remote does not declare in its capabilities)."""
+        capabilities = self.client.server_capabilities or {}
         listed: dict[str, t.Any] = {}
         if "tools" in kinds:
-            tools = self.client.tools() if "tools" in capabilities else []
-            listed["tools"] = {tool.name: served for tool in tools if (served := self._tool(tool.to_dict())) is not None}
+            listed["tools"] = self._list_tools() if "tools" in capabilities else {}
         if "prompts" in kinds:
             listed["prompts"] = {p["name"]: self._prompt(p) for p in self.client.prompts()} if "prompts" in capabilities else {}
         if "resources" in kinds:
             has = "resources" in capabilities
             listed["resources"] = [_resource(entry) for entry in self.client.resources()] if has else []
             listed["resource_templates"] = [_template(entry) for entry in self._templates()] if has else []
+        return listed
+
+    def _list_tools(self) -> dict[str, type[Tool]]:
+        """The remote's tools as the proxy serves them, by name (without those it cannot serve)."""
+        served = {}
+        for tool in self.client.tools():
+            proxied = self._tool(tool.to_dict())
+            if proxied is not None:
+                served[tool.name] = proxied
+        return served
+
+    def _serve(self, listed: dict[str, t.Any], begun: int) -> None:
+        """Serve what a listing begun at generation ``begun`` found: of each kind, unless what is served
+        of it now comes from a listing begun later."""
         with self._lock:
             fresh = {kind: items for kind, items in listed.items() if begun > self._listed_at.get(kind, 0)}
             self._listed_at.update((kind, begun) for kind in fresh)

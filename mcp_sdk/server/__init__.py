@@ -51,7 +51,8 @@ class Server:
 
     It holds its collaborators (:class:`~.registry.Registry`, :class:`~.router.Router`, :class:`~.dispatch.Dispatcher`,
     :class:`~.handlers.ProtocolHandlers`, :class:`~.modern_requests.ModernRequests`, :class:`~.tasks.TaskManager`,
-    :class:`~.composition.Composition`); each sees the server only as the :class:`~.core.ServerCore` it declares.
+    :class:`~.composition.Composition`, :class:`~.notifications.Broadcast`, :class:`~.notifications.CatalogChanges`);
+    each sees the server only as the :class:`~.core.ServerCore` it declares, or is given the parts it works with.
 
     :param name: ``serverInfo.name``.
     :param title: ``serverInfo.title``, a display name.

@@ -27,9 +27,8 @@ from .errors import CapabilityError, ValidationError
 from .graceful_end import GracefulEnd
 
 if t.TYPE_CHECKING:
-    from .configuration import Configuration
     from .server.auth import Principal
-    from .server.lifespan import Lifespan
+    from .server.core import ServerCore
 
 
 def safe_repr(value: t.Any, limit: int = 1000) -> str:
@@ -39,23 +38,6 @@ def safe_repr(value: t.Any, limit: int = 1000) -> str:
         return repr(value)[:limit]
     except Exception as error:  # RecursionError included
         return f"<unrepresentable {type(value).__name__}: {type(error).__name__}>"
-
-
-class ChannelHost(t.Protocol):
-    """What a channel needs of the server it belongs to (:class:`~mcp_sdk.Server` is one)."""
-
-    #: The server's configuration (its latest protocol version, the request timeout).
-    configuration: Configuration
-    #: The ``server_context`` given to the server, handed to handlers.
-    server_context: t.Any
-    #: The server's lifespan (``Server(lifespan=fn)``), whose value handlers read.
-    lifespan: Lifespan
-
-    def report_exception(self, error: BaseException, context: dict[str, t.Any]) -> None:
-        """Give an error no response can carry to the configured reporter."""
-
-    def notify_resources_updated(self, uri: str) -> None:
-        """Tell the 2026-07-28 listeners subscribed to ``uri`` that it changed."""
 
 
 class ClientRequest(t.NamedTuple):
@@ -134,7 +116,7 @@ class Channel:
 
     def __init__(
         self,
-        server: ChannelHost,
+        server: ServerCore,
         *,
         session_id: str | None = None,
         protocol_version: str | None = None,
@@ -368,4 +350,4 @@ class Channel:
         raise NotImplementedError
 
 
-__all__ = ["Channel", "ChannelHost", "ClientRequest", "safe_repr"]
+__all__ = ["Channel", "ClientRequest", "safe_repr"]

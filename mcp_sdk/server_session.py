@@ -17,8 +17,11 @@ import typing as t
 
 from . import error_codes, json_rpc, methods
 from .cancellation import Cancellation
-from .channel import Channel, ChannelHost, ClientRequest
+from .channel import Channel, ClientRequest
 from .errors import CancelledError, JSONRPCError, RequestTimeoutError, TransportError
+
+if t.TYPE_CHECKING:
+    from .server.core import ServerCore
 
 Send = t.Callable[[t.Dict[str, t.Any], t.Any], None]
 
@@ -56,24 +59,6 @@ class _Pending:
             self.event.set()
 
 
-class SessionHost(ChannelHost, t.Protocol):
-    """What a session needs of its server (:class:`~mcp_sdk.Server` is one)."""
-
-    def handle_message(
-        self,
-        message: t.Any,
-        session: ServerSession,
-        cancellation: Cancellation | None = None,
-        *,
-        modern: bool | None = None,
-        http_request: t.Any = None,
-    ) -> t.Any:
-        """Answer one decoded message (or batch) read on ``session``."""
-
-    def session_closed(self, session: ServerSession) -> None:
-        """Forget a session that closed (it gets no more broadcasts)."""
-
-
 class ServerSession(Channel):
     """State of one client connection. Created by a transport; thread-safe.
 
@@ -83,9 +68,7 @@ class ServerSession(Channel):
     :param session_id: the transport's id for the connection.
     """
 
-    server: SessionHost
-
-    def __init__(self, server: SessionHost, send: Send | None = None, session_id: str | None = None) -> None:
+    def __init__(self, server: ServerCore, send: Send | None = None, session_id: str | None = None) -> None:
         super().__init__(
             server, session_id=session_id, can_send_requests=send is not None, no_requests_reason="JSON response mode"
         )

@@ -86,18 +86,11 @@ def from_openapi(
     :raises MissingExtraError: the document is YAML and PyYAML is not installed.
     :raises ValueError: ``timeout`` is not a positive finite number, or ``max_response_bytes`` not a positive integer.
     """
-    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout < math.inf:
-        raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
-    if isinstance(max_response_bytes, bool) or not isinstance(max_response_bytes, int) or max_response_bytes < 1:
-        raise ValueError(f"max_response_bytes must be a positive integer, not {max_response_bytes!r}")
+    _check_call_limits(timeout, max_response_bytes)
     spec = load_document(document)
     resolver = Resolver(spec)
-    if base_url is None:
-        servers = spec.get("servers") or [{}]
-        base_url = str(servers[0].get("url") or "")
-        if not re.match(r"https?://", base_url):
-            raise OpenAPIError("give base_url=: the document names no absolute server URL")
-    api = _API(Upstream(session or requests.Session(), base_url, timeout, max_response_bytes))
+    url = _base_url(spec, base_url)
+    api = _API(Upstream(session or requests.Session(), url, timeout, max_response_bytes))
     title = (spec.get("info") or {}).get("title")
     server = server_class(name=name or title or "openapi", **server_options)
     taken: set[str] = set()
@@ -106,21 +99,48 @@ def from_openapi(
         if route_map.mcp_type is MCPType.EXCLUDE:
             continue
         operation = Operation(route, resolver)
-        component = _component_name(route, taken)
-        tags = set(route_map.mcp_tags) | set(route.tags)
-        kind = _fitting(route_map.mcp_type, route, operation)
-        if kind is MCPType.TOOL:
-            server.add_tool(Tool.define(
-                component, description=operation.description, input_schema=operation.input_schema,
-                output_schema=operation.output_schema, tags=tags, handler=api.tool_handler(operation), arguments_dict=True,
-            ))
-        else:
-            variables = "".join("/{" + variable + "}" for variable in route.path_parameters)
-            server.resource(
-                f"resource://{component}{variables}", name=component, description=operation.description,
-                mime_type=operation.response_media, tags=tags,
-            )(api.resource_reader(operation))
+        _serve(server, api, operation, _component_name(route, taken), route_map)
     return server
+
+
+def _check_call_limits(timeout: t.Any, max_response_bytes: t.Any) -> None:
+    """:raises ValueError: ``timeout`` is not a positive finite number, or ``max_response_bytes`` not a positive integer."""
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not 0 < timeout < math.inf:
+        raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
+    if isinstance(max_response_bytes, bool) or not isinstance(max_response_bytes, int) or max_response_bytes < 1:
+        raise ValueError(f"max_response_bytes must be a positive integer, not {max_response_bytes!r}")
+
+
+def _base_url(spec: t.Mapping[str, t.Any], given: str | None) -> str:
+    """``given``, else the document's first ``servers`` URL.
+
+    :raises OpenAPIError: none is given and the document names no absolute URL.
+    """
+    if given is not None:
+        return given
+    servers = spec.get("servers") or [{}]
+    url = str(servers[0].get("url") or "")
+    if not re.match(r"https?://", url):
+        raise OpenAPIError("give base_url=: the document names no absolute server URL")
+    return url
+
+
+def _serve(server: Registrar, api: _API, operation: Operation, component: str, route_map: RouteMap) -> None:
+    """Serve ``operation`` on ``server`` as ``component``: a tool, or the resource (template) its route map
+    asks for when the operation's arguments fit one (see :func:`_fitting`)."""
+    route = operation.route
+    tags = set(route_map.mcp_tags) | set(route.tags)
+    if _fitting(route_map.mcp_type, route, operation) is MCPType.TOOL:
+        server.add_tool(Tool.define(
+            component, description=operation.description, input_schema=operation.input_schema,
+            output_schema=operation.output_schema, tags=tags, handler=api.tool_handler(operation), arguments_dict=True,
+        ))
+    else:
+        variables = "".join("/{" + variable + "}" for variable in route.path_parameters)
+        server.resource(
+            f"resource://{component}{variables}", name=component, description=operation.description,
+            mime_type=operation.response_media, tags=tags,
+        )(api.resource_reader(operation))
 
 
 def _fitting(wanted: MCPType, route: Route, operation: Operation) -> MCPType:

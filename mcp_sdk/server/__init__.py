@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import typing as t
 
-from .. import methods
 from .._converter import to_wire
 from ..cancellation import Cancellation
 from ..configuration import Configuration, configuration as default_configuration
@@ -21,8 +20,6 @@ from ..resource_template import ResourceTemplate
 from ..server_session import ServerSession
 from ..tool import Tool
 from . import capabilities as capabilities_module
-from .broadcast import Broadcast
-from .catalog_changes import CatalogChanges
 from .composition import Composition, Mount
 from .decorators import ResourceReaders, custom_method_registrar, define_registrar, prompt_decorator, tool_decorator
 from .dispatch import Dispatcher
@@ -33,6 +30,7 @@ from .handlers import ProtocolHandlers
 from .lifespan import Lifespan, LifespanFactory
 from .middleware.chain import MiddlewareChain, MiddlewareFunction
 from .modern_requests import ModernRequests
+from .notifications import Broadcast, CatalogChanges
 from .pagination import check_list_options
 from .registry import HandlerEntry, Registry
 from .request import Request
@@ -53,7 +51,8 @@ class Server:
 
     It holds its collaborators (:class:`~.registry.Registry`, :class:`~.router.Router`, :class:`~.dispatch.Dispatcher`,
     :class:`~.handlers.ProtocolHandlers`, :class:`~.modern_requests.ModernRequests`, :class:`~.tasks.TaskManager`,
-    :class:`~.composition.Composition`); each sees the server only as the :class:`~.core.ServerCore` it declares.
+    :class:`~.composition.Composition`, :class:`~.notifications.Broadcast`, :class:`~.notifications.CatalogChanges`);
+    each sees the server only as the :class:`~.core.ServerCore` it declares, or is given the parts it works with.
 
     :param name: ``serverInfo.name``.
     :param title: ``serverInfo.title``, a display name.
@@ -138,6 +137,9 @@ class Server:
         #: sets none: a callable returning them, the first signing. ``StreamableHTTPTransport(redis_url=...)``
         #: sets it; None: each process signs with its own random key.
         self.shared_request_state_keys: t.Callable[[], t.Sequence[bytes]] | None = None
+        self._sessions = SessionSet(self)
+        #: Sends the ``notify_*`` notifications to every client (:mod:`.notifications`).
+        self.broadcast = Broadcast(self.registry, lambda: self.subscriptions, self._sessions.snapshot, self.report_exception)
         #: The tasks extension's tasks (``io.modelcontextprotocol/tasks``), kept in ``task_store``.
         self.tasks = TaskManager(self, task_store)
         #: Startup and shutdown around serving (``lifespan=``): transports enter and leave it.
@@ -145,15 +147,12 @@ class Server:
         #: The middleware around every request's handler (see :meth:`add_middleware`).
         self.middleware = MiddlewareChain(self)
         #: The servers mounted or included here (see :meth:`mount`).
-        self.composition = Composition(self)
-        #: Sends the ``notify_*`` notifications to every client (:mod:`.broadcast`).
-        self.broadcast = Broadcast(self)
+        self.composition = Composition(self.registry, self.broadcast)
         self._dispatcher = Dispatcher(self, self.composition.route(ProtocolHandlers(self, self.tasks).methods()), self.middleware)
         self._router = Router(self._dispatcher, ModernRequests(self, self._dispatcher))
         self._resource_readers = ResourceReaders(self.registry)
         self._handler_contexts = HandlerContexts()
-        self._changes = CatalogChanges(self)
-        self._sessions = SessionSet(self)
+        self._changes = CatalogChanges(self.registry, self.broadcast)
 
     # -- what is registered (read-only views of the registry) ---------------
 
@@ -272,7 +271,7 @@ class Server:
         """
         return self.registry.add_resource_template(template)
 
-    # -- changing what is served (:mod:`.catalog_changes`): sends list_changed; unknown names: NotRegisteredError --
+    # -- changing what is served (:mod:`.notifications`): sends list_changed; unknown names: NotRegisteredError --
 
     def remove_tool(self, name: str) -> type[Tool]:
         """Unregister a tool and tell clients the list changed; returns it.
@@ -690,15 +689,15 @@ class Server:
 
     def notify_tools_list_changed(self) -> None:
         """Tell every connected client (2025 sessions, 2026 listeners) the tool list changed."""
-        self.broadcast.list_changed("tools", methods.NOTIFICATIONS_TOOLS_LIST_CHANGED)
+        self.broadcast.list_changed("tools")
 
     def notify_prompts_list_changed(self) -> None:
         """Tell every connected client (2025 sessions, 2026 listeners) the prompt list changed."""
-        self.broadcast.list_changed("prompts", methods.NOTIFICATIONS_PROMPTS_LIST_CHANGED)
+        self.broadcast.list_changed("prompts")
 
     def notify_resources_list_changed(self) -> None:
         """Tell every connected client (2025 sessions, 2026 listeners) the resource list changed."""
-        self.broadcast.list_changed("resources", methods.NOTIFICATIONS_RESOURCES_LIST_CHANGED)
+        self.broadcast.list_changed("resources")
 
     def notify_resources_updated(self, uri: str) -> None:
         """Tell the 2026-07-28 listeners subscribed to a resource that it changed.

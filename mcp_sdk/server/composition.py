@@ -37,6 +37,7 @@ from ..errors import CancelledError, RequestHandlerError
 from ..prompt import Prompt
 from ..resource.uri_template import URITemplate, URITemplateError
 from ..tool import Tool
+from .notifications import LIST_CHANGED_METHODS
 from .registry import Items, Registry
 from .request import Request
 
@@ -44,6 +45,7 @@ if t.TYPE_CHECKING:
     from ..resource import Resource
     from ..resource_template import ResourceTemplate
     from .dispatch import Handler
+    from .notifications import Broadcast
     from .subscriptions import Event, SubscriptionBus
 
 logger = logging.getLogger("mcp_sdk.server")
@@ -62,20 +64,6 @@ class Mountable(t.Protocol):
 
     def handle_forwarded(self, request: Request) -> dict[str, t.Any] | None:
         """Run a request forwarded by a server that mounted this one; returns the response."""
-
-
-class Host(t.Protocol):
-    """What a composition reads of the server mounting others (a :class:`~mcp_sdk.Server`)."""
-
-    registry: Registry
-
-    def notify_tools_list_changed(self) -> None: ...
-
-    def notify_prompts_list_changed(self) -> None: ...
-
-    def notify_resources_list_changed(self) -> None: ...
-
-    def notify_resources_updated(self, uri: str) -> None: ...
 
 
 def prefixed_name(prefix: str | None, name: str) -> str:
@@ -107,18 +95,20 @@ def unprefixed_uri(prefix: str | None, uri: str) -> str | None:
 class Mount:
     """One server mounted (or included) into another under a prefix.
 
-    :param host: the mounting server.
     :param server: the mounted server.
     :param prefix: the prefix of its names and URIs (None: none).
     :param live: follow its changes (:meth:`Composition.mount`), else take them once (``include``).
+    :param registry: the mounting server's registry, which serves the mounted items.
+    :param broadcast: tells the mounting server's clients of the mounted server's changes.
     """
 
-    def __init__(self, host: Host, server: Mountable, prefix: str | None, live: bool) -> None:
-        self.host = host
+    def __init__(self, server: Mountable, prefix: str | None, live: bool, registry: Registry, broadcast: Broadcast) -> None:
+        self.registry = registry
+        self.broadcast = broadcast
         self.server = server
         self.prefix = prefix
         self.live = live
-        #: The key of its items in the host's registry.
+        #: The key of its items in the mounting server's registry.
         self.key = f"{server.name}#{next(_keys)}"
         self._lock = threading.Lock()
         # Name as served -> (the item served, its name on the mounted server); replaced on each sync.
@@ -138,7 +128,7 @@ class Mount:
         self.sync()
 
     def sync(self) -> None:
-        """Read what the mounted server serves (its visible items) into the host's registry."""
+        """Read what the mounted server serves (its visible items) into the mounting server's registry."""
         registry = self.server.registry
         generation = registry.generation  # read first: the items read after it are at least as new
         tools = {prefixed_name(self.prefix, name): (self._copy(tool, "tool_name", name), name) for name, tool in registry.tools.items()}
@@ -161,7 +151,7 @@ class Mount:
             list(resources.values()),
             list(templates.values()),
         )
-        self.host.registry.set_mounted(self.key, generation, items, set(registry.handlers) | registry.mounted_handlers)
+        self.registry.set_mounted(self.key, generation, items, set(registry.handlers) | registry.mounted_handlers)
         self._warn_unserved()
 
     def _copy(self, item: type[t.Any], attribute: str, name: str) -> type[t.Any]:
@@ -177,8 +167,8 @@ class Mount:
         return copy
 
     def _warn_unserved(self) -> None:
-        """Warn (once per name) of the items the host serves another of under the same name."""
-        registry = self.host.registry
+        """Warn (once per name) of the items the mounting server serves another of under the same name."""
+        registry = self.registry
         unserved = [("tool", name) for name, (tool, _) in self._tools.items() if registry.tools.get(name, tool) is not tool]
         unserved += [("prompt", n) for n, (prompt, _) in self._prompts.items() if registry.prompts.get(n, prompt) is not prompt]
         unserved += [("resource", uri) for uri, r in self._resources.items() if registry.resource(uri) not in (None, r)]
@@ -192,21 +182,17 @@ class Mount:
             )
 
     def _deliver(self, event: Event) -> None:
-        """A change the mounted server announced: tell the host's clients, in the host's names."""
+        """A change the mounted server announced: tell the mounting server's clients, in its names."""
         kind, uri = event
-        if kind == "tools":
-            self.host.notify_tools_list_changed()
-        elif kind == "prompts":
-            self.host.notify_prompts_list_changed()
-        elif kind == "resources":
-            self.host.notify_resources_list_changed()
+        if kind in LIST_CHANGED_METHODS:
+            self.broadcast.list_changed(kind)
         elif kind == "resource" and uri is not None:
-            self.host.notify_resources_updated(prefixed_uri(self.prefix, uri))
+            self.broadcast.publish("resource", prefixed_uri(self.prefix, uri))
 
     # -- routing -------------------------------------------------------------------
 
     def tool(self, name: str, served: t.Any) -> str | None:
-        """The mounted server's name of the tool the host serves as ``name`` (``served``), if it is this mount's."""
+        """The mounted server's name of the tool the mounting server serves as ``name`` (``served``), if it is this mount's."""
         entry = self._tools.get(name)
         return entry[1] if entry is not None and entry[0] is served else None
 
@@ -216,7 +202,7 @@ class Mount:
         return entry[1] if entry is not None and entry[0] is served else None
 
     def uri(self, uri: str, listed: Resource | None) -> str | None:
-        """The mounted server's URI for ``uri`` if this mount answers it: its resource the host lists
+        """The mounted server's URI for ``uri`` if this mount answers it: its resource the mounting server lists
         (``listed``), else a URI under its prefix (or, without a prefix, one its templates match)."""
         if listed is not None:
             mine = self._resources.get(uri)  # equal, not identical: two syncs may copy it twice
@@ -250,7 +236,7 @@ class Mount:
             raise RequestHandlerError(error.get("message"), error.get("data"), code=error.get("code"))
         result = response["result"]
         if request.method == methods.RESOURCES_READ and type(result) is dict and type(result.get("contents")) is list:
-            # The contents name the URI the client asked for, as the host lists it.
+            # The contents name the URI the client asked for, as the mounting server lists it.
             contents = [
                 {**item, "uri": prefixed_uri(self.prefix, item["uri"])} if type(item) is dict and type(item.get("uri")) is str else item
                 for item in result["contents"]
@@ -269,11 +255,13 @@ def _matches(uri_template: str, uri: str) -> bool:
 class Composition:
     """The servers mounted into one server, and the routing of requests to them.
 
-    :param host: the server they are mounted into.
+    :param registry: the registry of the server they are mounted into, which serves their items.
+    :param broadcast: tells that server's clients what the mounts change.
     """
 
-    def __init__(self, host: Host) -> None:
-        self._host = host
+    def __init__(self, registry: Registry, broadcast: Broadcast) -> None:
+        self.registry = registry
+        self.broadcast = broadcast
         self._lock = threading.Lock()
         self._mounts: tuple[Mount, ...] = ()
         # What route() returned and was given: the first mount puts forwarding handlers in the former.
@@ -296,16 +284,16 @@ class Composition:
             raise ValueError(f"prefix must be None or 1 or more of A-Za-z0-9_.-, not {prefix!r}")
         if not isinstance(getattr(server, "composition", None), Composition):
             raise TypeError(f"mount takes a Server, not {server!r}")
-        if _reaches(server, self._host):
+        if _reaches(server, self):
             raise ValueError(f"mounting server {server.name!r} here would make a cycle")
-        mount = Mount(self._host, server, prefix, live)
+        mount = Mount(server, prefix, live, self.registry, self.broadcast)
         with self._lock:
             if not self._mounts:
                 self._forward()
             self._mounts = (*self._mounts, mount)
         mount.start()
-        for notify in (self._host.notify_tools_list_changed, self._host.notify_prompts_list_changed, self._host.notify_resources_list_changed):
-            notify()
+        for kind in LIST_CHANGED_METHODS:
+            self.broadcast.list_changed(kind)
         return mount
 
     def route(self, protocol_methods: t.Mapping[str, Handler]) -> dict[str, Handler]:
@@ -346,7 +334,7 @@ class Composition:
 
     def _tool_call(self, request: Request, params: dict[str, t.Any]) -> tuple[Mount, dict[str, t.Any]] | None:
         name = params.get("name")
-        served = self._host.registry.tools.get(name) if type(name) is str else None
+        served = self.registry.tools.get(name) if type(name) is str else None
         for mount in self._mounts if served is not None else ():
             original = mount.tool(t.cast(str, name), served)
             if original is not None:
@@ -356,7 +344,7 @@ class Composition:
 
     def _prompt_get(self, request: Request, params: dict[str, t.Any]) -> tuple[Mount, dict[str, t.Any]] | None:
         name = params.get("name")
-        served = self._host.registry.prompts.get(name) if type(name) is str else None
+        served = self.registry.prompts.get(name) if type(name) is str else None
         for mount in self._mounts if served is not None else ():
             original = mount.prompt(t.cast(str, name), served)
             if original is not None:
@@ -375,12 +363,12 @@ class Composition:
         return original[0], {**params, "uri": original[1]}
 
     def _uri(self, uri: str) -> tuple[Mount, str] | None:
-        registry = self._host.registry
-        if registry.hides(uri):  # hidden by the host's own visibility: the host answers, as for an unknown URI
+        registry = self.registry
+        if registry.hides(uri):  # hidden by the mounting server's own visibility: it answers, as for an unknown URI
             return None
         listed = registry.resource(uri)
         if listed is None and any(_matches(tpl.uri_template, uri) for tpl in registry.registered("resourceTemplates")):
-            return None  # the host's own template answers it
+            return None  # the mounting server's own template answers it
         for mount in self._mounts:
             original = mount.uri(uri, listed)
             if original is not None:
@@ -392,7 +380,7 @@ class Composition:
         if type(ref) is not dict:
             return None
         if ref.get("type") == "ref/prompt" and type(ref.get("name")) is str:
-            served = self._host.registry.prompts.get(ref["name"])
+            served = self.registry.prompts.get(ref["name"])
             for mount in self._mounts if served is not None else ():
                 original = mount.prompt(ref["name"], served)
                 if original is not None:
@@ -405,9 +393,9 @@ class Composition:
         return None
 
 
-def _reaches(server: Mountable, target: t.Any) -> bool:
-    """Whether ``target`` is ``server`` or mounted into it, at any depth."""
-    return server is target or any(_reaches(mount.server, target) for mount in server.composition.mounts)
+def _reaches(server: Mountable, composition: Composition) -> bool:
+    """Whether ``composition`` is ``server``'s own or that of a server mounted into it, at any depth."""
+    return server.composition is composition or any(_reaches(mount.server, composition) for mount in server.composition.mounts)
 
 
-__all__ = ["Composition", "Host", "Mount", "Mountable", "prefixed_name", "prefixed_uri", "unprefixed_uri"]
+__all__ = ["Composition", "Mount", "Mountable", "prefixed_name", "prefixed_uri", "unprefixed_uri"]

@@ -14,10 +14,13 @@ import typing as t
 
 from .. import methods
 from ..cancellation import Cancellation
-from ..channel import Channel, ChannelHost, ClientRequest
+from ..channel import Channel, ClientRequest
 from ..errors import InvalidParamsError, MissingClientCapabilityError, TransportError
 from .envelope import Envelope
 from .input_required import InputRequired
+
+if t.TYPE_CHECKING:
+    from .core import ServerCore
 
 #: Key prefixes of era-portable input requests, by method.
 INPUT_KEY_PREFIXES = {
@@ -62,7 +65,7 @@ class ModernExchange(Channel):
 
     def __init__(
         self,
-        server: ChannelHost,
+        server: ServerCore,
         carrier: Channel,
         protocol_version: str,
         client_capabilities: dict[str, t.Any],

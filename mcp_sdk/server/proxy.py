@@ -51,13 +51,14 @@ from ..prompt import Prompt
 from ..resource import Resource
 from ..resource_template import ResourceTemplate
 from ..tool import Tool
-from .registry import Items, Registry
+from .registry import Items
 from .remote_session import ForwardedCall, RemoteClient
 from .remote_sessions import MAX_REMOTE_SESSIONS, REMOTE_SESSION_IDLE_TIMEOUT, RemoteSessions
 
 if t.TYPE_CHECKING:
     from ..channel import Channel
     from ..server_context import ServerContext
+    from .core import ServerCore
 
 logger = logging.getLogger("mcp_sdk.server")
 
@@ -69,21 +70,8 @@ _LIST_CHANGED = {
 }
 
 
-class ProxyHost(t.Protocol):
-    """What a proxy uses of its :class:`~mcp_sdk.Server`."""
-
-    registry: Registry
-
-    def resources_read_handler(self, function: t.Callable[..., t.Any]) -> t.Any: ...
-    def completion_handler(self, function: t.Callable[..., t.Any]) -> t.Any: ...
-    def notify_tools_list_changed(self) -> None: ...
-    def notify_prompts_list_changed(self) -> None: ...
-    def notify_resources_list_changed(self) -> None: ...
-    def notify_resources_updated(self, uri: str) -> None: ...
-    def notify_log_message(self, data: t.Any, level: str, logger: str | None = None) -> None: ...
-
-
-H = t.TypeVar("H", bound=ProxyHost)
+#: The proxy server's class (:meth:`Proxy.build` makes one, :meth:`Proxy.start` returns it).
+H = t.TypeVar("H", bound="ServerCore")
 
 
 class ProxyError(MCPError, TypeError):
@@ -160,8 +148,8 @@ class Proxy(t.Generic[H]):
             client.connect(mode=mode)
         self.sessions = RemoteSessions(self.factory, "modern" if client.era == "modern" else "legacy",
                                        max_sessions=self.max_remote_sessions, idle_timeout=self.remote_session_idle_timeout)
-        self.server.resources_read_handler(self._read)
-        self.server.completion_handler(self._complete)
+        self.server.registry.add_handler("resources_read", self._read)
+        self.server.registry.add_handler("completion", self._complete)
         capabilities = client.server_capabilities or {}
         if "logging" in capabilities:
             client.log_level = "debug"  # the proxy's sessions filter at their clients' levels
@@ -182,19 +170,37 @@ class Proxy(t.Generic[H]):
 
         Two refreshes may run at once (two list changes): each kind keeps the newest listing begun.
         """
-        capabilities = self.client.server_capabilities or {}
         with self._lock:
             begun = next(self._generation)
+        self._serve(self._list(kinds), begun)
+
+    def _list(self, kinds: t.Iterable[str]) -> dict[str, t.Any]:
+        """What the remote serves now of ``kinds``, by field of :class:`~.registry.Items` (none of a kind
+        the remote does not declare in its capabilities)."""
+        capabilities = self.client.server_capabilities or {}
         listed: dict[str, t.Any] = {}
         if "tools" in kinds:
-            tools = self.client.tools() if "tools" in capabilities else []
-            listed["tools"] = {tool.name: served for tool in tools if (served := self._tool(tool.to_dict())) is not None}
+            listed["tools"] = self._list_tools() if "tools" in capabilities else {}
         if "prompts" in kinds:
             listed["prompts"] = {p["name"]: self._prompt(p) for p in self.client.prompts()} if "prompts" in capabilities else {}
         if "resources" in kinds:
             has = "resources" in capabilities
             listed["resources"] = [_resource(entry) for entry in self.client.resources()] if has else []
             listed["resource_templates"] = [_template(entry) for entry in self._templates()] if has else []
+        return listed
+
+    def _list_tools(self) -> dict[str, type[Tool]]:
+        """The remote's tools as the proxy serves them, by name (without those it cannot serve)."""
+        served = {}
+        for tool in self.client.tools():
+            proxied = self._tool(tool.to_dict())
+            if proxied is not None:
+                served[tool.name] = proxied
+        return served
+
+    def _serve(self, listed: dict[str, t.Any], begun: int) -> None:
+        """Serve what a listing begun at generation ``begun`` found: of each kind, unless what is served
+        of it now comes from a listing begun later."""
         with self._lock:
             fresh = {kind: items for kind, items in listed.items() if begun > self._listed_at.get(kind, 0)}
             self._listed_at.update((kind, begun) for kind in fresh)
@@ -298,9 +304,9 @@ class Proxy(t.Generic[H]):
         level, data, source = params.get("level"), params.get("data"), params.get("logger")
         if level not in methods.LOG_SEVERITY:
             return
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", MCPDeprecationWarning)
-            self.server.notify_log_message(data, level, source)
+        # Straight to the broadcast: Server.notify_log_message warns that Logging is deprecated, and
+        # relaying the remote's log is not this code using it.
+        self.server.broadcast.log_message(data, level, source)
 
     def _notification(self, method: str, params: dict[str, t.Any]) -> None:
         kind = _LIST_CHANGED.get(method)
@@ -336,8 +342,7 @@ class Proxy(t.Generic[H]):
         except Exception as error:  # the remote went away meanwhile: keep serving what was listed
             logger.warning("the proxy could not list the remote server's %s again: %s", kind, error)
             return
-        {"tools": self.server.notify_tools_list_changed, "prompts": self.server.notify_prompts_list_changed,
-         "resources": self.server.notify_resources_list_changed}[kind]()
+        self.server.broadcast.list_changed(kind)
 
 
 def _refused(method: str) -> t.NoReturn:
@@ -392,4 +397,4 @@ def _template(entry: dict[str, t.Any]) -> ResourceTemplate:
                             annotations=entry.get("annotations"), icons=entry.get("icons"), meta=entry.get("_meta"))
 
 
-__all__ = ["ForwardedCall", "Proxy", "ProxyError", "ProxyHost", "RemoteClient", "replicas_of"]
+__all__ = ["ForwardedCall", "Proxy", "ProxyError", "RemoteClient", "replicas_of"]

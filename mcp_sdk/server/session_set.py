@@ -1,6 +1,6 @@
 """The sessions of one server: those its transports opened, and a default one for direct calls.
 
-:class:`SessionSet` is an object the server holds. :class:`~.broadcast.Broadcast` tells each open
+:class:`SessionSet` is an object the server holds. :class:`~.notifications.Broadcast` tells each open
 session of list changes and log messages; :meth:`mcp_sdk.Server.handle` answers on the default
 session, which has no transport (what it would send is dropped) and is never broadcast to.
 """
@@ -10,7 +10,10 @@ from __future__ import annotations
 import threading
 import typing as t
 
-from ..server_session import Send, ServerSession, SessionHost
+from ..server_session import Send, ServerSession
+
+if t.TYPE_CHECKING:
+    from .core import ServerCore
 
 
 class SessionSet:
@@ -19,7 +22,7 @@ class SessionSet:
     :param server: the server the sessions answer for.
     """
 
-    def __init__(self, server: SessionHost) -> None:
+    def __init__(self, server: ServerCore) -> None:
         self.server = server
         self._lock = threading.Lock()
         self._open: set[ServerSession] = set()

@@ -12,19 +12,19 @@ import threading
 import typing as t
 
 from ..cancellation import Cancellation
-from ..channel import ChannelHost
 from ..errors import InvalidParamsError, TransportError
 from .modern_exchange import INPUT_KEY_PREFIXES, ModernExchange
 
 if t.TYPE_CHECKING:
     from ..channel import ClientRequest
+    from .core import ServerCore
 
 
 class TaskInputs(t.Protocol):
     """What a task's channel needs of the tasks (a :class:`~.tasks.TaskManager`)."""
 
     @property
-    def server(self) -> ChannelHost:
+    def server(self) -> ServerCore:
         """The server the tasks belong to."""
 
     def ask(self, runner: TaskRunner, requests: dict[str, dict[str, t.Any]]) -> dict[str, t.Any]:

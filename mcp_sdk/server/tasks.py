@@ -39,7 +39,6 @@ import time
 import typing as t
 
 from ..cancellation import Cancellation
-from ..channel import ChannelHost
 from ..errors import (
     CancelledError,
     InternalError,
@@ -48,7 +47,7 @@ from ..errors import (
     RequestHandlerError,
 )
 from ..server_context import ServerContext
-from .handler_contexts import HandlerContext, entered
+from .handler_contexts import entered
 from .input_required import InputRequiredResult, RoundTripInputs
 from .modern_exchange import ModernExchange
 from .task_exchange import TaskExchange, TaskRunner
@@ -56,6 +55,7 @@ from .task_store import InMemoryTaskStore, TaskLimitError, TaskRecord, TaskStore
 
 if t.TYPE_CHECKING:
     from ..channel import Channel
+    from .core import ServerCore
     from .request import Request
 
 #: The extension's identifier.
@@ -78,25 +78,6 @@ DEFAULT_WORKER_TIMEOUT = 30.0
 WAIT_SLICE = 1.0
 
 Work = t.Callable[[ServerContext], t.Any]
-
-
-class TaskEvents(t.Protocol):
-    """Where a task's changes are published (a server's ``subscriptions`` bus)."""
-
-    def publish(self, kind: str, uri: str | None = None) -> None:
-        """Tell the listeners of ``kind`` (``"task"``: its id as ``uri``) of a change."""
-
-
-class TaskHost(ChannelHost, t.Protocol):
-    """What the tasks need of their server (:class:`~mcp_sdk.Server` is one)."""
-
-    @property
-    def subscriptions(self) -> TaskEvents:
-        """Where a task's status changes are published."""
-
-    @property
-    def handler_contexts(self) -> t.Sequence[HandlerContext]:
-        """Entered around every run of a task's work (see :mod:`.handler_contexts`)."""
 
 
 def required_extension() -> dict[str, t.Any]:
@@ -151,7 +132,7 @@ class TaskManager:
 
     def __init__(
         self,
-        server: TaskHost,
+        server: ServerCore,
         store: TaskStore | None = None,
         *,
         ttl_ms: int | None = DEFAULT_TASK_TTL_MS,

@@ -132,8 +132,6 @@ class Tool:
         owner = f"Tool {cls.tool_name}"
         if "call" in own:
             definition.check_call(owner, own["call"])
-        if "arguments_dict" in own and type(own["arguments_dict"]) is not bool:
-            raise DefinitionError(f"{owner}: arguments_dict must be True or False, not {own['arguments_dict']!r}")
         cls._settle_input_schema(own, owner)
         cls._settle_output_schema(own, owner)
         cls._coerce_metadata(own, owner)
@@ -149,9 +147,7 @@ class Tool:
             cls._input_model = given if definition.is_model(given) else None
             cls.input_schema = definition.compiled(owner, "input_schema", given, InputSchema)
             cls._input_schema_derived = False
-        if "call" in own or "input_schema" in own or "arguments_dict" in own:
-            model, takes_object = cls._input_model, cls.arguments_dict
-            cls._arguments = ArgumentBinding.build(cls.call, owner, model=model, takes_object=takes_object) if defines_call(cls) else None
+        cls._bind_arguments(own, owner)
         if not defines_call(cls) or cls.arguments_dict:
             return  # no call of its own, or one that takes the arguments dict: no signature to hold the schema to
         takes_model_whole = cls._arguments is not None and cls._arguments.takes_model_whole()
@@ -165,6 +161,16 @@ class Tool:
                 cls._input_schema_derived = True
             elif not takes_model_whole:
                 type_schema.check_against_signature(cls.input_schema.schema, cls.call, owner)
+
+    @classmethod
+    def _bind_arguments(cls, own: t.Mapping[str, t.Any], owner: str) -> None:
+        """Check the class's own ``arguments_dict``; where the class sets ``call``, ``input_schema`` or
+        ``arguments_dict``, build how ``call`` receives the JSON arguments (``own``: the class's ``__dict__``)."""
+        if "arguments_dict" in own and type(own["arguments_dict"]) is not bool:
+            raise DefinitionError(f"{owner}: arguments_dict must be True or False, not {own['arguments_dict']!r}")
+        if "call" in own or "input_schema" in own or "arguments_dict" in own:
+            model, takes_object = cls._input_model, cls.arguments_dict
+            cls._arguments = ArgumentBinding.build(cls.call, owner, model=model, takes_object=takes_object) if defines_call(cls) else None
 
     @classmethod
     def _settle_output_schema(cls, own: t.Mapping[str, t.Any], owner: str) -> None:

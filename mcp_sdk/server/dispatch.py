@@ -6,9 +6,9 @@ notification, in either era:
 it tracks the request for cancellation, runs its handler inside the handler contexts and
 the middleware chain (:mod:`.middleware.chain`, whose outermost layers are the
 configuration's ``instrumentation_callback`` and ``around_request``), and turns what
-happened (a result, a handler error, a cancellation, an MRTR ask) into the JSON-RPC response. On a 2025 session it
-also fulfils a handler's :class:`~.input_required.InputRequiredResult` with real
-server-to-client requests.
+happened (a result, a handler error, a cancellation, an MRTR ask) into the JSON-RPC
+response. On a 2025 session it also fulfils a handler's
+:class:`~.input_required.InputRequiredResult` with real server-to-client requests.
 """
 
 from __future__ import annotations

@@ -217,7 +217,13 @@ class Dispatcher:
 
         :param observed: a middleware may read ``request.data`` (hooks always may).
         """
-        hooks = self._middleware.hooks()
+        config = self.core.configuration
+        if config.around_request is None and config.instrumentation_callback is None:
+            # Read here rather than through hooks(): this runs for every request, and a server
+            # without hooks should not pay a call to learn that it has none.
+            hooks: tuple[RequestHook, ...] = ()
+        else:
+            hooks = self._middleware.hooks()
         contexts = self.core.handler_contexts
         if not contexts:
             if not hooks:

@@ -564,10 +564,13 @@ class Server:
 
         Its keyword arguments are the tool's arguments and its type hints their schema
         (``server_context`` passed when declared); the name is the function's, the description
-        its docstring. Returns the function unchanged.
+        its docstring. Returns the function unchanged. It is :meth:`Tool.define` with
+        ``arguments_dict=False`` by default: ``arguments_dict=True`` gives the function the
+        arguments as one dict instead.
 
         :param function_or_name: the function (``@server.tool``), or the tool's name (None: the function's).
-        :param metadata: :meth:`Tool.define`'s other keywords (``title``, ``annotations``, ``output_schema``...).
+        :param metadata: :meth:`Tool.define`'s other keywords (``title``, ``annotations``, ``output_schema``,
+            ``arguments_dict``...).
         """
         return tool_decorator(self.add_tool, function_or_name, metadata)
 

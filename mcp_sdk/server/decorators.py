@@ -33,11 +33,16 @@ F = t.TypeVar("F", bound=t.Callable[..., t.Any])
 def tool_decorator(
     add_tool: t.Callable[[type[Tool]], object], function_or_name: t.Any, metadata: dict[str, t.Any]
 ) -> t.Any:
-    """What ``@server.tool`` and ``@server.tool(name=...)`` give: see :meth:`mcp_sdk.Server.tool`."""
+    """What ``@server.tool`` and ``@server.tool(name=...)`` give: see :meth:`mcp_sdk.Server.tool`.
+
+    It is :meth:`Tool.define` with ``arguments_dict=False`` unless the metadata says otherwise:
+    the function's keyword arguments are the tool's, whatever its shape.
+    """
     name: str | None = None
 
     def register(function: F) -> F:
-        add_tool(Tool.define(metadata.pop("name", name), arguments_dict=False, handler=function, **metadata))
+        arguments_dict = metadata.pop("arguments_dict", False)
+        add_tool(Tool.define(metadata.pop("name", name), arguments_dict=arguments_dict, handler=function, **metadata))
         return function
 
     if callable(function_or_name):

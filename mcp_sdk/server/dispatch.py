@@ -1,18 +1,18 @@
-"""Running one request: the handler, ``around_request``, instrumentation, and the outcome.
+"""Running one request: its handler inside the middleware chain, and the outcome.
 
 A :class:`Dispatcher` is what the :class:`~.router.Router` (and, for 2026-07-28
 requests, :class:`~.modern_requests.ModernRequests`) call for a request or
 notification, in either era:
-it tracks the request for cancellation, runs its handler inside the
-configured hooks, and turns what happened (a result, a handler error, a
-cancellation, an MRTR ask) into the JSON-RPC response. On a 2025 session it
-also fulfils a handler's :class:`~.input_required.InputRequiredResult` with real
-server-to-client requests.
+it tracks the request for cancellation, runs its handler inside the handler contexts and
+the middleware chain (:mod:`.middleware.chain`, whose outermost layers are the
+configuration's ``instrumentation_callback`` and ``around_request``), and turns what
+happened (a result, a handler error, a cancellation, an MRTR ask) into the JSON-RPC
+response. On a 2025 session it also fulfils a handler's
+:class:`~.input_required.InputRequiredResult` with real server-to-client requests.
 """
 
 from __future__ import annotations
 
-import time
 import typing as t
 
 from .. import error_codes, json_rpc, methods
@@ -21,6 +21,7 @@ from ..channel import Channel
 from ..errors import CancelledError, JSONRPCError, MCPError, RequestHandlerError, StoreFullError
 from .handler_contexts import entered
 from .input_required import InputRequired, InputRequiredResult, RoundTripInputs
+from .middleware.hooks import RequestHook, hooked
 from .registry import HandlerEntry
 from .request import Request
 from .unavailable import unavailable
@@ -61,12 +62,11 @@ class Dispatcher:
     :param core: the server.
     :param protocol_methods: the protocol's requests: method -> handler. Other methods
         go to the custom methods of the server's registry.
-    :param middleware: run around each request's handler, inside ``around_request``.
+    :param middleware: the server's middleware chain, run around each request's handler
+        (with the configuration's hooks as its outermost layers).
     """
 
-    def __init__(
-        self, core: ServerCore, protocol_methods: t.Mapping[str, Handler], middleware: MiddlewareChain | None = None
-    ) -> None:
+    def __init__(self, core: ServerCore, protocol_methods: t.Mapping[str, Handler], middleware: MiddlewareChain) -> None:
         self.core = core
         self._methods = protocol_methods  # not copied: the composition adds forwarding to it (Composition.route)
         self._middleware = middleware
@@ -121,16 +121,15 @@ class Dispatcher:
         """
         handler = self._methods.get(method)
         reused = handler is not None
-        middleware = self._middleware
-        if middleware is not None and not middleware.active:
-            middleware = None  # none added: nothing to wrap, and nothing that reads request.data
+        # None added: nothing to wrap, and nothing that reads request.data.
+        wrapped = self._middleware.active
         if handler is None:
             custom = self.core.registry.custom_methods.get(method)
             if custom is None:
                 return self._method_not_found(session, request_id, method)
             handler = self._custom_handler(custom)
-        if middleware is not None:
-            handler = middleware.wrap(method, handler, reused)
+        if wrapped:
+            handler = self._middleware.wrap(method, handler, reused)
         if method == methods.INITIALIZE:
             cancellation = None  # the specification: initialize is never cancelled
         elif cancellation is None:
@@ -149,7 +148,7 @@ class Dispatcher:
                 session.end(request_id)
                 return None  # cancelled before it started: nothing to run, nothing to answer
         try:
-            response = self._run(handler, request, middleware is not None)
+            response = self._run(handler, request, wrapped)
             if response is not None and isinstance(response.get("result"), InputRequiredResult):
                 response = self._fulfil_input_requests(handler, request, response)
         finally:
@@ -163,9 +162,7 @@ class Dispatcher:
         """The response to ``request``, a protocol request that a server which mounted this one
         forwards (:mod:`.composition`): begun on its session by that server, which owns its id and
         cancellation. It runs in this server's handler contexts, ``around_request`` and middleware."""
-        handler = self._methods[request.method]
-        if self._middleware is not None:
-            handler = self._middleware.wrap(request.method, handler, True)
+        handler = self._middleware.wrap(request.method, self._methods[request.method], True)
         return self._run(handler, request)
 
     def _fulfil_input_requests(
@@ -216,61 +213,43 @@ class Dispatcher:
         return response
 
     def _run(self, handler: Handler, request: Request, observed: bool = True) -> dict[str, t.Any] | None:
-        """Run ``handler`` inside the handler contexts and hooks there are.
+        """Run ``handler`` inside the handler contexts and the configuration's hooks there are.
 
         :param observed: a middleware may read ``request.data`` (hooks always may).
         """
+        config = self.core.configuration
+        if config.around_request is None and config.instrumentation_callback is None:
+            # Read here rather than through hooks(): this runs for every request, and a server
+            # without hooks should not pay a call to learn that it has none.
+            hooks: tuple[RequestHook, ...] = ()
+        else:
+            hooks = self._middleware.hooks()
         contexts = self.core.handler_contexts
         if not contexts:
-            config = self.core.configuration
-            if config.around_request is None and config.instrumentation_callback is None:
+            if not hooks:
                 # The common case: nothing around the handler, and without middleware nothing reads request.data.
                 return self._respond(handler, request, observed)
-            return self._run_hooked(handler, request)
+            return self._run_hooked(hooks, handler, request)
         try:
             with entered(contexts, request.server_context()):
-                return self._run_hooked(handler, request)
+                return self._run_hooked(hooks, handler, request)
         except Exception as error:  # a handler context failed to enter or leave
             self.core.report_exception(error, {"request": request.message})
             return json_rpc.error(request.id, error_codes.INTERNAL_ERROR)
 
-    def _run_hooked(self, handler: Handler, request: Request) -> dict[str, t.Any] | None:
-        """Run ``handler`` inside ``around_request`` and the instrumentation."""
-        config = self.core.configuration
-        around = config.around_request
-        instrument = config.instrumentation_callback
-        if around is None and instrument is None:
+    def _run_hooked(self, hooks: tuple[RequestHook, ...], handler: Handler, request: Request) -> dict[str, t.Any] | None:
+        """Run ``handler`` inside ``hooks`` (:mod:`.middleware.hooks`), the outermost first."""
+        if not hooks:
             return self._respond(handler, request)
-        data = request.data
-        started = time.perf_counter()
-        outcome: list[dict[str, t.Any] | None] = [None]
-        handled = [False]
 
-        def request_handler() -> dict[str, t.Any] | None:
-            # A hook that calls it twice gets the first outcome again: a tool never runs twice.
-            if not handled[0]:
-                handled[0] = True
-                outcome[0] = self._respond(handler, request)
-            return outcome[0]
+        def respond(request: Request) -> dict[str, t.Any] | None:
+            return self._respond(handler, request)
 
         try:
-            if around is not None:
-                around(data, request_handler)
-                if not handled[0]:  # a request must be answered: a hook that skips the handler is a bug
-                    raise RuntimeError("around_request returned without calling request_handler()")
-            else:
-                request_handler()
-        except Exception as error:
+            return hooked(hooks, respond)(request)
+        except Exception as error:  # the hooks answer their own errors: this is a failure of the SDK's
             self.core.report_exception(error, {"request": request.message})
-            outcome[0] = outcome[0] or json_rpc.error(request.id, error_codes.INTERNAL_ERROR)
-        finally:
-            if instrument is not None:
-                data["duration"] = time.perf_counter() - started
-                try:
-                    instrument(data)
-                except Exception as error:
-                    self.core.report_exception(error, {"instrumentation": request.method})
-        return outcome[0]
+            return json_rpc.error(request.id, error_codes.INTERNAL_ERROR)
 
     def _respond(self, handler: Handler, request: Request, observed: bool = True) -> dict[str, t.Any] | None:
         """Run ``handler`` and turn its outcome into the JSON-RPC response.
@@ -312,8 +291,7 @@ class Dispatcher:
         return handler
 
     def _method_not_found(self, session: Channel, request_id: t.Any, method: str) -> dict[str, t.Any]:
-        config = self.core.configuration
-        if config.around_request is not None or config.instrumentation_callback is not None:
+        if self._middleware.hooks():  # the hooks see unknown methods too (the middleware does not)
             request = Request(session, request_id, method, None, {}, None)
 
             def fail(request: Request) -> t.NoReturn:

@@ -10,7 +10,6 @@ afresh for each class that does not set its own.
 
 from __future__ import annotations
 
-import collections.abc
 import inspect
 import re
 import typing as t
@@ -106,6 +105,11 @@ class Tool:
     #: The server's labels for it (never sent): ``Server(include_tags=..., exclude_tags=...)``
     #: lists and serves only the tools they let through.
     tags: t.ClassVar[frozenset[str]] = frozenset()
+    #: Whether ``call`` takes the arguments as one dict (``call(cls, args, server_context=None)``,
+    #: the shape of the Ruby gem's ``Tool.define`` block) rather than as keyword arguments (the
+    #: gem's ``def self.call(message:, server_context:)``). False unless the class sets it;
+    #: :meth:`define` sets it for the class it makes (see there).
+    arguments_dict: t.ClassVar[bool] = False
 
     # Aliases, so ``Tool.Response`` works both as a class and in annotations.
     Response: t.TypeAlias = Response
@@ -114,7 +118,6 @@ class Tool:
     Annotations: t.TypeAlias = Annotations
 
     _signature: t.ClassVar[Signature]
-    _pass_arguments_dict: t.ClassVar[bool] = False
     _input_schema_derived: t.ClassVar[bool] = False
     #: The ``input_schema`` when it was given as a model class (a schema source's type).
     _input_model: t.ClassVar[t.Any] = None
@@ -144,10 +147,8 @@ class Tool:
             cls._input_model = given if definition.is_model(given) else None
             cls.input_schema = definition.compiled(owner, "input_schema", given, InputSchema)
             cls._input_schema_derived = False
-        if "call" in own or "input_schema" in own:
-            model, takes_object = cls._input_model, cls._pass_arguments_dict
-            cls._arguments = ArgumentBinding.build(cls.call, owner, model=model, takes_object=takes_object) if defines_call(cls) else None
-        if not defines_call(cls) or cls._pass_arguments_dict:
+        cls._bind_arguments(own, owner)
+        if not defines_call(cls) or cls.arguments_dict:
             return  # no call of its own, or one that takes the arguments dict: no signature to hold the schema to
         takes_model_whole = cls._arguments is not None and cls._arguments.takes_model_whole()
         if given is not None:
@@ -160,6 +161,16 @@ class Tool:
                 cls._input_schema_derived = True
             elif not takes_model_whole:
                 type_schema.check_against_signature(cls.input_schema.schema, cls.call, owner)
+
+    @classmethod
+    def _bind_arguments(cls, own: t.Mapping[str, t.Any], owner: str) -> None:
+        """Check the class's own ``arguments_dict``; where the class sets ``call``, ``input_schema`` or
+        ``arguments_dict``, build how ``call`` receives the JSON arguments (``own``: the class's ``__dict__``)."""
+        if "arguments_dict" in own and type(own["arguments_dict"]) is not bool:
+            raise DefinitionError(f"{owner}: arguments_dict must be True or False, not {own['arguments_dict']!r}")
+        if "call" in own or "input_schema" in own or "arguments_dict" in own:
+            model, takes_object = cls._input_model, cls.arguments_dict
+            cls._arguments = ArgumentBinding.build(cls.call, owner, model=model, takes_object=takes_object) if defines_call(cls) else None
 
     @classmethod
     def _settle_output_schema(cls, own: t.Mapping[str, t.Any], owner: str) -> None:
@@ -221,7 +232,7 @@ class Tool:
         # Typed loosely: a tool made by define() has call(args, server_context=None) instead.
         call: t.Callable[..., t.Any] = cls.call
         binding = cls._arguments
-        if cls._pass_arguments_dict:
+        if cls.arguments_dict:
             args = binding.arguments_object(arguments) if binding is not None else dict(arguments)
             if signature.accepts_server_context:
                 return call(args, server_context=server_context)
@@ -271,10 +282,11 @@ class Tool:
         """Make a Tool subclass from a function; with ``handler=`` the class, without it a decorator.
 
         The function takes the tool's arguments as keyword arguments (``def add(a: int, b: int)``),
-        its ``input_schema`` derived from them when not given; or, the Ruby-shaped form, one
-        arguments dict (``def add(args)``: a single parameter named ``args``/``arguments``, typed
-        ``dict``, or not a property of the given ``input_schema``). Either may declare ``server_context``. ``arguments_dict=True``/``False``
-        says which form instead of guessing.
+        its ``input_schema`` derived from their type hints when not given; or, the Ruby-shaped
+        form, as one arguments dict (``def add(args, server_context=None)``, the gem's
+        ``do |args, server_context:|``). Either may declare ``server_context``.
+        ``arguments_dict=True``/``False`` says which; without it, the function's shape does
+        (:func:`takes_arguments_dict`), never a parameter's name.
 
         :param name: the tool's name (default: the function's name).
         :param title: a display name.
@@ -289,7 +301,7 @@ class Tool:
         :param tags: the server's labels for it, for ``Server(include_tags=..., exclude_tags=...)``.
         :param handler: the function; without it, ``define`` returns a decorator.
         :param arguments_dict: True: the function takes one arguments dict; False: keyword arguments;
-            None: guessed (see :func:`takes_arguments_dict`).
+            None: the function's shape decides (see :func:`takes_arguments_dict`).
         :returns: the Tool subclass, or a decorator returning it.
         """
 
@@ -309,7 +321,7 @@ class Tool:
                 "task": task,
                 "tags": tag_set(tags),
                 "call": staticmethod(function),
-                "_pass_arguments_dict": takes_dict,
+                "arguments_dict": takes_dict,
                 "__module__": getattr(function, "__module__", __name__),
                 "__doc__": function.__doc__,
             }
@@ -358,13 +370,27 @@ def task_support(owner: str, value: t.Any) -> str | None:
 
 
 def takes_arguments_dict(function: t.Callable[..., t.Any], input_schema: t.Any = None) -> bool:
-    """Whether ``function`` takes the one arguments dict (``fn(args)``) rather than keyword arguments.
+    """Whether ``function`` takes the tool's arguments as one dict (``fn(args)``) rather than as
+    keyword arguments, when ``arguments_dict=`` does not say (:meth:`Tool.define`).
+
+    The documented shapes decide, never a parameter's name. A function with one parameter besides
+    ``server_context`` (and ``**kwargs``) takes the one dict when
+
+    - an ``input_schema`` is given that does not name that parameter (the Ruby gem's
+      ``Tool.define(input_schema: ...) do |args, server_context:|``; a parameter the schema names
+      is a keyword argument), or
+    - no ``input_schema`` is given and the parameter has no type hint (the gem's block
+      ``do |args, server_context:|``, which has no types), or
+    - no ``input_schema`` is given and the parameter's type hint is a mapping (``dict``,
+      ``dict[str, Any]``, ``Mapping[str, Any]``), the hint resolved where the function was written
+      (a string hint is evaluated, never read as text).
+
+    Any other function (no parameter, several, one with another type hint) takes keyword
+    arguments; one without a signature to inspect takes the dict.
 
     :param function: the tool's function.
     :param input_schema: its input schema, if given (a dict, an :class:`InputSchema` or a model class).
-    :returns: True when ``function`` takes one parameter that is not a property of the schema and is
-        ``*args``, named ``args``/``arguments``/``params``, or annotated as a mapping (or a schema was
-        given without it); False when it takes keyword arguments.
+    :returns: True for the one arguments dict, False for keyword arguments.
     """
     try:
         parameters = [
@@ -380,20 +406,11 @@ def takes_arguments_dict(function: t.Callable[..., t.Any], input_schema: t.Any =
     schema = input_schema.schema if isinstance(input_schema, InputSchema) else input_schema
     if definition.is_model(schema):  # its fields are the properties
         schema = type_schema.schema_for(schema)
-    if isinstance(schema, t.Mapping) and parameter.name in (schema.get("properties") or {}):
-        return False
-    if parameter.kind is parameter.VAR_POSITIONAL or parameter.name in ("args", "arguments", "params"):
+    if isinstance(schema, t.Mapping):
+        return parameter.name not in (schema.get("properties") or {})
+    if parameter.annotation is parameter.empty:
         return True
-    if schema is not None:  # an explicit schema without this name: the Ruby-shaped fn(args) of old
-        return True
-    return _is_mapping_hint(parameter.annotation)
-
-
-def _is_mapping_hint(hint: t.Any) -> bool:
-    """Whether a parameter annotated ``hint`` takes a mapping (``dict``, ``Mapping[str, Any]``, or such a string)."""
-    return hint in (dict, "dict", t.Mapping) or t.get_origin(hint) in (dict, collections.abc.Mapping) or (
-        isinstance(hint, str) and hint.startswith(("dict[", "Dict[", "Mapping[", "t.Mapping[", "typing.Mapping["))
-    )
+    return type_schema.is_mapping_hint(parameter.annotation, function)
 
 
 def _doc(function: t.Callable[..., t.Any]) -> str | None:

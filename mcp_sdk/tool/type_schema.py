@@ -10,6 +10,7 @@ checks an explicit schema against the function instead. Hints a schema source de
 
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
 import enum
 import inspect
@@ -360,6 +361,21 @@ def _attrs_default(attribute: t.Any) -> t.Any:
     return None if default is attrs.NOTHING or isinstance(default, attrs.Factory) else default  # type: ignore[arg-type]
 
 
+def is_mapping_hint(annotation: t.Any, function: t.Callable[..., t.Any]) -> bool:
+    """Whether a parameter of ``function`` annotated ``annotation`` takes a mapping: ``dict``,
+    ``dict[K, V]``, ``typing.Dict[K, V]``, ``Mapping[K, V]``. A string annotation is resolved where
+    the function was written; one that cannot be resolved is no mapping.
+
+    :param annotation: the parameter's annotation, as written.
+    :param function: the function it belongs to.
+    """
+    try:
+        hint = _resolved(annotation, function)
+    except Exception:  # a hint only a type checker can resolve: the schema derivation names it
+        return False
+    return hint in (dict, t.Dict, t.Mapping, collections.abc.Mapping) or t.get_origin(hint) in (dict, collections.abc.Mapping)
+
+
 def _resolved(annotation: t.Any, function: t.Callable[..., t.Any]) -> t.Any:
     """A string annotation (``from __future__ import annotations``) evaluated where the function was written."""
     if not isinstance(annotation, str):
@@ -393,6 +409,7 @@ __all__ = [
     "input_schema_for",
     "output_schema_for",
     "schema_for",
+    "is_mapping_hint",
     "check_against_signature",
     "check_required_names",
     "parameter_descriptions",

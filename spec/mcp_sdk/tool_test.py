@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import typing as t
+
 import pytest
 
 from mcp_sdk import Content, DefinitionError, Server, Tool
@@ -224,3 +226,131 @@ class TestValidateName:
 
         with pytest.raises(InvalidNameError):
             validate_name(name)
+
+
+def five_spellings(arguments_dict: bool) -> list[type[Tool]]:
+    """The tool ``shout`` written the five ways (a class, Tool.define with handler= and as a decorator,
+    server.define_tool, @server.tool), taking its arguments as keywords or, with ``arguments_dict``, one dict."""
+
+    if arguments_dict:
+
+        def shout(args, server_context=None):
+            return args["text"].upper()
+
+        class Shout(Tool):
+            arguments_dict = True
+            input_schema = {"properties": {"text": {"type": "string"}}, "required": ["text"]}
+
+            @classmethod
+            def call(cls, args, server_context=None):
+                return args["text"].upper()
+
+    else:
+
+        def shout(text: str, server_context=None):
+            return text.upper()
+
+        class Shout(Tool):
+            input_schema = {"properties": {"text": {"type": "string"}}, "required": ["text"]}
+
+            @classmethod
+            def call(cls, text, server_context=None):
+                return text.upper()
+
+    schema = {"properties": {"text": {"type": "string"}}, "required": ["text"]}
+    server = Server()
+    server.define_tool(name="by_define_tool", input_schema=schema, arguments_dict=arguments_dict, handler=shout)
+    server.tool("by_server_tool", input_schema=schema, arguments_dict=arguments_dict)(shout)
+    return [
+        Shout,
+        Tool.define(name="by_define", input_schema=schema, arguments_dict=arguments_dict, handler=shout),
+        Tool.define(name="by_define_decorator", input_schema=schema, arguments_dict=arguments_dict)(shout),
+        server.tools["by_define_tool"],
+        server.tools["by_server_tool"],
+    ]
+
+
+class TestEverySpellingAnswersAlike:
+    BODIES = [
+        {"text": "hi"},
+        {"text": ""},
+        {"text": "hi", "extra": 1},
+        {},
+        {"text": 5},
+        {"text": None},
+        None,
+    ]
+
+    @pytest.mark.parametrize("arguments_dict", [False, True], ids=["keywords", "one-dict"])
+    @pytest.mark.parametrize("body", BODIES)
+    def test_the_five_spellings_give_one_answer(self, arguments_dict, body):
+        answers = []
+        for tool in five_spellings(arguments_dict):
+            server = Server(tools=[tool])
+            params = {"name": tool.tool_name} if body is None else {"name": tool.tool_name, "arguments": body}
+            response = server.handle({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
+            answers.append(response)
+        assert all(answer == answers[0] for answer in answers), answers
+
+
+class TestTheOneDictFormIsChosenByShape:
+    """Without ``arguments_dict=``, the function's shape decides (``takes_arguments_dict``), never a name."""
+
+    def answer(self, tool, arguments):
+        return Server(tools=[tool]).handle(call_tool(tool.tool_name, arguments))["result"]["content"][0]["text"]
+
+    def test_one_parameter_without_a_hint_or_a_schema_is_the_dict_whatever_its_name(self):
+        @Tool.define(name="keys")
+        def keys(payload):
+            return ",".join(sorted(payload))
+
+        assert keys.arguments_dict is True
+        assert self.answer(keys, {"b": 1, "a": 2}) == "a,b"
+
+    def test_a_name_decides_nothing_against_a_hint(self):
+        @Tool.define(name="echo")
+        def echo(args: str):
+            return args
+
+        assert echo.arguments_dict is False
+        assert echo.to_dict()["inputSchema"]["properties"] == {"args": {"type": "string"}}
+        assert self.answer(echo, {"args": "hi"}) == "hi"
+
+    def test_a_mapping_hint_written_as_a_string_is_resolved_not_read(self):
+        @Tool.define(name="count")
+        def count(values: t.Mapping[str, int]):  # a string under `from __future__ import annotations`
+            return str(sum(values.values()))
+
+        assert count.arguments_dict is True
+        assert self.answer(count, {"a": 1, "b": 2}) == "3"
+
+    def test_a_tool_subclass_says_so_with_the_class_attribute(self):
+        class Size(Tool):
+            arguments_dict = True
+
+            @classmethod
+            def call(cls, args):
+                return str(len(args))
+
+        assert Size.to_dict()["inputSchema"] == {"type": "object"}
+        assert self.answer(Size, {"a": 1, "b": 2}) == "2"
+
+    def test_the_class_attribute_is_a_bool(self):
+        with pytest.raises(DefinitionError, match="Tool odd: arguments_dict must be True or False, not 'yes'"):
+
+            class Odd(Tool):
+                arguments_dict = "yes"
+
+    def test_server_tool_takes_keywords_unless_told(self):
+        server = Server()
+
+        @server.tool
+        def plain(args: dict) -> str:
+            return repr(args)
+
+        @server.tool(arguments_dict=True)
+        def whole(args: dict) -> str:
+            return repr(args)
+
+        assert server.handle(call_tool("plain", {"args": {"x": 1}}))["result"]["content"][0]["text"] == "{'x': 1}"
+        assert server.handle(call_tool("whole", {"x": 1}))["result"]["content"][0]["text"] == "{'x': 1}"

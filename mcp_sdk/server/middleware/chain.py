@@ -9,16 +9,19 @@ of its own without calling ``call_next``, or raises a
 :class:`~mcp_sdk.errors.RequestHandlerError` (the error response; any other exception
 is reported and answered -32603, as a handler's would be).
 
-The chain runs inside ``around_request`` (:class:`~mcp_sdk.Configuration`), the simple
-case, which stays the outermost hook and sees the whole JSON-RPC response; it runs the
-same way in both protocol eras and on every transport, for every request method the
-server answers (not for notifications, nor for unknown methods).
+The configuration's ``instrumentation_callback`` and ``around_request``
+(:class:`~mcp_sdk.Configuration`) are the chain's outermost layers, in that order, adapted by
+:mod:`.hooks`: they see the whole JSON-RPC response, and run for unknown methods too. The
+middleware runs inside them, the same way in both protocol eras and on every transport, for
+every request method the server answers (not for notifications, nor for unknown methods).
 """
 
 from __future__ import annotations
 
 import threading
 import typing as t
+
+from .hooks import AroundRequest, Instrumentation, RequestHook
 
 if t.TYPE_CHECKING:
     from ..core import ServerCore
@@ -48,9 +51,10 @@ class Middleware:
 
 
 class MiddlewareChain:
-    """The middleware of one server, in the order added.
+    """The middleware of one server, in the order added, inside the configuration's hooks.
 
-    :param server: given to each middleware object's :meth:`Middleware.bind`.
+    :param server: given to each middleware object's :meth:`Middleware.bind`; its
+        configuration's ``around_request`` and ``instrumentation_callback`` are the hooks.
     """
 
     def __init__(self, server: ServerCore) -> None:
@@ -63,6 +67,8 @@ class MiddlewareChain:
         self._by_method: dict[str, tuple[MiddlewareFunction, ...]] = {}
         # method -> (its protocol handler, that handler wrapped); replaced like _by_method.
         self._wrapped: dict[str, tuple[CallNext, CallNext]] = {}
+        # (around_request, instrumentation_callback, their hooks): replaced when the configuration changes.
+        self._hooks: tuple[t.Any, t.Any, tuple[RequestHook, ...]] = (None, None, ())
 
     def add(self, middleware: M, methods: t.Iterable[str] | str | None = None) -> M:
         """Run ``middleware`` after those added before, for every request or only ``methods``.
@@ -89,7 +95,32 @@ class MiddlewareChain:
         return middleware
 
     def __len__(self) -> int:
+        """How many middleware were added (the configuration's hooks are not counted)."""
         return len(self._entries)
+
+    def hooks(self) -> tuple[RequestHook, ...]:
+        """The configuration's hooks as request hooks (:mod:`.hooks`), outermost first:
+        :class:`~.hooks.Instrumentation`, then :class:`~.hooks.AroundRequest`; each only when
+        the configuration sets it, so a server that sets neither gets ``()``. Read for every
+        request: a hook set on the configuration later takes effect at the next request.
+        """
+        config = self._server.configuration
+        around = config.around_request
+        instrument = config.instrumentation_callback
+        if around is None and instrument is None:
+            return ()
+        cached = self._hooks
+        if cached[0] is around and cached[1] is instrument:
+            return cached[2]
+        report = self._server.report_exception
+        hooks: list[RequestHook] = []
+        if instrument is not None:
+            hooks.append(Instrumentation(instrument, report))
+        if around is not None:
+            hooks.append(AroundRequest(around, report))
+        adapted = tuple(hooks)
+        self._hooks = (around, instrument, adapted)  # one assignment: readers see the old or the new whole
+        return adapted
 
     def for_method(self, method: str) -> tuple[MiddlewareFunction, ...]:
         """The middleware that runs for ``method``, in order.

@@ -114,6 +114,39 @@ class TestChain:
         assert response["result"]["content"] == [{"type": "text", "text": "hi"}]
         assert seen == ["around in", "first tools/call echo True", "second", "first saw hi", "around out"]
 
+    def test_the_configurations_hooks_are_the_outermost_layers_instrumentation_first(self) -> None:
+        seen: list[str] = []
+
+        def around(data: dict[str, t.Any], request_handler: t.Callable[[], t.Any]) -> None:
+            seen.append("around in")
+            response = request_handler()
+            seen.append(f"around out {response['result']['content'][0]['text']} {'duration' in data}")
+
+        def inner(request: t.Any, call_next: t.Any) -> t.Any:
+            seen.append("middleware")
+            return call_next(request)
+
+        config = Configuration(around_request=around, instrumentation_callback=lambda data: seen.append(f"instrumentation {data['tool_name']}"))
+        server = build(inner, configuration=config)
+        session = legacy_session(server)
+        seen.clear()
+        legacy(server, session, "tools/call", call("hi"))
+        assert seen == ["around in", "middleware", "around out hi False", "instrumentation echo"]
+        assert [type(hook).__name__ for hook in server.middleware.hooks()] == ["Instrumentation", "AroundRequest"]
+        assert len(server.middleware) == 1  # the hooks are not middleware added
+
+    def test_a_server_without_hooks_has_no_adapter_and_gets_one_when_a_hook_is_set(self) -> None:
+        server = build()
+        session = legacy_session(server)
+        assert server.middleware.hooks() == ()
+        seen: list[str] = []
+        server.configuration.around_request = lambda data, request_handler: seen.append(data["method"]) or request_handler()
+        assert legacy(server, session, "tools/call", call("hi"))["result"]["content"] == [{"type": "text", "text": "hi"}]
+        assert seen == ["tools/call"]
+        assert server.middleware.hooks() is server.middleware.hooks()  # adapted once, while the hook stays
+        server.configuration.around_request = None
+        assert server.middleware.hooks() == ()
+
     def test_a_middleware_short_circuits_with_a_result_or_an_error_in_both_eras(self) -> None:
         def gate(request: t.Any, call_next: t.Any) -> t.Any:
             if request.params["arguments"]["message"] == "stop":

@@ -15,7 +15,7 @@ from .. import error_codes, json_rpc, methods
 from ..cancellation import Cancellation
 from ..errors import CancelledError, RequestTimeoutError, TransportError
 from ..version import VERSION
-from . import modern
+from . import wire_2026
 from .errors import ServerError, ValidationError
 from .headers import ToolHeaders
 from .trace_propagation import with_trace_meta
@@ -30,7 +30,7 @@ logger = logging.getLogger("mcp_sdk.client")
 DEFAULT_CLIENT_INFO = {"name": "mcp_sdk", "version": VERSION}
 #: Requests never followed by ``notifications/cancelled``: the specification never
 #: cancels ``initialize``, and a probe is not a request the server knows.
-_NEVER_CANCELLED = frozenset({methods.INITIALIZE, modern.SERVER_DISCOVER})
+_NEVER_CANCELLED = frozenset({methods.INITIALIZE, wire_2026.SERVER_DISCOVER})
 #: ``_meta`` keys of the envelope (reserved for the protocol), left out when a request is sent again.
 _RESERVED_META_PREFIX = "io.modelcontextprotocol/"
 

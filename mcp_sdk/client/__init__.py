@@ -18,8 +18,8 @@ from .cache import ResultCache
 from .calls import Calls
 from .elicitation import apply_defaults
 from .era_2025 import LegacyEra
-from .errors import ConfigError, InputRequiredError, ServerBusyError, ServerError, ServerUnavailableError, UnknownServerError
-from .errors import NameCollisionError, ValidationError
+from .exceptions import ConfigError, InputRequiredError, ServerBusyError, ServerError, ServerUnavailableError, UnknownServerError
+from .exceptions import NameCollisionError, ValidationError
 from .in_memory import InMemory
 from .listen import Subscription, Subscriptions, notification_filter
 from .paginated_result import ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult

@@ -15,7 +15,7 @@ import typing as t
 from .. import methods
 from ..cancellation import Cancellation
 from . import tasks
-from .errors import ServerError, ValidationError
+from .exceptions import ServerError, ValidationError
 from .paginated_result import ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult
 from .paginated_result import all_pages, page_cursor, page_items
 from .request_sender import RequestSender, result_of

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import typing as t
 
-from .errors import ServerError
+from .exceptions import ServerError
 from .headers import ToolHeaders
 from .mrtr import Answer, Send
 from .transport import Message

@@ -13,7 +13,7 @@ import typing as t
 
 from .. import methods
 from .era import Era, Sender
-from .errors import ServerError, ValidationError
+from .exceptions import ServerError, ValidationError
 from .mrtr import Answer, Send
 from .request_sender import result_of
 from .transport import Message

@@ -15,7 +15,7 @@ import typing as t
 from .. import error_codes, methods
 from . import mrtr, tasks, wire_2026
 from .era import Era, Sender
-from .errors import ServerError
+from .exceptions import ServerError
 from .headers import standard_headers
 from .listen import Subscription
 from .mrtr import Answer, Send

@@ -16,7 +16,7 @@ import urllib3.exceptions
 
 from ..errors import MCPError, RequestTimeoutError, TransportError
 from . import sse
-from .errors import ValidationError
+from .exceptions import ValidationError
 from .http_streams import shorten_reads
 from .transport import Waiter
 

@@ -16,7 +16,7 @@ import typing as t
 
 from .. import error_codes, methods
 from ..errors import JSONRPCError
-from .errors import InputRequiredError, ValidationError
+from .exceptions import InputRequiredError, ValidationError
 from .wire_2026 import INPUT_REQUIRED
 
 #: The requests a server may answer with ``input_required``.

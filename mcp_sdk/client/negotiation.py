@@ -22,7 +22,7 @@ from . import wire_2026
 from .era import Era
 from .era_2025 import LegacyEra
 from .era_2026 import ModernEra
-from .errors import ServerError, ValidationError
+from .exceptions import ServerError, ValidationError
 from .request_sender import RequestSender, result_of
 
 logger = logging.getLogger("mcp_sdk.client")

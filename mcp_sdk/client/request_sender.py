@@ -16,7 +16,7 @@ from ..cancellation import Cancellation
 from ..errors import CancelledError, RequestTimeoutError, TransportError
 from ..version import VERSION
 from . import wire_2026
-from .errors import ServerError, ValidationError
+from .exceptions import ServerError, ValidationError
 from .headers import ToolHeaders
 from .trace_propagation import with_trace_meta
 from .transport import Message, Transport, send_through

@@ -23,7 +23,7 @@ import typing as t
 from .. import methods
 from ..cancellation import Cancellation
 from ..errors import CancelledError, RequestTimeoutError
-from .errors import ServerError, ValidationError
+from .exceptions import ServerError, ValidationError
 from .mrtr import answer_all
 
 #: The extension's identifier.

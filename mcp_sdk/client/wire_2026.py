@@ -15,7 +15,7 @@ from __future__ import annotations
 import typing as t
 
 from .. import error_codes
-from .errors import ValidationError
+from .exceptions import ValidationError
 
 #: The modern versions this client speaks, oldest first.
 MODERN_VERSIONS: tuple[str, ...] = ("2026-07-28",)

@@ -10,7 +10,7 @@ from urllib.parse import urljoin
 import requests
 from requests.auth import AuthBase
 
-from .errors import AuthorizationError
+from .authorization_errors import AuthorizationError
 from .urls import display_url, ensure_permitted_host, ensure_secure_url
 
 if t.TYPE_CHECKING:

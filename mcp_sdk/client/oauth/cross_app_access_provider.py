@@ -20,8 +20,8 @@ import typing as t
 from ...errors import MCPError
 from ._http import OAuthHTTP
 from ._provider_base import StorageBackedProvider
+from .authorization_errors import AuthorizationError
 from .discovery import AuthorizationServer
-from .errors import AuthorizationError
 from .storage import Storage
 
 if t.TYPE_CHECKING:

@@ -13,7 +13,7 @@ import typing as t
 from dataclasses import dataclass, field
 
 from ._http import OAuthHTTP, UnreachableError
-from .errors import AuthorizationError
+from .authorization_errors import AuthorizationError
 from .urls import (
     authorization_server_metadata_urls,
     canonicalize_url,

@@ -13,11 +13,11 @@ from ...errors import RequestTimeoutError
 from . import scopes
 from ._http import OAuthHTTP
 from .authorization_code import authorize
+from .authorization_errors import AuthorizationError, InsecureURLError, InvalidClientError, InvalidGrantError
 from .client_credentials_provider import ClientCredentialsProvider
 from .cross_app_access_provider import CrossAppAccessProvider
 from .cross_app_access_provider import authorize as authorize_cross_app_access
 from .discovery import AuthorizationServer, discover
-from .errors import AuthorizationError, InsecureURLError, InvalidClientError, InvalidGrantError
 from .provider import Provider
 from .registration import ensure_client, registered_here
 from .token_endpoint import request_tokens

@@ -6,7 +6,7 @@ import typing as t
 
 from ...errors import MCPError
 from ._provider_base import StorageBackedProvider
-from .errors import InsecureURLError
+from .authorization_errors import InsecureURLError
 from .storage import Storage
 
 if t.TYPE_CHECKING:

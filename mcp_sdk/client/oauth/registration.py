@@ -12,8 +12,8 @@ import typing as t
 from urllib.parse import urlsplit
 
 from ._http import OAuthHTTP
+from .authorization_errors import AuthorizationError
 from .discovery import AuthorizationServer
-from .errors import AuthorizationError
 from .provider import Provider
 from .urls import is_loopback_host
 

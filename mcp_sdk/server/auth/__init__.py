@@ -21,22 +21,22 @@ from ..._lazy_names import lazy_names
 if t.TYPE_CHECKING:
     from .bearer import BearerAuth, canonical_uri, metadata_url_for
     from .dpop import DPoPNonceRequiredError, DPoPVerifier, InvalidDPoPProofError
-    from .errors import AuthorizationServerUnavailable, AuthRefusal, InsufficientScopeError
     from .introspection import IntrospectionVerifier
     from .jwt_verifier import JWTVerifier
     from .metadata import protected_resource_metadata
     from .principal import AccessToken, Principal
+    from .refusals import AuthorizationServerUnavailable, AuthRefusal, InsufficientScopeError
 
 #: Where each public name lives. They load when first asked for: the server imports
 #: ``auth.scopes`` (a stdio server too), which must not pull in the verifiers.
 _HOMES = {
     "AccessToken": "principal",
-    "AuthRefusal": "errors",
-    "AuthorizationServerUnavailable": "errors",
+    "AuthRefusal": "refusals",
+    "AuthorizationServerUnavailable": "refusals",
     "BearerAuth": "bearer",
     "DPoPNonceRequiredError": "dpop",
     "DPoPVerifier": "dpop",
-    "InsufficientScopeError": "errors",
+    "InsufficientScopeError": "refusals",
     "InvalidDPoPProofError": "dpop",
     "IntrospectionVerifier": "introspection",
     "JWTVerifier": "jwt_verifier",

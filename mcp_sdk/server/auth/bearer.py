@@ -12,7 +12,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import attrs
 
-from .errors import AuthorizationServerUnavailable, AuthRefusal
+from .refusals import AuthorizationServerUnavailable, AuthRefusal
 
 if t.TYPE_CHECKING:
     from .dpop import DPoPVerifier

@@ -16,7 +16,7 @@ from ..errors import JSONRPCError
 from . import negotiation, wire_2026
 from .cache import ResultCache
 from .calls import Calls
-from .elicitation import apply_defaults
+from .elicitation_defaults import apply_defaults
 from .era_2025 import LegacyEra
 from .exceptions import ConfigError, InputRequiredError, ServerBusyError, ServerError, ServerUnavailableError, UnknownServerError
 from .exceptions import NameCollisionError, ValidationError
@@ -26,7 +26,7 @@ from .paginated_result import ListPromptsResult, ListResourcesResult, ListResour
 from .paginated_result import all_pages
 from .request_sender import DEFAULT_CLIENT_INFO, RequestSender, check_log_level, result_of
 from .stdio import Stdio
-from .tasks import TaskHandle
+from .task_handle import TaskHandle
 from .tool import Tool
 from .transport import Message, Transport, check_transport
 
@@ -597,7 +597,7 @@ class Client:
         cancellation: Cancellation | None = None,
         timeout: float | None = None,
     ) -> TaskHandle:
-        """Call a tool and return at once with a :class:`~mcp_sdk.client.tasks.TaskHandle`
+        """Call a tool and return at once with a :class:`~mcp_sdk.client.task_handle.TaskHandle`
         (``status()``, ``result(timeout=)``, ``cancel()``, ``task_id``).
 
         A server that answers the call directly (no task) gives an already completed handle.

@@ -13,7 +13,7 @@ from __future__ import annotations
 import typing as t
 
 from .. import error_codes, methods
-from . import mrtr, tasks, wire_2026
+from . import mrtr, task_handle, wire_2026
 from .era import Era, Sender
 from .exceptions import ServerError
 from .headers import standard_headers
@@ -47,8 +47,8 @@ class ModernEra(Era):
         version = self.protocol_version
         params = dict(params or {})
         capabilities = sender.capabilities()
-        if method in tasks.DECLARING_METHODS:
-            capabilities = tasks.declare(capabilities)  # per request: a tool call may become a task
+        if method in task_handle.DECLARING_METHODS:
+            capabilities = task_handle.declare(capabilities)  # per request: a tool call may become a task
         envelope = wire_2026.envelope(version, capabilities, sender.client_info, sender.log_level)
         params["_meta"] = {**(params.get("_meta") or {}), **(meta or {}), **envelope}
         headers: dict[str, str] | None = None
@@ -60,7 +60,7 @@ class ModernEra(Era):
 
     def check_result(self, method: str, response: Message) -> None:
         result = response.get("result")
-        if isinstance(result, dict) and not (method == methods.TOOLS_CALL and tasks.is_task(result)):
+        if isinstance(result, dict) and not (method == methods.TOOLS_CALL and task_handle.is_task(result)):
             wire_2026.result_type(result, method, input_allowed=method in mrtr.INPUT_METHODS)
 
     def resends_lost(self, method: str) -> bool:

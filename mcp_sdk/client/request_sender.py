@@ -2,7 +2,7 @@
 
 A :class:`RequestSender` is the narrow face of a :class:`~mcp_sdk.Client` that the
 handshake (:mod:`mcp_sdk.client.negotiation`), the eras and a
-:class:`~mcp_sdk.client.tasks.TaskHandle` send through.
+:class:`~mcp_sdk.client.task_handle.TaskHandle` send through.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from ..._lazy_names import lazy_names
 
 if t.TYPE_CHECKING:
     from .bearer import BearerAuth, canonical_uri, metadata_url_for
-    from .dpop import DPoPNonceRequiredError, DPoPVerifier, InvalidDPoPProofError
+    from .dpop_verifier import DPoPNonceRequiredError, DPoPVerifier, InvalidDPoPProofError
     from .introspection import IntrospectionVerifier
     from .jwt_verifier import JWTVerifier
     from .metadata import protected_resource_metadata
@@ -34,10 +34,10 @@ _HOMES = {
     "AuthRefusal": "refusals",
     "AuthorizationServerUnavailable": "refusals",
     "BearerAuth": "bearer",
-    "DPoPNonceRequiredError": "dpop",
-    "DPoPVerifier": "dpop",
+    "DPoPNonceRequiredError": "dpop_verifier",
+    "DPoPVerifier": "dpop_verifier",
     "InsufficientScopeError": "refusals",
-    "InvalidDPoPProofError": "dpop",
+    "InvalidDPoPProofError": "dpop_verifier",
     "IntrospectionVerifier": "introspection",
     "JWTVerifier": "jwt_verifier",
     "Principal": "principal",

@@ -1,4 +1,4 @@
-"""The tasks extension (``io.modelcontextprotocol/tasks``, SEP-2663), from the client's side.
+"""The tasks extension (``io.modelcontextprotocol/tasks``, SEP-2663) from the client's side: :class:`TaskHandle`.
 
 A 2026-07-28 ``tools/call`` from this client declares the extension, so a server
 may answer ``CreateTaskResult`` (``resultType: "task"``) instead of the result.

@@ -27,7 +27,7 @@ from .storage import Storage
 if t.TYPE_CHECKING:
     from .dpop import DPoPKey
 from .token_endpoint import _error_code, client_authentication, request_tokens
-from .urls import display_url, ensure_secure_url
+from .url_rules import display_url, ensure_secure_url
 
 #: RFC 8693 section 2.1.
 TOKEN_EXCHANGE_GRANT = "urn:ietf:params:oauth:grant-type:token-exchange"

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ._http import OAuthHTTP, UnreachableError
 from .authorization_errors import AuthorizationError
-from .urls import (
+from .url_rules import (
     authorization_server_metadata_urls,
     canonicalize_url,
     display_url,

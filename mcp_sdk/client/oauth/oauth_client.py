@@ -21,7 +21,7 @@ from .discovery import AuthorizationServer, discover
 from .provider import Provider
 from .registration import ensure_client, registered_here
 from .token_endpoint import request_tokens
-from .urls import display_url, ensure_secure_url, same_endpoint
+from .url_rules import display_url, ensure_secure_url, same_endpoint
 from .workload_identity_provider import JWT_BEARER_GRANT, WorkloadIdentityProvider
 from .www_authenticate import parse_www_authenticate, token_challenge
 

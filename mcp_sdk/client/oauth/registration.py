@@ -15,7 +15,7 @@ from ._http import OAuthHTTP
 from .authorization_errors import AuthorizationError
 from .discovery import AuthorizationServer
 from .provider import Provider
-from .urls import is_loopback_host
+from .url_rules import is_loopback_host
 
 
 #: Where a registration records the issuer of the authorization server it was made at.

@@ -21,7 +21,7 @@ from werkzeug.exceptions import NotFound
 from werkzeug.middleware.dispatcher import DispatcherMiddleware
 
 from mcp_sdk import Server, Tool
-from mcp_sdk.apps import UIResource, client_supports_apps, tool_meta
+from mcp_sdk.mcp_apps import UIResource, client_supports_apps, tool_meta
 from mcp_sdk.server.transports import StreamableHTTPTransport
 
 VIEW_URI = "ui://swatch/view"

@@ -22,7 +22,7 @@ import typing as t
 
 from ..errors import MCPError
 from . import output
-from .errors import CLIError
+from .command_error import CLIError
 from .search_path import search_current_directory_last
 
 PROGRAM = "mcp-sdk"

@@ -8,7 +8,7 @@ import sys
 
 from ..client import Client
 from ..client.stdio import Stdio
-from .errors import CLIError
+from .command_error import CLIError
 from .loading import split_target
 
 #: ``python -c RUN_COMMAND run FILE`` is ``python -m mcp_sdk run FILE`` without the current

@@ -10,7 +10,7 @@ import sys
 import tempfile
 import typing as t
 
-from .errors import CLIError
+from .command_error import CLIError
 from .loading import split_target
 
 #: The mode of a configuration file ``install`` creates: its owner's alone (it may hold API keys).

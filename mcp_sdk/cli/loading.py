@@ -9,7 +9,7 @@ import sys
 import typing as t
 
 from ..server import Server
-from .errors import CLIError
+from .command_error import CLIError
 
 #: Names tried, in order, when ``FILE`` gives none and the module has several servers.
 CONVENTIONAL_NAMES = ("server", "mcp", "app")

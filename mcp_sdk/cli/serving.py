@@ -9,7 +9,7 @@ import sys
 import typing as t
 
 from ..server import Server
-from .errors import CLIError
+from .command_error import CLIError
 
 #: The Inspector ``dev`` starts, and the Node.js major version it needs.
 INSPECTOR_PACKAGE = "@modelcontextprotocol/inspector"

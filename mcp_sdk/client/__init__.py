@@ -13,20 +13,20 @@ from .. import error_codes, json_rpc, methods
 from ..cancellation import Cancellation
 from ..deprecations import warn_deprecated
 from ..errors import JSONRPCError
-from . import modern, negotiation
+from . import negotiation, wire_2026
 from .cache import ResultCache
 from .calls import Calls
-from .errors import ConfigError, InputRequiredError, ServerBusyError, ServerError, ServerUnavailableError, UnknownServerError
-from .errors import NameCollisionError, ValidationError
-from .elicitation import apply_defaults
+from .elicitation_defaults import apply_defaults
+from .era_2025 import LegacyEra
+from .exceptions import ConfigError, InputRequiredError, ServerBusyError, ServerError, ServerUnavailableError, UnknownServerError
+from .exceptions import NameCollisionError, ValidationError
 from .in_memory import InMemory
-from .legacy_era import LegacyEra
 from .listen import Subscription, Subscriptions, notification_filter
 from .paginated_result import ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult
 from .paginated_result import all_pages
 from .request_sender import DEFAULT_CLIENT_INFO, RequestSender, check_log_level, result_of
 from .stdio import Stdio
-from .tasks import TaskHandle
+from .task_handle import TaskHandle
 from .tool import Tool
 from .transport import Message, Transport, check_transport
 
@@ -262,7 +262,7 @@ class Client:
     @property
     def server_info(self) -> dict[str, t.Any] | None:
         """The server's ``serverInfo`` (``name``, ``version``, ``title``...)."""
-        return modern.server_info(self._description())
+        return wire_2026.server_info(self._description())
 
     @property
     def server_capabilities(self) -> dict[str, t.Any] | None:
@@ -431,10 +431,10 @@ class Client:
         if self._cache is not None:
             self._cache.invalidate(method, params)
         meta = params.get("_meta")
-        subscription_id = meta.get(modern.META_SUBSCRIPTION_ID) if isinstance(meta, dict) else None
+        subscription_id = meta.get(wire_2026.META_SUBSCRIPTION_ID) if isinstance(meta, dict) else None
         if subscription_id is not None:
             self._subscriptions.receive(subscription_id, method, params)
-            if method == modern.NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED:
+            if method == wire_2026.NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED:
                 return
         if method == methods.NOTIFICATIONS_PROGRESS:
             handler = self._progress_handler
@@ -597,7 +597,7 @@ class Client:
         cancellation: Cancellation | None = None,
         timeout: float | None = None,
     ) -> TaskHandle:
-        """Call a tool and return at once with a :class:`~mcp_sdk.client.tasks.TaskHandle`
+        """Call a tool and return at once with a :class:`~mcp_sdk.client.task_handle.TaskHandle`
         (``status()``, ``result(timeout=)``, ``cancel()``, ``task_id``).
 
         A server that answers the call directly (no task) gives an already completed handle.

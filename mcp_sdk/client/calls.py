@@ -14,12 +14,12 @@ import typing as t
 
 from .. import methods
 from ..cancellation import Cancellation
-from . import tasks
-from .errors import ServerError, ValidationError
+from . import task_handle
+from .exceptions import ServerError, ValidationError
 from .paginated_result import ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult
 from .paginated_result import all_pages, page_cursor, page_items
 from .request_sender import RequestSender, result_of
-from .tasks import TaskHandle
+from .task_handle import TaskHandle
 from .tool import Tool
 
 if t.TYPE_CHECKING:
@@ -139,7 +139,7 @@ class Calls:
             all_pages(self.max_pages, self._tools_page, "tools", cancellation, timeout)
             response = self.final(methods.TOOLS_CALL, params, meta=entries, cancellation=cancellation, timeout=timeout)
         result = result_of(response)
-        if tasks.is_task(result):  # the server made it a task: follow it to its end
+        if task_handle.is_task(result):  # the server made it a task: follow it to its end
             result = self.task_handle(result).result(cancellation=cancellation)
             response = {**response, "result": result}
         if self.validate_structured_content:
@@ -157,7 +157,7 @@ class Calls:
             params["arguments"] = arguments
         response = self.final(methods.TOOLS_CALL, params, meta=meta, cancellation=cancellation, timeout=timeout)
         result = result_of(response)
-        if tasks.is_task(result):
+        if task_handle.is_task(result):
             return self.task_handle(result)
         return TaskHandle.completed(self.sender, result)
 

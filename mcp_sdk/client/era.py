@@ -1,9 +1,9 @@
 """The seam between the client and the two eras of the protocol: :class:`Era`, and the :class:`Sender` it works with.
 
 The 2025 versions open a session with ``initialize`` (the *legacy* era,
-:class:`~mcp_sdk.client.legacy_era.LegacyEra`); 2026-07-28 sends every request on
+:class:`~mcp_sdk.client.era_2025.LegacyEra`); 2026-07-28 sends every request on
 its own, with the client's version, capabilities and identity in ``_meta`` (the
-*modern* era, :class:`~mcp_sdk.client.modern_era.ModernEra`). :meth:`Client.connect`
+*modern* era, :class:`~mcp_sdk.client.era_2026.ModernEra`). :meth:`Client.connect`
 picks one (:mod:`mcp_sdk.client.negotiation`); from then on the client's
 :class:`~mcp_sdk.client.request_sender.RequestSender` shapes, checks and recovers
 every request through it, and the client's era-specific operations (``ping``,
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import typing as t
 
-from .errors import ServerError
+from .exceptions import ServerError
 from .headers import ToolHeaders
 from .mrtr import Answer, Send
 from .transport import Message

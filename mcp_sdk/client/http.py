@@ -22,10 +22,10 @@ from .. import error_codes, json_rpc, methods
 from ..cancellation import Cancellation
 from ..errors import CancelledError, MCPError, RequestTimeoutError, SessionExpiredError, TransportError
 from . import http_origin
-from .errors import ServerBusyError, ValidationError, retry_after_seconds
+from .exceptions import ServerBusyError, ValidationError, retry_after_seconds
 from .http_reading import STREAM_ERRORS, ResponseReader
 from .http_streams import CurrentRead, OpenStreams, abort, is_event_stream, retry_after
-from .oauth.errors import InsecureURLError
+from .oauth.authorization_errors import InsecureURLError
 from .transport import Message, PendingRequests, Transport, Waiter
 
 if t.TYPE_CHECKING:

@@ -13,7 +13,7 @@ from urllib.parse import urljoin, urlsplit
 import requests
 
 from ..errors import TransportError
-from .oauth.urls import display_url
+from .oauth.url_rules import display_url
 
 if t.TYPE_CHECKING:
     from .oauth import OAuthClient

@@ -15,8 +15,8 @@ import requests
 import urllib3.exceptions
 
 from ..errors import MCPError, RequestTimeoutError, TransportError
-from . import sse
-from .errors import ValidationError
+from . import sse_parser
+from .exceptions import ValidationError
 from .http_streams import shorten_reads
 from .transport import Waiter
 
@@ -72,7 +72,7 @@ class ResponseReader:
             raw = self.body(response, self.endpoint.max_message_bytes, deadline, setting="max_message_bytes")
         except MCPError:  # over max_message_bytes
             raise
-        except sse.DeadlineExceeded:
+        except sse_parser.DeadlineExceeded:
             raise RequestTimeoutError(f"{self.endpoint.url}: the JSON response did not arrive within {timeout:g} seconds") from None
         except (urllib3.exceptions.ReadTimeoutError, requests.Timeout) as error:
             if deadline is not None:  # the call's own timeout: reads are cut to what is left of it
@@ -97,7 +97,7 @@ class ResponseReader:
         past ``limit`` bytes, as soon as the declared length or the bytes read so far pass it.
 
         :param setting: the transport's option that sets ``limit``, named in the error.
-        :raises sse.DeadlineExceeded: past ``deadline`` (a ``time.monotonic()`` value), however
+        :raises sse_parser.DeadlineExceeded: past ``deadline`` (a ``time.monotonic()`` value), however
             steadily the body trickles in.
         """
         hint = f"; HTTP({setting}=...) sets the limit" if setting else ""
@@ -107,7 +107,7 @@ class ResponseReader:
             raise ValidationError(f"{self.endpoint.url} sent a body of {declared} bytes, over the limit of {limit}{hint}")
         pieces: list[bytes] = []
         size = 0
-        for piece in sse.read_pieces(response, deadline):
+        for piece in sse_parser.read_pieces(response, deadline):
             size += len(piece)
             if size > limit:
                 response.close()
@@ -132,7 +132,7 @@ class ResponseReader:
         draining = False
         polled = False
         try:
-            for event in sse.events(response, deadline, self.endpoint.max_message_bytes):
+            for event in sse_parser.events(response, deadline, self.endpoint.max_message_bytes):
                 # A bare ``retry`` field as the last event: the server closes the connection and
                 # the client comes back with Last-Event-ID after that delay (a poll, not a failure).
                 polled = event.retry is not None and event.id is None and not event.data
@@ -159,7 +159,7 @@ class ResponseReader:
                         break
             else:
                 response.raw.release_conn()
-        except (sse.EventTooLarge, sse.DeadlineExceeded, urllib3.exceptions.ReadTimeoutError, requests.Timeout, *STREAM_ERRORS) as error:
+        except (sse_parser.EventTooLarge, sse_parser.DeadlineExceeded, urllib3.exceptions.ReadTimeoutError, requests.Timeout, *STREAM_ERRORS) as error:
             self._stream_failed(error, response, draining, timeout)
             polled = False  # the stream ended early: no poll, whatever its last event said
         return StreamEnd(last_id, retry, polled)
@@ -168,13 +168,13 @@ class ResponseReader:
         """Raise what ``error``, met reading an event stream, means for the call; return when it
         only ends the stream early: a timeout while draining it after the response, or a broken
         connection (the caller may resume after the last event id)."""
-        if isinstance(error, sse.EventTooLarge):
+        if isinstance(error, sse_parser.EventTooLarge):
             response.close()  # the rest of the event is never read
             raise ValidationError(
                 f"{self.endpoint.url}: an SSE event passed the limit of {error.limit} bytes before it ended"
                 " (refused without reading the rest; HTTP(max_message_bytes=...) sets the limit)"
             ) from None
-        if isinstance(error, sse.DeadlineExceeded):
+        if isinstance(error, sse_parser.DeadlineExceeded):
             if draining:
                 return
             raise RequestTimeoutError(

@@ -25,8 +25,8 @@ import typing as t
 from .. import methods
 from ..cancellation import Cancellation
 from ..errors import CancelledError, MCPError
-from .errors import ServerBusyError
-from .modern import META_SUBSCRIPTION_ID, NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED
+from .exceptions import ServerBusyError
+from .wire_2026 import META_SUBSCRIPTION_ID, NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED
 
 logger = logging.getLogger("mcp_sdk.client")
 

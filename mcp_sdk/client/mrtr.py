@@ -16,8 +16,8 @@ import typing as t
 
 from .. import error_codes, methods
 from ..errors import JSONRPCError
-from .errors import InputRequiredError, ValidationError
-from .modern import INPUT_REQUIRED
+from .exceptions import InputRequiredError, ValidationError
+from .wire_2026 import INPUT_REQUIRED
 
 #: The requests a server may answer with ``input_required``.
 INPUT_METHODS = frozenset({methods.TOOLS_CALL, methods.PROMPTS_GET, methods.RESOURCES_READ})

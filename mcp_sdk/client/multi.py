@@ -33,7 +33,7 @@ import typing as t
 
 from ..cancellation import Cancellation
 from ..errors import RequestTimeoutError, TransportError
-from .errors import ConfigError, NameCollisionError, ServerError, ServerUnavailableError, UnknownServerError
+from .exceptions import ConfigError, NameCollisionError, ServerError, ServerUnavailableError, UnknownServerError
 from .multi_backoff import Backoff
 from .multi_names import NameRoutes, Target, claimants, prefixed
 from .multi_parallel import gather
@@ -96,7 +96,7 @@ class MultiServerClient(t.Generic[_C]):
     crashes, its URL refuses connections, it does not answer within ``connect_timeout``) is left
     out: its tools, prompts and resources are absent, :attr:`failures` says why (and the
     ``mcp_sdk.client.multi`` logger warns), and using one of its names raises
-    :class:`~mcp_sdk.client.errors.ServerUnavailableError`. A server whose transport fails later
+    :class:`~mcp_sdk.client.exceptions.ServerUnavailableError`. A server whose transport fails later
     is taken out the same way.
 
     Listings (:meth:`tools`, :meth:`prompts`...) ask the servers in parallel and wait at most
@@ -104,7 +104,7 @@ class MultiServerClient(t.Generic[_C]):
     (unless the listing's own ``timeout=`` was shorter: one caller's haste does not put a server out
     for the others)
     (:attr:`sitting_out`): the next listings skip it and calls to it raise
-    :class:`~mcp_sdk.client.errors.ServerUnavailableError` at once, for ``backoff`` seconds, then
+    :class:`~mcp_sdk.client.exceptions.ServerUnavailableError` at once, for ``backoff`` seconds, then
     twice as long each time it is silent again (at most ``max_backoff``); a listing it answers in
     time brings it back.
 
@@ -203,7 +203,7 @@ class MultiServerClient(t.Generic[_C]):
     def tools(self, *, timeout: float | None = None) -> list[Tool]:
         """Every tool of every connected server, named ``<server>_<tool>``, in configuration order.
 
-        A name two servers both list is left out (see :class:`~mcp_sdk.client.errors.NameCollisionError`).
+        A name two servers both list is left out (see :class:`~mcp_sdk.client.exceptions.NameCollisionError`).
 
         :param timeout: seconds to wait for all the servers' answers (default: :attr:`list_timeout`).
         """
@@ -212,7 +212,7 @@ class MultiServerClient(t.Generic[_C]):
     def prompts(self, *, timeout: float | None = None) -> list[dict[str, t.Any]]:
         """Every prompt of every connected server, named ``<server>_<prompt>``.
 
-        A name two servers both list is left out (see :class:`~mcp_sdk.client.errors.NameCollisionError`).
+        A name two servers both list is left out (see :class:`~mcp_sdk.client.exceptions.NameCollisionError`).
 
         :param timeout: seconds to wait for all the servers' answers (default: :attr:`list_timeout`).
         """

@@ -5,7 +5,7 @@ A prefixed name can be read more than one way when one server's name, with ``_``
 ``delete_everything`` of server ``a_b``. So a name is never routed by guessing from its prefix:
 each listing records which server listed which name, and a call goes where that record says. A
 prefixed name two servers both list is refused: left out of the listing, with a warning naming both
-servers, and a call to it raises :class:`~mcp_sdk.client.errors.NameCollisionError`.
+servers, and a call to it raises :class:`~mcp_sdk.client.exceptions.NameCollisionError`.
 """
 
 from __future__ import annotations

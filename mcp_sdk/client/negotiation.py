@@ -4,7 +4,7 @@
 error means a 2026-07-28 server, anything else (another error, an HTTP 4xx
 without a modern error body, a timeout) a legacy one, which then gets
 ``initialize``. The answer is remembered per server for the process, so the
-next connection to a legacy server costs no probe.
+next connection to a legacy server costs no probe (:data:`ERAS`).
 
 https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio#backward-compatibility
 """
@@ -12,19 +12,69 @@ https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio#
 from __future__ import annotations
 
 import logging
+import threading
 import typing as t
 
 from .. import error_codes, json_rpc, methods
 from ..errors import RequestTimeoutError, TransportError
 from ..protocol_version import LATEST_VERSION, SUPPORTED_VERSIONS
-from . import modern
+from . import wire_2026
 from .era import Era
-from .errors import ServerError, ValidationError
-from .legacy_era import LegacyEra
-from .modern_era import ModernEra
+from .era_2025 import LegacyEra
+from .era_2026 import ModernEra
+from .exceptions import ServerError, ValidationError
 from .request_sender import RequestSender, result_of
 
 logger = logging.getLogger("mcp_sdk.client")
+
+
+#: The modes :meth:`Client.connect` takes: probe, 2026-07-28 only, ``initialize`` only.
+MODES = ("auto", "modern", "legacy")
+MODERN, LEGACY = "modern", "legacy"
+
+
+class EraMemory:
+    """Which era each server spoke, for the life of the process (thread-safe).
+
+    Keys come from the transport (:meth:`Transport.era_key`): the URL for HTTP,
+    the command line for stdio. The versioning section lets a client cache the
+    answer per server, so a second connection does not probe again.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._eras: dict[str, str] = {}
+
+    def recall(self, key: str | None) -> str | None:
+        """The era remembered for ``key`` (``"modern"``/``"legacy"``), or None."""
+        if key is None:
+            return None
+        with self._lock:
+            return self._eras.get(key)
+
+    def remember(self, key: str | None, era: str) -> None:
+        """Remember that the server at ``key`` speaks ``era``."""
+        if key is not None:
+            with self._lock:
+                self._eras[key] = era
+
+    def forget(self, key: str | None = None) -> None:
+        """Forget ``key`` (every server when None), so the next connection probes again."""
+        with self._lock:
+            if key is None:
+                self._eras.clear()
+            else:
+                self._eras.pop(key, None)
+
+
+#: The process-wide memory :meth:`Client.connect` consults in ``"auto"`` mode.
+ERAS = EraMemory()
+
+
+def era_key(transport: t.Any) -> str | None:
+    """The transport's name for its server, or None when it has none (then nothing is remembered)."""
+    key = getattr(transport, "era_key", None)
+    return key() if callable(key) else None
 
 
 class Handshake(t.NamedTuple):
@@ -50,37 +100,37 @@ def connect(sender: RequestSender, mode: str, version: str | None, timeout: floa
     :raises ValidationError: a malformed result, or no version both sides speak.
     """
     _check_mode(mode, version)
-    key = modern.era_key(sender.transport)
+    key = era_key(sender.transport)
     wants_legacy = mode == "legacy" or version in SUPPORTED_VERSIONS
     if wants_legacy:
         return initialize(sender, version, timeout)
-    if mode == "auto" and modern.ERAS.recall(key) == modern.LEGACY:
+    if mode == "auto" and ERAS.recall(key) == LEGACY:
         try:
             return initialize(sender, version, timeout)
         except (ServerError, ValidationError):
             # The server may have moved on since it was remembered: probe it afresh.
-            modern.ERAS.forget(key)
-    found = discover(sender, version or modern.LATEST_MODERN_VERSION, timeout,
+            ERAS.forget(key)
+    found = discover(sender, version or wire_2026.LATEST_MODERN_VERSION, timeout,
                      probe_timeout if mode == "auto" else None)
     if found is not None:
-        modern.ERAS.remember(key, modern.MODERN)
+        ERAS.remember(key, MODERN)
         era, result = found
         # Code written against initialize reads these two: give them the same place here.
-        combined = {"protocolVersion": era.protocol_version, "serverInfo": modern.server_info(result), **result}
+        combined = {"protocolVersion": era.protocol_version, "serverInfo": wire_2026.server_info(result), **result}
         return Handshake(era, combined, None, result)
-    modern.ERAS.remember(key, modern.LEGACY)
+    ERAS.remember(key, LEGACY)
     return initialize(sender, None, timeout)
 
 
 def _check_mode(mode: str, version: str | None) -> None:
     """:raises ValueError: an unknown ``mode`` or ``version``, or a ``version`` that ``mode`` cannot speak."""
-    if mode not in modern.MODES:
-        raise ValueError(f"mode must be one of {', '.join(modern.MODES)}, not {mode!r}")
-    if version is not None and version not in modern.MODERN_VERSIONS and version not in SUPPORTED_VERSIONS:
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    if version is not None and version not in wire_2026.MODERN_VERSIONS and version not in SUPPORTED_VERSIONS:
         raise ValueError(f"unknown protocol version {version!r}")
     if mode == "modern" and version in SUPPORTED_VERSIONS:
         raise ValueError(f"mode='modern' cannot speak {version}, a version negotiated with initialize")
-    if mode == "legacy" and version in modern.MODERN_VERSIONS:
+    if mode == "legacy" and version in wire_2026.MODERN_VERSIONS:
         raise ValueError(f"mode='legacy' cannot speak {version}")
 
 
@@ -127,29 +177,29 @@ def discover(sender: RequestSender, version: str, timeout: float | None,
     for attempt in (1, 2):
         era = ModernEra(version)
         try:
-            response = sender.request(modern.SERVER_DISCOVER, None, era=era, timeout=wait, raise_errors=False)
+            response = sender.request(wire_2026.SERVER_DISCOVER, None, era=era, timeout=wait, raise_errors=False)
         except (TransportError, RequestTimeoutError):
             if probe_timeout is None:
                 raise
             return None
-        if modern.is_discover_result(response):
+        if wire_2026.is_discover_result(response):
             found = _agreed_era(response["result"], era)
             if found is None:
                 break  # a server of a newer era only, or one that lists only legacy versions
             return found
-        code = modern.error_code(response)
+        code = wire_2026.error_code(response)
         if code == error_codes.UNSUPPORTED_PROTOCOL_VERSION and attempt == 1:
-            chosen = modern.pick_version(modern.supported_versions(response))
+            chosen = wire_2026.pick_version(wire_2026.supported_versions(response))
             if chosen is not None:
                 version = chosen
                 continue
-            if any(v in SUPPORTED_VERSIONS for v in modern.supported_versions(response)):
+            if any(v in SUPPORTED_VERSIONS for v in wire_2026.supported_versions(response)):
                 break  # a dual-era server that speaks none of our modern versions
-        if code in modern.MODERN_ERROR_CODES or probe_timeout is None:
+        if code in wire_2026.MODERN_ERROR_CODES or probe_timeout is None:
             raise _refusal(response, code)
         break
     if probe_timeout is None:
-        raise ValidationError(f"the server speaks none of this client's modern versions ({', '.join(modern.MODERN_VERSIONS)})")
+        raise ValidationError(f"the server speaks none of this client's modern versions ({', '.join(wire_2026.MODERN_VERSIONS)})")
     return None
 
 
@@ -167,11 +217,11 @@ def _agreed_era(result: dict[str, t.Any], era: ModernEra) -> tuple[ModernEra, di
 
     :raises ValidationError: a malformed result.
     """
-    modern.result_type(result, modern.SERVER_DISCOVER, input_allowed=False)
+    wire_2026.result_type(result, wire_2026.SERVER_DISCOVER, input_allowed=False)
     offered = [v for v in result["supportedVersions"] if isinstance(v, str)]
     if era.protocol_version in offered:
         return era, result
-    chosen = modern.pick_version(offered)
+    chosen = wire_2026.pick_version(offered)
     return None if chosen is None else (ModernEra(chosen), result)
 
 
@@ -183,4 +233,4 @@ def _refusal(response: dict[str, t.Any], code: t.Any) -> ValidationError | Serve
     return ServerError(str(body.get("message", "")), t.cast(int, code), body.get("data"))
 
 
-__all__ = ["Handshake", "connect", "discover", "initialize"]
+__all__ = ["ERAS", "EraMemory", "Handshake", "connect", "discover", "initialize"]

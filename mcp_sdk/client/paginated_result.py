@@ -10,7 +10,7 @@ import typing as t
 
 import attrs
 
-from .errors import ValidationError
+from .exceptions import ValidationError
 from .tool import Tool
 
 logger = logging.getLogger("mcp_sdk.client")

@@ -2,7 +2,7 @@
 
 A :class:`RequestSender` is the narrow face of a :class:`~mcp_sdk.Client` that the
 handshake (:mod:`mcp_sdk.client.negotiation`), the eras and a
-:class:`~mcp_sdk.client.tasks.TaskHandle` send through.
+:class:`~mcp_sdk.client.task_handle.TaskHandle` send through.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from .. import error_codes, json_rpc, methods
 from ..cancellation import Cancellation
 from ..errors import CancelledError, RequestTimeoutError, TransportError
 from ..version import VERSION
-from . import modern
-from .errors import ServerError, ValidationError
+from . import wire_2026
+from .exceptions import ServerError, ValidationError
 from .headers import ToolHeaders
 from .trace_propagation import with_trace_meta
 from .transport import Message, Transport, send_through
@@ -30,7 +30,7 @@ logger = logging.getLogger("mcp_sdk.client")
 DEFAULT_CLIENT_INFO = {"name": "mcp_sdk", "version": VERSION}
 #: Requests never followed by ``notifications/cancelled``: the specification never
 #: cancels ``initialize``, and a probe is not a request the server knows.
-_NEVER_CANCELLED = frozenset({methods.INITIALIZE, modern.SERVER_DISCOVER})
+_NEVER_CANCELLED = frozenset({methods.INITIALIZE, wire_2026.SERVER_DISCOVER})
 #: ``_meta`` keys of the envelope (reserved for the protocol), left out when a request is sent again.
 _RESERVED_META_PREFIX = "io.modelcontextprotocol/"
 

@@ -22,7 +22,7 @@ import os
 import re
 import typing as t
 
-from .errors import ConfigError
+from .exceptions import ConfigError
 from .stdio import Stdio
 from .transport import Transport
 

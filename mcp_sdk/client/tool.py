@@ -6,7 +6,7 @@ import threading
 import typing as t
 
 from .. import errors
-from .errors import ValidationError
+from .exceptions import ValidationError
 
 _UNSET: t.Any = object()
 

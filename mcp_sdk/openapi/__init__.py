@@ -16,12 +16,12 @@ import typing as t
 import requests
 
 from ..tool import Tool
-from .document import load_document
-from .errors import OpenAPIArgumentError, OpenAPIError, OpenAPIRequestError
+from .document import OpenAPIError, load_document
 from .operation import Operation, is_json
+from .parameters import OpenAPIArgumentError
 from .route_map import MCPType, Route, RouteMap, choose, routes
 from .schemas import Resolver
-from .upstream import DEFAULT_MAX_RESPONSE_BYTES, Answer, Upstream
+from .upstream import DEFAULT_MAX_RESPONSE_BYTES, Answer, OpenAPIRequestError, Upstream
 
 __all__ = [
     "DEFAULT_MAX_RESPONSE_BYTES", "MCPType", "OpenAPIArgumentError", "OpenAPIError", "OpenAPIRequestError", "RouteMap",

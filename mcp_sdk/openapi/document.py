@@ -14,14 +14,18 @@ import json
 import os
 import typing as t
 
-from ..errors import MissingExtraError
-from .errors import OpenAPIError as OpenAPIError
+from ..errors import MCPError, MissingExtraError
 
 #: The deepest a document may nest (objects and arrays). Real documents stay under 20 (Discord's:
 #: 14); the schemas' conversion and validation recurse about as deep as the document.
 MAX_DEPTH = 100
 #: How many values a document's shared parts (YAML aliases) may add once expanded.
 MAX_SHARED_NODES = 200_000
+
+
+class OpenAPIError(MCPError):
+    """The OpenAPI document cannot be used: unreadable, not OpenAPI 3.0/3.1, too large or deep, or
+    a ``$ref`` that leads nowhere."""
 
 
 def load_document(document: t.Mapping[str, t.Any] | str | bytes | os.PathLike[str]) -> dict[str, t.Any]:

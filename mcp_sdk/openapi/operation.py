@@ -19,10 +19,11 @@ import attrs
 import requests
 from requests.utils import requote_uri
 
-from .errors import OpenAPIError, OpenAPIRequestError
+from .document import OpenAPIError
 from .parameters import IGNORED_HEADERS, cookie_value, header_value, path_value, text
 from .route_map import Route
 from .schemas import Resolver, SchemaBuilder
+from .upstream import OpenAPIRequestError
 
 _LOCATIONS = ("path", "query", "header", "cookie")
 #: A ``.`` or ``..`` segment (at the end of a path, or before a ``/``).

@@ -15,7 +15,7 @@ import re
 import typing as t
 from urllib.parse import quote
 
-from .errors import OpenAPIArgumentError
+from ..errors import InvalidParamsError
 
 #: Header parameters OpenAPI says to ignore (Accept, Content-Type, Authorization), and those that
 #: would let an argument reframe the request or carry cookies past :func:`cookie_value`.
@@ -26,6 +26,21 @@ IGNORED_HEADERS = frozenset(
 _NOT_A_SEGMENT = frozenset({"", ".", ".."})
 #: A header value: visible ASCII, with spaces and tabs inside (RFC 9110 ``field-value``, minus obs-text).
 _HEADER_VALUE = re.compile(r"(?:[\x21-\x7e](?:[\x20-\x7e\t]*[\x21-\x7e])?)?")
+
+
+class OpenAPIArgumentError(InvalidParamsError):
+    """An argument cannot be sent as its parameter without reaching past it: a path value that is
+    empty, ``.`` or ``..``, a header value with a line break or a control character. Nothing is sent;
+    a tool call answers an ``isError`` result with this message, a resource read a ``-32602`` error
+    (``data.parameter`` names the parameter).
+
+    :param parameter: the parameter's name, as the operation's document spells it.
+    :param message: what is wrong with the value.
+    """
+
+    def __init__(self, parameter: str, message: str) -> None:
+        super().__init__(message, data={"parameter": parameter})
+        self.parameter = parameter
 
 
 def text(value: t.Any) -> str:
@@ -74,4 +89,4 @@ def cookie_value(value: t.Any) -> str:
     return quote(text(value), safe="")
 
 
-__all__ = ["IGNORED_HEADERS", "cookie_value", "header_value", "path_value", "text"]
+__all__ = ["IGNORED_HEADERS", "OpenAPIArgumentError", "cookie_value", "header_value", "path_value", "text"]

@@ -15,7 +15,7 @@ import re
 import typing as t
 from urllib.parse import unquote
 
-from .errors import OpenAPIError
+from .document import OpenAPIError
 
 _OPENAPI_ONLY = frozenset({"discriminator", "xml", "externalDocs", "nullable", "example"})
 #: Keywords whose value is a map of names to schemas, or a list of schemas, or one schema.

@@ -30,7 +30,7 @@ import urllib3.exceptions
 from requests.hooks import dispatch_hook
 from requests.utils import get_encoding_from_headers
 
-from .errors import OpenAPIRequestError
+from ..errors import InternalError
 
 #: The largest answer read by default (``max_response_bytes=``), in bytes.
 DEFAULT_MAX_RESPONSE_BYTES = 4 * 1024 * 1024
@@ -42,6 +42,13 @@ _CHUNK = 65536
 _KEEP_METHOD = (307, 308)
 #: What reading an answer's body may raise when the connection breaks or times out.
 _READ_ERRORS = (urllib3.exceptions.HTTPError, requests.RequestException, OSError, ValueError)
+
+
+class OpenAPIRequestError(InternalError):
+    """Reading a resource made from an operation failed (HTTP error status, timeout, unreachable API,
+    an answer over the size cap, a redirect to another origin): the client gets a ``-32603`` error with
+    this message (and ``data.status`` for an HTTP status). A tool call answers an ``isError`` result
+    with the same text. The message never holds the request's URL, headers or cookies."""
 
 
 @attrs.frozen
@@ -234,4 +241,4 @@ def shown_url(url: str) -> str:
     return urlunsplit((parts.scheme, host if port is None else f"{host}:{port}", parts.path, "", ""))
 
 
-__all__ = ["DEFAULT_MAX_RESPONSE_BYTES", "ERROR_BODY_BYTES", "Answer", "Upstream", "origin", "shown_url"]
+__all__ = ["DEFAULT_MAX_RESPONSE_BYTES", "ERROR_BODY_BYTES", "Answer", "OpenAPIRequestError", "Upstream", "origin", "shown_url"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typing as t
 
-from .. import apps
+from .. import mcp_apps
 from .. import protocol_version as versions
 from .tasks import TASKS_EXTENSION
 
@@ -31,9 +31,9 @@ def derive(server: Registry) -> dict[str, t.Any]:
     if server.handlers.get("completion") or "completion" in mounted:
         capabilities["completions"] = {}
     capabilities["logging"] = {}
-    if apps.server_uses_apps(server.tools.values(), server.resources):
+    if mcp_apps.server_uses_apps(server.tools.values(), server.resources):
         # SEP-1724 extensions; MCP Apps (SEP-1865) declares it in every protocol version.
-        capabilities.setdefault("extensions", {})[apps.EXTENSION_ID] = {}
+        capabilities.setdefault("extensions", {})[mcp_apps.EXTENSION_ID] = {}
     if any(tool.task is not None for tool in server.tools.values()):
         capabilities.setdefault("extensions", {})[TASKS_EXTENSION] = {}
     return capabilities

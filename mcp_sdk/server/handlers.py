@@ -18,7 +18,6 @@ import typing as t
 from .. import methods
 from .. import protocol_version as versions
 from .._converter import to_wire
-from ..apps import UIResource
 from ..errors import (
     CancelledError,
     CapabilityError,
@@ -30,11 +29,12 @@ from ..errors import (
     ResourceNotFoundError,
     ToolResultError,
 )
+from ..mcp_apps import UIResource
 from ..resource.uri_template import URITemplate, URITemplateError
 from ..tool import Tool
 from ..tool.arguments import InvalidArgumentsError
+from ..tool.call_result import tool_result
 from ..tool.response import Response
-from ..tool.result import tool_result
 from .auth.scopes import completion_scopes, listen_scopes, require_scopes, resource_scopes, visible
 from .input_required import InputRequiredResult
 from .outside_host import recognize

@@ -10,7 +10,7 @@ import pytest
 
 from examples.apps_server import VIEW_HTML, VIEW_URI, build_app
 from mcp_sdk import Resource, Server, Tool
-from mcp_sdk.apps import (
+from mcp_sdk.mcp_apps import (
     EXTENSION_ID,
     MIME_TYPE,
     InvalidUIMetadataError,

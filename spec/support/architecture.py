@@ -1,6 +1,7 @@
 """Reads the package as code: its import graph, its calls into other objects' private members,
-the size of its modules and functions in code lines. ``spec/mcp_sdk/architecture_test.py`` holds
-the package to what these find; ``python -m spec.support.architecture`` prints the figures.
+the size of its modules and functions in code lines, the base names its modules share.
+``spec/mcp_sdk/architecture_test.py`` holds the package to what these find;
+``python -m spec.support.architecture`` prints the figures.
 
 A *code line* is a line that holds a token of code: blank lines, comments and docstrings (a
 module's, class's or function's, and the string that documents an attribute) do not count, so
@@ -190,6 +191,16 @@ def module_docstrings() -> dict[str, str]:
     return {name: ast.get_docstring(ast.parse(path.read_text())) or "" for name, path in modules().items()}
 
 
+def base_names() -> dict[str, list[str]]:
+    """Each module's base name (its file's name without ``.py``) -> the files that carry it,
+    as paths from the repository root; a package's ``__init__`` is left out."""
+    found: dict[str, list[str]] = {}
+    for path in modules().values():
+        if path.stem != "__init__":
+            found.setdefault(path.stem, []).append(path.relative_to(PACKAGE.parent).as_posix())
+    return found
+
+
 def branch_points(function: ast.AST) -> int:
     """The places where ``function``'s own code (not the functions and classes it defines) can go
     two ways: each ``if``, conditional expression, loop, ``except``, ``case``, comprehension and
@@ -264,6 +275,10 @@ def main() -> None:
     print(f"{len(uses)} uses of another object's private members:")
     for use in uses:
         print(f"  {use}")
+    shared = {name: files for name, files in base_names().items() if len(files) > 1}
+    print(f"{len(shared)} base names carried by several modules:")
+    for name, files in sorted(shared.items()):
+        print(f"  {name}: {', '.join(files)}")
 
 
 if __name__ == "__main__":

@@ -9,14 +9,14 @@ Pass a :class:`Provider` (authorization code + PKCE, interactive), a
 
 from __future__ import annotations
 
+from .authorization_errors import AuthorizationError as AuthorizationError
+from .authorization_errors import InsecureURLError as InsecureURLError
+from .authorization_errors import InvalidClientError as InvalidClientError
+from .authorization_errors import InvalidGrantError as InvalidGrantError
 from .client_credentials_provider import ClientCredentialsProvider as ClientCredentialsProvider
 from .cross_app_access_provider import CrossAppAccessProvider as CrossAppAccessProvider
 from .discovery import AuthorizationServer as AuthorizationServer
 from .dpop import DPoPKey as DPoPKey
-from .errors import AuthorizationError as AuthorizationError
-from .errors import InsecureURLError as InsecureURLError
-from .errors import InvalidClientError as InvalidClientError
-from .errors import InvalidGrantError as InvalidGrantError
 from .oauth_client import OAuthClient as OAuthClient
 from .provider import Provider as Provider
 from .storage import InMemoryStorage as InMemoryStorage

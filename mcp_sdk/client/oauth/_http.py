@@ -10,8 +10,8 @@ from urllib.parse import urljoin
 import requests
 from requests.auth import AuthBase
 
-from .errors import AuthorizationError
-from .urls import display_url, ensure_permitted_host, ensure_secure_url
+from .authorization_errors import AuthorizationError
+from .url_rules import display_url, ensure_permitted_host, ensure_secure_url
 
 if t.TYPE_CHECKING:
     from .dpop import DPoPKey
@@ -66,7 +66,7 @@ class OAuthHTTP:
     :meth:`check` permits.
 
     :param server_url: the MCP server the requests are for (None: only HTTPS-or-loopback is checked).
-    :param allow_loopback: see :func:`~mcp_sdk.client.oauth.urls.ensure_permitted_host`.
+    :param allow_loopback: see :func:`~mcp_sdk.client.oauth.url_rules.ensure_permitted_host`.
     """
 
     def __init__(

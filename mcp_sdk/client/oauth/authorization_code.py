@@ -10,8 +10,8 @@ import typing as t
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from ._http import OAuthHTTP
+from .authorization_errors import AuthorizationError
 from .discovery import AuthorizationServer
-from .errors import AuthorizationError
 from .provider import Provider
 from .token_endpoint import request_tokens
 

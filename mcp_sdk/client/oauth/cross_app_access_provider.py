@@ -20,14 +20,14 @@ import typing as t
 from ...errors import MCPError
 from ._http import OAuthHTTP
 from ._provider_base import StorageBackedProvider
+from .authorization_errors import AuthorizationError
 from .discovery import AuthorizationServer
-from .errors import AuthorizationError
 from .storage import Storage
 
 if t.TYPE_CHECKING:
     from .dpop import DPoPKey
 from .token_endpoint import _error_code, client_authentication, request_tokens
-from .urls import display_url, ensure_secure_url
+from .url_rules import display_url, ensure_secure_url
 
 #: RFC 8693 section 2.1.
 TOKEN_EXCHANGE_GRANT = "urn:ietf:params:oauth:grant-type:token-exchange"

@@ -13,8 +13,8 @@ import typing as t
 from dataclasses import dataclass, field
 
 from ._http import OAuthHTTP, UnreachableError
-from .errors import AuthorizationError
-from .urls import (
+from .authorization_errors import AuthorizationError
+from .url_rules import (
     authorization_server_metadata_urls,
     canonicalize_url,
     display_url,

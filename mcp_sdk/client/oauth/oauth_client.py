@@ -10,18 +10,18 @@ import typing as t
 import requests
 
 from ...errors import RequestTimeoutError
-from . import scopes
+from . import scope_selection
 from ._http import OAuthHTTP
 from .authorization_code import authorize
+from .authorization_errors import AuthorizationError, InsecureURLError, InvalidClientError, InvalidGrantError
 from .client_credentials_provider import ClientCredentialsProvider
 from .cross_app_access_provider import CrossAppAccessProvider
 from .cross_app_access_provider import authorize as authorize_cross_app_access
 from .discovery import AuthorizationServer, discover
-from .errors import AuthorizationError, InsecureURLError, InvalidClientError, InvalidGrantError
 from .provider import Provider
 from .registration import ensure_client, registered_here
 from .token_endpoint import request_tokens
-from .urls import display_url, ensure_secure_url, same_endpoint
+from .url_rules import display_url, ensure_secure_url, same_endpoint
 from .workload_identity_provider import JWT_BEARER_GRANT, WorkloadIdentityProvider
 from .www_authenticate import parse_www_authenticate, token_challenge
 
@@ -226,7 +226,7 @@ class OAuthClient:
         issued = self._issued
         # Asking again for scopes a flow has just obtained would loop; a
         # challenge for more scopes is a step-up, and the scope set only grows.
-        if self._fresh(sent, "flow") and issued is not None and scopes.covers(issued.requested_scope, challenge_scope):
+        if self._fresh(sent, "flow") and issued is not None and scope_selection.covers(issued.requested_scope, challenge_scope):
             raise AuthorizationError(
                 f"the MCP server at {display_url(self.server_url)} rejected a token that was just issued"
             )
@@ -234,7 +234,7 @@ class OAuthClient:
         granted = _string(tokens.get("scope"))
         # A 401 naming scopes the token lacks is a step-up: refreshing would
         # re-issue the same scopes.
-        needs_more = sent is not None and bool(challenge_scope) and not scopes.covers(granted, challenge_scope)
+        needs_more = sent is not None and bool(challenge_scope) and not scope_selection.covers(granted, challenge_scope)
         just_refreshed = self._fresh(sent, "refresh")
         if _string(tokens.get("refresh_token")) and not needs_more and not just_refreshed:
             try:
@@ -247,7 +247,7 @@ class OAuthClient:
                 self.provider.save_tokens(None)
             except AuthorizationError as exc:
                 logger.info("OAuth refresh failed (%s); starting a new authorization", exc)
-        scope = scopes.union(granted, challenge_scope) if needs_more else challenge_scope
+        scope = scope_selection.union(granted, challenge_scope) if needs_more else challenge_scope
         self._full_flow(challenge.get("resource_metadata"), scope)
         return True
 
@@ -258,13 +258,13 @@ class OAuthClient:
             issued is not None
             and issued.access_token == sent
             and issued.how == "flow"
-            and scopes.covers(issued.requested_scope, challenge_scope)
+            and scope_selection.covers(issued.requested_scope, challenge_scope)
         ):
             # This token came from asking for these very scopes and is still
             # refused: surface the 403 rather than ask the user again.
             return False
         granted = _string((self.provider.tokens() or {}).get("scope"))
-        self._full_flow(challenge.get("resource_metadata"), scopes.union(granted, challenge_scope))
+        self._full_flow(challenge.get("resource_metadata"), scope_selection.union(granted, challenge_scope))
         return True
 
     def _full_flow(self, resource_metadata_url: str | None, challenge_scope: str | None) -> None:
@@ -272,25 +272,25 @@ class OAuthClient:
         server = discover(self._http, self.server_url, resource_metadata_url)
         self._server = server
         prm_scopes = _string_list((server.protected_resource_metadata or {}).get("scopes_supported"))
-        scope = scopes.select(challenge_scope, prm_scopes, self.provider.scope)
+        scope = scope_selection.select(challenge_scope, prm_scopes, self.provider.scope)
         provider = self.provider
         if isinstance(provider, ClientCredentialsProvider):
-            scope = scopes.apply_offline_access(scope, server.scopes_supported(), False)
+            scope = scope_selection.apply_offline_access(scope, server.scopes_supported(), False)
             form = {"grant_type": "client_credentials", "resource": server.resource}
             if scope:
                 form["scope"] = scope
             tokens = request_tokens(self._http, server, provider.client_information(), form, self._assertion())
         elif isinstance(provider, WorkloadIdentityProvider):
-            scope = scopes.apply_offline_access(scope, server.scopes_supported(), False)
+            scope = scope_selection.apply_offline_access(scope, server.scopes_supported(), False)
             form = {"grant_type": JWT_BEARER_GRANT, "assertion": provider.assertion(), "resource": server.resource}
             if scope:
                 form["scope"] = scope
             tokens = request_tokens(self._http, server, provider.client_information(), form)
         elif isinstance(provider, CrossAppAccessProvider):
-            scope = scopes.apply_offline_access(scope, server.scopes_supported(), False)
+            scope = scope_selection.apply_offline_access(scope, server.scopes_supported(), False)
             tokens = authorize_cross_app_access(self._http, provider, server, scope)
         else:
-            scope = scopes.apply_offline_access(scope, server.scopes_supported(), provider.wants_refresh_token())
+            scope = scope_selection.apply_offline_access(scope, server.scopes_supported(), provider.wants_refresh_token())
             client_info = ensure_client(self._http, provider, server)
             try:
                 tokens = authorize(self._http, provider, server, client_info, scope)

@@ -6,12 +6,12 @@ import typing as t
 
 from ...errors import MCPError
 from ._provider_base import StorageBackedProvider
-from .errors import InsecureURLError
+from .authorization_errors import InsecureURLError
 from .storage import Storage
 
 if t.TYPE_CHECKING:
     from .dpop import DPoPKey
-from .urls import display_url, is_secure_url, validate_client_id_metadata_document_url
+from .url_rules import display_url, is_secure_url, validate_client_id_metadata_document_url
 
 
 class UnregisteredRedirectURIError(MCPError, ValueError):

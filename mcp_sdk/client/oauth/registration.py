@@ -12,10 +12,10 @@ import typing as t
 from urllib.parse import urlsplit
 
 from ._http import OAuthHTTP
+from .authorization_errors import AuthorizationError
 from .discovery import AuthorizationServer
-from .errors import AuthorizationError
 from .provider import Provider
-from .urls import is_loopback_host
+from .url_rules import is_loopback_host
 
 
 #: Where a registration records the issuer of the authorization server it was made at.

@@ -7,8 +7,8 @@ import typing as t
 from urllib.parse import quote_plus
 
 from ._http import OAuthHTTP, Response
+from .authorization_errors import AuthorizationError, InvalidClientError, InvalidGrantError
 from .discovery import AuthorizationServer
-from .errors import AuthorizationError, InvalidClientError, InvalidGrantError
 
 if t.TYPE_CHECKING:
     from .dpop import DPoPKey

@@ -14,7 +14,7 @@ import typing as t
 
 from ...errors import MCPError
 from ._provider_base import StorageBackedProvider
-from .errors import AuthorizationError
+from .authorization_errors import AuthorizationError
 from .storage import Storage
 
 if t.TYPE_CHECKING:

@@ -32,10 +32,10 @@ def call(server: Server, name: str, pairs: t.Sequence[str]) -> dict[str, t.Any]:
     """Call tool ``name`` of ``server`` in this process with ``key=value`` arguments (JSON values,
     text where the schema says ``string``, as ``mcp-sdk call``); its result.
 
-    :raises mcp_sdk.cli.errors.CLIError: no such tool, or an argument without ``=``.
+    :raises mcp_sdk.cli.command_error.CLIError: no such tool, or an argument without ``=``.
     """
     from ...cli import parse_arguments
-    from ...cli.errors import CLIError
+    from ...cli.command_error import CLIError
     from ...client import Client, InMemory
 
     with Client(transport=InMemory(server)) as client:

@@ -20,24 +20,24 @@ from ..._lazy_names import lazy_names
 
 if t.TYPE_CHECKING:
     from .bearer import BearerAuth, canonical_uri, metadata_url_for
-    from .dpop import DPoPNonceRequiredError, DPoPVerifier, InvalidDPoPProofError
-    from .errors import AuthorizationServerUnavailable, AuthRefusal, InsufficientScopeError
+    from .dpop_verifier import DPoPNonceRequiredError, DPoPVerifier, InvalidDPoPProofError
     from .introspection import IntrospectionVerifier
     from .jwt_verifier import JWTVerifier
     from .metadata import protected_resource_metadata
     from .principal import AccessToken, Principal
+    from .refusals import AuthorizationServerUnavailable, AuthRefusal, InsufficientScopeError
 
 #: Where each public name lives. They load when first asked for: the server imports
 #: ``auth.scopes`` (a stdio server too), which must not pull in the verifiers.
 _HOMES = {
     "AccessToken": "principal",
-    "AuthRefusal": "errors",
-    "AuthorizationServerUnavailable": "errors",
+    "AuthRefusal": "refusals",
+    "AuthorizationServerUnavailable": "refusals",
     "BearerAuth": "bearer",
-    "DPoPNonceRequiredError": "dpop",
-    "DPoPVerifier": "dpop",
-    "InsufficientScopeError": "errors",
-    "InvalidDPoPProofError": "dpop",
+    "DPoPNonceRequiredError": "dpop_verifier",
+    "DPoPVerifier": "dpop_verifier",
+    "InsufficientScopeError": "refusals",
+    "InvalidDPoPProofError": "dpop_verifier",
     "IntrospectionVerifier": "introspection",
     "JWTVerifier": "jwt_verifier",
     "Principal": "principal",

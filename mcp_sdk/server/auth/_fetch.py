@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import typing as t
 
-from .errors import AuthorizationServerUnavailable
+from .refusals import AuthorizationServerUnavailable
 
 #: The largest JWKS or introspection answer read.
 MAX_RESPONSE_BYTES = 1024 * 1024

@@ -12,10 +12,10 @@ from urllib.parse import urlsplit, urlunsplit
 
 import attrs
 
-from .errors import AuthorizationServerUnavailable, AuthRefusal
+from .refusals import AuthorizationServerUnavailable, AuthRefusal
 
 if t.TYPE_CHECKING:
-    from .dpop import DPoPVerifier
+    from .dpop_verifier import DPoPVerifier
 from .principal import AccessToken, Principal, audience_claim
 
 Verifier = t.Callable[[str], t.Optional[AccessToken]]
@@ -80,7 +80,7 @@ class BearerAuth:
     :param resource_name: a human-readable name for the metadata.
     :param implied_scopes: scope hierarchies: ``{"admin": ["notes:read", "notes:write"]}``
         grants the listed scopes to whoever holds the key (transitively), wherever scopes are checked.
-    :param dpop: a :class:`~mcp_sdk.server.auth.dpop.DPoPVerifier` to accept
+    :param dpop: a :class:`~mcp_sdk.server.auth.dpop_verifier.DPoPVerifier` to accept
         DPoP-bound tokens (``Authorization: DPoP``, RFC 9449): the proof must be
         fresh, unused, for this method and ``resource``, and signed by the key the
         token's ``cnf.jkt`` names; a bound token sent as ``Bearer`` is refused.
@@ -260,7 +260,7 @@ class BearerAuth:
         return None
 
     def _check_binding(self, environ: WSGIEnvironment, dpop: DPoPVerifier, scheme: str, token: str, access: Principal) -> None:
-        from .dpop import DPoPNonceRequiredError, InvalidDPoPProofError
+        from .dpop_verifier import DPoPNonceRequiredError, InvalidDPoPProofError
 
         cnf = access.claims.get("cnf")
         jkt = cnf.get("jkt") if isinstance(cnf, t.Mapping) else None

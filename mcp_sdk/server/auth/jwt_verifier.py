@@ -13,8 +13,8 @@ import typing as t
 
 from ..._pyjwt import import_jwt
 from ._fetch import fetch_json
-from .errors import AuthorizationServerUnavailable
 from .principal import DEFAULT_LEEWAY, AccessToken, audience_claim
+from .refusals import AuthorizationServerUnavailable
 
 logger = logging.getLogger("mcp_sdk.server.auth")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import typing as t
 
 from .bearer import BearerAuth
-from .errors import AuthRefusal
 from .principal import Principal
+from .refusals import AuthRefusal
 from .scopes import Catalog, required_for
 
 WSGIEnvironment = t.Dict[str, t.Any]

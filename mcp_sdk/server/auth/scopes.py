@@ -11,8 +11,8 @@ from __future__ import annotations
 import typing as t
 
 from ... import methods
-from .errors import InsufficientScopeError
 from .principal import Principal
+from .refusals import InsufficientScopeError
 
 if t.TYPE_CHECKING:
     from ...prompt import Prompt

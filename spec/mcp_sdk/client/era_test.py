@@ -7,9 +7,9 @@ import typing as t
 import pytest
 
 from mcp_sdk.client.era import Era
-from mcp_sdk.client.errors import ServerError, ValidationError
-from mcp_sdk.client.legacy_era import LegacyEra
-from mcp_sdk.client.modern_era import ModernEra
+from mcp_sdk.client.era_2025 import LegacyEra
+from mcp_sdk.client.era_2026 import ModernEra
+from mcp_sdk.client.exceptions import ServerError, ValidationError
 
 
 def test_every_method_of_the_base_raises_not_implemented() -> None:

@@ -13,7 +13,7 @@ import typing as t
 import pytest
 
 from mcp_sdk import Client
-from mcp_sdk.client import modern
+from mcp_sdk.client import wire_2026
 from mcp_sdk.client.transport import Message
 from spec.support import wire_schema
 from spec.support.client_fake_transport import INITIALIZE_RESULT, RecordingTransport
@@ -262,7 +262,7 @@ class TestToolHeaders:
 
 
 def test_modern_constants() -> None:
-    assert modern.MODERN_VERSIONS == (V,)
+    assert wire_2026.MODERN_VERSIONS == (V,)
 
 
 class TestBrokenStreams:

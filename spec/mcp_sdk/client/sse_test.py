@@ -11,7 +11,7 @@ import pytest
 
 from mcp_sdk import Client
 from mcp_sdk.client import HTTP
-from mcp_sdk.client.sse import Event, EventTooLarge, parse
+from mcp_sdk.client.sse_parser import Event, EventTooLarge, parse
 from spec.support.client_http_server import TIMEOUT, Reply, ScriptedServer, sse_reply
 
 MIB = 1024 * 1024

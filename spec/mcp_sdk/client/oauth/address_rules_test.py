@@ -8,7 +8,7 @@ import pytest
 import requests
 
 from mcp_sdk.client.oauth import InsecureURLError, OAuthClient
-from mcp_sdk.client.oauth.urls import ensure_permitted_host, local_address_kind
+from mcp_sdk.client.oauth.url_rules import ensure_permitted_host, local_address_kind
 
 ALLOW_HINT = " (set allow_loopback_authorization_servers = True on the provider to allow it)"
 

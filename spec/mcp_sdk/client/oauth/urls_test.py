@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from mcp_sdk.client.oauth import InsecureURLError
-from mcp_sdk.client.oauth.urls import (
+from mcp_sdk.client.oauth.url_rules import (
     authorization_server_metadata_urls,
     canonicalize_url,
     display_url,

@@ -41,7 +41,7 @@ class Command(BaseCommand):  # type: ignore[misc]
 
     def call(self, server: t.Any, name: str, pairs: list[str], as_json: bool) -> None:
         from .....cli import output
-        from .....cli.errors import CLIError
+        from .....cli.command_error import CLIError
         from ...cli import call
 
         try:

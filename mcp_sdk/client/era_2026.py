@@ -1,7 +1,9 @@
-"""The 2026-07-28 ("modern") era: no session; every request carries the envelope, every result its ``resultType``.
+"""The 2026-07-28 era: no session; every request carries the envelope, every result its ``resultType``.
 
-What the era's values and checks are lives in :mod:`mcp_sdk.client.modern`; this
-is the strategy the client speaks it through.
+What the era's values and checks are lives in :mod:`mcp_sdk.client.wire_2026`; this
+is the strategy the client speaks it through. Its class keeps the name the client's API gives
+this era: *modern* is 2026-07-28, as in ``Client(mode="modern")`` and :attr:`Client.era`;
+*legacy* is every version negotiated with ``initialize`` (:mod:`mcp_sdk.client.era_2025`).
 
 https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
 """
@@ -11,9 +13,9 @@ from __future__ import annotations
 import typing as t
 
 from .. import error_codes, methods
-from . import modern, mrtr, tasks
+from . import mrtr, task_handle, wire_2026
 from .era import Era, Sender
-from .errors import ServerError
+from .exceptions import ServerError
 from .headers import standard_headers
 from .listen import Subscription
 from .mrtr import Answer, Send
@@ -22,7 +24,7 @@ from .transport import Message
 
 #: Requests never sent twice: a probe is not a request the server knows, and a
 #: dropped listen stream is opened again by its subscription.
-_NOT_RESENT = frozenset({modern.SERVER_DISCOVER, modern.SUBSCRIPTIONS_LISTEN})
+_NOT_RESENT = frozenset({wire_2026.SERVER_DISCOVER, wire_2026.SUBSCRIPTIONS_LISTEN})
 
 
 class ModernEra(Era):
@@ -45,9 +47,9 @@ class ModernEra(Era):
         version = self.protocol_version
         params = dict(params or {})
         capabilities = sender.capabilities()
-        if method in tasks.DECLARING_METHODS:
-            capabilities = tasks.declare(capabilities)  # per request: a tool call may become a task
-        envelope = modern.envelope(version, capabilities, sender.client_info, sender.log_level)
+        if method in task_handle.DECLARING_METHODS:
+            capabilities = task_handle.declare(capabilities)  # per request: a tool call may become a task
+        envelope = wire_2026.envelope(version, capabilities, sender.client_info, sender.log_level)
         params["_meta"] = {**(params.get("_meta") or {}), **(meta or {}), **envelope}
         headers: dict[str, str] | None = None
         if sender.carries_headers:
@@ -58,17 +60,17 @@ class ModernEra(Era):
 
     def check_result(self, method: str, response: Message) -> None:
         result = response.get("result")
-        if isinstance(result, dict) and not (method == methods.TOOLS_CALL and tasks.is_task(result)):
-            modern.result_type(result, method, input_allowed=method in mrtr.INPUT_METHODS)
+        if isinstance(result, dict) and not (method == methods.TOOLS_CALL and task_handle.is_task(result)):
+            wire_2026.result_type(result, method, input_allowed=method in mrtr.INPUT_METHODS)
 
     def resends_lost(self, method: str) -> bool:
         return method not in _NOT_RESENT  # a broken stream loses the request; no session remembers it
 
     def resends_after(self, response: Message) -> bool:
         """Whether ``response`` is ``UnsupportedProtocolVersion`` naming another version this client speaks (now in use)."""
-        if modern.error_code(response) != error_codes.UNSUPPORTED_PROTOCOL_VERSION:
+        if wire_2026.error_code(response) != error_codes.UNSUPPORTED_PROTOCOL_VERSION:
             return False
-        chosen = modern.pick_version(modern.supported_versions(response))
+        chosen = wire_2026.pick_version(wire_2026.supported_versions(response))
         if chosen is None or chosen == self.protocol_version:
             return False
         self.protocol_version = chosen
@@ -81,7 +83,7 @@ class ModernEra(Era):
     def ping(self, sender: Sender, *, meta: dict[str, t.Any] | None, cancellation: t.Any,
              timeout: float | None) -> dict[str, t.Any]:
         """Ask ``server/discover``: this era has no ``ping``."""
-        result_of(sender.request(modern.SERVER_DISCOVER, None, era=self, meta=meta, cancellation=cancellation,
+        result_of(sender.request(wire_2026.SERVER_DISCOVER, None, era=self, meta=meta, cancellation=cancellation,
                                  timeout=timeout))
         return {}
 
@@ -110,7 +112,7 @@ class ModernEra(Era):
         listen_timeout: float,
     ) -> Subscription:
         def listen(params: dict[str, t.Any], request_id: int, cancellation: t.Any) -> dict[str, t.Any]:
-            return sender.request(modern.SUBSCRIPTIONS_LISTEN, params, cancellation=cancellation, request_id=request_id,
+            return sender.request(wire_2026.SUBSCRIPTIONS_LISTEN, params, cancellation=cancellation, request_id=request_id,
                                   timeout=listen_timeout)
 
         return Subscription(listen, sender.next_id, notifications, callback=callback)

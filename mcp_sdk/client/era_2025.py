@@ -1,4 +1,8 @@
-"""The 2025 ("legacy") era: a session opened with ``initialize``, requests as the 2025 versions send them.
+"""The 2025 era: a session opened with ``initialize``, requests as the 2025 versions send them.
+
+Its class keeps the name the client's API gives this era: *legacy* is every protocol version
+negotiated with ``initialize`` (2024-11-05 to 2025-11-25), as in ``Client(mode="legacy")`` and
+:attr:`Client.era`; *modern* is 2026-07-28 (:mod:`mcp_sdk.client.era_2026`).
 
 https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle
 """
@@ -9,11 +13,11 @@ import typing as t
 
 from .. import methods
 from .era import Era, Sender
-from .errors import ServerError, ValidationError
-from .modern import META_LOG_LEVEL
+from .exceptions import ServerError, ValidationError
 from .mrtr import Answer, Send
 from .request_sender import result_of
 from .transport import Message
+from .wire_2026 import META_LOG_LEVEL
 
 if t.TYPE_CHECKING:
     from .listen import Subscription

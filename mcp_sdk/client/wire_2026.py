@@ -1,21 +1,21 @@
-"""The 2026-07-28 ("modern") era of the protocol, as the client speaks it.
+"""The 2026-07-28 wire as the client speaks it: its names and the helpers that read and write them.
 
-A modern request opens no session: each one carries its protocol version, the
+A 2026-07-28 request opens no session: each one carries its protocol version, the
 client's capabilities and identity in ``_meta`` (the *envelope*), and every
 result says what it is in ``resultType``. This module holds what that takes:
-the envelope, the result check, telling a modern server from a legacy one, and
-the per-process memory of which era each server speaks.
+the ``_meta`` keys and method names, the envelope, the result check, and telling a
+2026-07-28 server from a 2025 one by its answer. Names here say *modern* for 2026-07-28 and
+*legacy* for the versions negotiated with ``initialize``, the words of ``Client(mode=...)``.
 
 https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
 """
 
 from __future__ import annotations
 
-import threading
 import typing as t
 
 from .. import error_codes
-from .errors import ValidationError
+from .exceptions import ValidationError
 
 #: The modern versions this client speaks, oldest first.
 MODERN_VERSIONS: tuple[str, ...] = ("2026-07-28",)
@@ -39,54 +39,6 @@ INPUT_REQUIRED = "input_required"
 MODERN_ERROR_CODES = frozenset(
     {error_codes.HEADER_MISMATCH, error_codes.MISSING_REQUIRED_CLIENT_CAPABILITY, error_codes.UNSUPPORTED_PROTOCOL_VERSION}
 )
-
-MODES = ("auto", "modern", "legacy")
-MODERN, LEGACY = "modern", "legacy"
-
-
-class EraMemory:
-    """Which era each server spoke, for the life of the process (thread-safe).
-
-    Keys come from the transport (:meth:`Transport.era_key`): the URL for HTTP,
-    the command line for stdio. The versioning section lets a client cache the
-    answer per server, so a second connection does not probe again.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._eras: dict[str, str] = {}
-
-    def recall(self, key: str | None) -> str | None:
-        """The era remembered for ``key`` (``"modern"``/``"legacy"``), or None."""
-        if key is None:
-            return None
-        with self._lock:
-            return self._eras.get(key)
-
-    def remember(self, key: str | None, era: str) -> None:
-        """Remember that the server at ``key`` speaks ``era``."""
-        if key is not None:
-            with self._lock:
-                self._eras[key] = era
-
-    def forget(self, key: str | None = None) -> None:
-        """Forget ``key`` (every server when None), so the next connection probes again."""
-        with self._lock:
-            if key is None:
-                self._eras.clear()
-            else:
-                self._eras.pop(key, None)
-
-
-#: The process-wide memory :meth:`Client.connect` consults in ``"auto"`` mode.
-ERAS = EraMemory()
-
-
-def era_key(transport: t.Any) -> str | None:
-    """The transport's name for its server, or None when it has none (then nothing is remembered)."""
-    key = getattr(transport, "era_key", None)
-    return key() if callable(key) else None
-
 
 def envelope(
     version: str,
@@ -155,4 +107,4 @@ def server_info(result: t.Mapping[str, t.Any]) -> dict[str, t.Any] | None:
     return info if isinstance(info, dict) else None
 
 
-__all__ = ["ERAS", "EraMemory", "LATEST_MODERN_VERSION", "MODERN_VERSIONS"]
+__all__ = ["LATEST_MODERN_VERSION", "MODERN_VERSIONS"]

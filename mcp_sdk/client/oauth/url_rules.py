@@ -17,7 +17,7 @@ import socket
 import typing as t
 from urllib.parse import SplitResult, urlsplit, urlunsplit
 
-from .errors import InsecureURLError
+from .authorization_errors import InsecureURLError
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _ENCODED_DOT = re.compile("%2e", re.IGNORECASE)

@@ -1,4 +1,4 @@
-"""Client-side help for form elicitation.
+"""Form elicitation on the client's side: the defaults of the fields an answer leaves out (SEP-1034).
 
 https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation
 """

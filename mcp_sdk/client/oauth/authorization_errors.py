@@ -1,4 +1,4 @@
-"""Exceptions of the OAuth client, all rooted at :class:`mcp_sdk.MCPError`.
+"""The OAuth client's exceptions: :class:`AuthorizationError` and its kinds, all :class:`mcp_sdk.MCPError`.
 
 Messages name URLs (without userinfo or query) and OAuth error codes, never an
 access token, refresh token or client secret.

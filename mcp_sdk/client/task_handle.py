@@ -1,4 +1,4 @@
-"""The tasks extension (``io.modelcontextprotocol/tasks``, SEP-2663), from the client's side.
+"""The tasks extension (``io.modelcontextprotocol/tasks``, SEP-2663) from the client's side: :class:`TaskHandle`.
 
 A 2026-07-28 ``tools/call`` from this client declares the extension, so a server
 may answer ``CreateTaskResult`` (``resultType: "task"``) instead of the result.
@@ -23,7 +23,7 @@ import typing as t
 from .. import methods
 from ..cancellation import Cancellation
 from ..errors import CancelledError, RequestTimeoutError
-from .errors import ServerError, ValidationError
+from .exceptions import ServerError, ValidationError
 from .mrtr import answer_all
 
 #: The extension's identifier.

@@ -32,7 +32,7 @@ from .handler_contexts import HandlerContext, HandlerContexts
 from .handlers import ProtocolHandlers
 from .lifespan import Lifespan, LifespanFactory
 from .middleware.chain import MiddlewareChain, MiddlewareFunction
-from .modern_requests import ModernRequests
+from .requests_2026 import ModernRequests
 from .pagination import check_list_options
 from .registry import HandlerEntry, Registry
 from .request import Request
@@ -52,7 +52,7 @@ class Server:
     """An MCP server.
 
     It holds its collaborators (:class:`~.registry.Registry`, :class:`~.router.Router`, :class:`~.dispatch.Dispatcher`,
-    :class:`~.handlers.ProtocolHandlers`, :class:`~.modern_requests.ModernRequests`, :class:`~.tasks.TaskManager`,
+    :class:`~.handlers.ProtocolHandlers`, :class:`~.requests_2026.ModernRequests`, :class:`~.tasks.TaskManager`,
     :class:`~.composition.Composition`); each sees the server only as the :class:`~.core.ServerCore` it declares.
 
     :param name: ``serverInfo.name``.

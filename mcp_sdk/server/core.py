@@ -1,6 +1,6 @@
 """What the server's collaborators read of it: the declared core of :class:`~mcp_sdk.Server`.
 
-The collaborators (:mod:`.dispatch`, :mod:`.handlers`, :mod:`.modern_requests`,
+The collaborators (:mod:`.dispatch`, :mod:`.handlers`, :mod:`.requests_2026`,
 :mod:`.capabilities`) are objects the server holds. They are typed against
 :class:`ServerCore`, never against :class:`~mcp_sdk.Server` itself, so no module
 of the server's imports the module that composes them.

@@ -1,7 +1,7 @@
 """Running one request: the handler, ``around_request``, instrumentation, and the outcome.
 
 A :class:`Dispatcher` is what the :class:`~.router.Router` (and, for 2026-07-28
-requests, :class:`~.modern_requests.ModernRequests`) call for a request or
+requests, :class:`~.requests_2026.ModernRequests`) call for a request or
 notification, in either era:
 it tracks the request for cancellation, runs its handler inside the
 configured hooks, and turns what happened (a result, a handler error, a

@@ -3,7 +3,7 @@
 This module is the one place that decides which era a client message belongs
 to, reads a modern request's ``_meta`` envelope, and stamps a modern result.
 Handlers never ask: they see a session (2025) or a
-:class:`~mcp_sdk.server.modern_exchange.ModernExchange` (2026) with the same
+:class:`~mcp_sdk.server.exchange_2026.ModernExchange` (2026) with the same
 interface.
 
 https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning

@@ -1,7 +1,7 @@
 """Where every message a transport reads enters the server.
 
 Data runs one way: transport -> :class:`Router` -> (the session, or a
-2026-07-28 :class:`~.modern_exchange.ModernExchange` built from the request's
+2026-07-28 :class:`~.exchange_2026.ModernExchange` built from the request's
 envelope) -> :class:`~.dispatch.Dispatcher` -> handler -> response. The
 router checks the JSON-RPC shape, hands responses to the session's waiting
 server-to-client requests, and sends each request down its era's path; the era
@@ -18,7 +18,7 @@ from ..cancellation import Cancellation
 from ..server_session import ServerSession
 from .dispatch import Dispatcher
 from .envelope import is_modern
-from .modern_requests import ModernRequests
+from .requests_2026 import ModernRequests
 
 
 _NOT_AN_OBJECT = "Invalid Request: expected a JSON object"

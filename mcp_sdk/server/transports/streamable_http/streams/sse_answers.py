@@ -14,22 +14,22 @@ import threading
 import time
 import typing as t
 
-from .... import json_rpc
-from ....cancellation import Cancellation
-from ....errors import TransportError
-from ....server_session import ServerSession
-from .capacity import ThreadCapacity
-from .connection import disconnect_probe
-from .dispatch import internal_errors
-from .http_io import Answer, HTTPRequestError
-from .limits import StreamLimits
-from .request_channel import RequestChannel
-from .sessions import HTTPSession
+from ..... import json_rpc
+from .....cancellation import Cancellation
+from .....errors import TransportError
+from .....server_session import ServerSession
+from ..capacity.thread_capacity import ThreadCapacity
+from ..wire.connection import disconnect_probe
+from ..answer_choice import internal_errors
+from ..wire.http_io import Answer, HTTPRequestError
+from ..capacity.limits import StreamLimits
+from ..sessions.request_channel import RequestChannel
+from ..sessions.http_session import HTTPSession
 from .sse import SSE_HEADERS, QueueItem, SSEBody, Stream, give_back
-from .workers import WorkerPool
+from ..capacity.workers import WorkerPool
 
 if t.TYPE_CHECKING:
-    from ....server import Server
+    from .....server import Server
 
 WSGIEnvironment = t.Dict[str, t.Any]
 

@@ -4,7 +4,7 @@ https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stream
 
 A POST carrying the ``_meta`` envelope (or, outside stateless mode, one with no
 session that does not open one) is served statelessly: checked for its envelope
-(-32602), its headers (-32020, :mod:`.request_headers`) and its version (-32022),
+(-32602), its headers (-32020, :mod:`.wire.request_headers`) and its version (-32022),
 then run on a :class:`RequestChannel` of its own. Errors keep the HTTP status the
 specification gives them (400, 404): an answer becomes an SSE stream only once the
 handler writes something before it. ``Mcp-Session-Id`` and ``Last-Event-ID`` are
@@ -19,15 +19,15 @@ from .... import error_codes, json_rpc, methods
 from .... import protocol_version as versions
 from ....errors import InvalidParamsError, RequestHandlerError
 from ...envelope import CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, carries_envelope, required_meta
-from . import request_headers
-from .dispatch import is_initialize, may_send_first
-from .carrying_request import CarryingRequest
-from .client_address import client_address
-from .http_io import SESSION_HEADER, SESSION_KEY, VERSION_KEY, Answer, HTTPRequestError, empty_answer, json_answer
-from .outage import unavailable_answer
-from .request_channel import RequestChannel
-from .sse import SSEBody
-from .sse_answers import SSEAnswers
+from .wire import request_headers
+from .answer_choice import is_initialize, may_send_first
+from .wire.carrying_request import CarryingRequest
+from .wire.client_address import client_address
+from .wire.http_io import SESSION_HEADER, SESSION_KEY, VERSION_KEY, Answer, HTTPRequestError, empty_answer, json_answer
+from .wire.outage import unavailable_answer
+from .sessions.request_channel import RequestChannel
+from .streams.sse import SSEBody
+from .streams.sse_answers import SSEAnswers
 
 if t.TYPE_CHECKING:
     from ....server import Server
@@ -165,7 +165,7 @@ def _require_envelope(params: t.Any) -> None:
 
 def _json(response: t.Any, text: str) -> Answer:
     """A 2026-07-28 answer as JSON: 503 with ``Retry-After`` for a request a full store refused
-    (:mod:`.outage`), else the status of :func:`_modern_status`."""
+    (:mod:`.wire.outage`), else the status of :func:`_modern_status`."""
     return unavailable_answer(response, text) or json_answer(text, _modern_status(response))
 
 

@@ -13,9 +13,9 @@ import functools
 import http
 import typing as t
 
-from .... import error_codes, json_rpc
-from .... import protocol_version as versions
-from ....errors import TransportError
+from ..... import error_codes, json_rpc
+from ..... import protocol_version as versions
+from .....errors import TransportError
 
 if t.TYPE_CHECKING:
     from werkzeug.wrappers import Response

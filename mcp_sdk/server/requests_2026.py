@@ -6,7 +6,7 @@ The steps around the ordinary dispatch (:meth:`.dispatch.Dispatcher.handle_reque
 2. refuse the methods this era removed (-32601);
 3. for a request that may be retried (MRTR), open its ``requestState`` (-32602 when
    forged, expired or issued for another request) and collect the answers so far;
-4. run the request in a :class:`~.modern_exchange.ModernExchange`;
+4. run the request in a :class:`~.exchange_2026.ModernExchange`;
 5. turn an ask into ``resultType: "input_required"`` with a sealed ``requestState``,
    or stamp the result (``resultType``, ``serverInfo``, cache hints).
 """
@@ -29,7 +29,7 @@ from .envelope import (
     stamp,
 )
 from .input_required import InputRequired, InputRequiredResult, RoundTripInputs, required_capability, url_elicitation
-from .modern_exchange import ModernExchange, capability_object
+from .exchange_2026 import ModernExchange, capability_object
 
 if t.TYPE_CHECKING:
     from .core import ServerCore

@@ -18,7 +18,7 @@ import sys
 import threading
 import typing as t
 
-from .sse import PROBE_INTERVAL
+from ..streams.sse import PROBE_INTERVAL
 from .listen_bound import ListenBound, ThreadListens
 
 WSGIEnvironment = t.Dict[str, t.Any]

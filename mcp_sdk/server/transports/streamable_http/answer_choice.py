@@ -14,8 +14,8 @@ from __future__ import annotations
 import typing as t
 
 from .... import error_codes, json_rpc, methods
-from .http_io import Answer, empty_answer, json_answer
-from .outage import unavailable_answer
+from .wire.http_io import Answer, empty_answer, json_answer
+from .wire.outage import unavailable_answer
 
 if t.TYPE_CHECKING:
     from ....server import Server
@@ -65,7 +65,7 @@ def answer_inline(server: Server, server_session: ServerSession, message: t.Any,
 
 def answer_json(server: Server, server_session: ServerSession, message: t.Any, http_request: t.Any = None) -> Answer:
     """A 2025 POST answered with plain JSON on the WSGI thread (202 when cancelled: no response; 503
-    with ``Retry-After`` when a full store refused it, see :mod:`.outage`)."""
+    with ``Retry-After`` when a full store refused it, see :mod:`.wire.outage`)."""
     response = server.handle_message(message, server_session, modern=False, http_request=http_request)
     text = server_session.encode(response)
     if text is None:

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import typing as t
 
-from ...._redis import is_full
-from ....errors import StoreFullError
-from ...unavailable import UnavailableResponse
+from ....._redis import is_full
+from .....errors import StoreFullError
+from ....unavailable import UnavailableResponse
 from .http_io import Answer, HTTPRequestError, json_answer
 
 if t.TYPE_CHECKING:
-    from ....server import Server
+    from .....server import Server
 
 #: ``Retry-After`` seconds when the store is full: room comes back as sessions and events expire, not at once.
 FULL_RETRY_AFTER = StoreFullError.retry_after

@@ -14,11 +14,12 @@ https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#stream
 **When the answer is SSE.** Exactly when the request's handler can send
 something before its response, and the client accepts SSE (JSON response mode
 off): that is, when the tool, prompt, resource or custom handler declares a
-``server_context`` parameter (see :mod:`.answer_choice`). The choice is
+``server_context`` parameter: the server resolves the request's handler once
+(:meth:`~mcp_sdk.Server.route`) and says whether it may talk first. The choice is
 made before the handler runs, so progress and server-to-client requests reach the
 client at once. Everything else (``tools/list``, ``ping``, a tool without
 ``server_context``) is answered with JSON on the WSGI thread. An SSE answer that
-is complete within :data:`FIRST_EVENT_WAIT` goes out whole, with a
+is complete within :data:`~.streams.sse_answers.FIRST_EVENT_WAIT` goes out whole, with a
 ``Content-Length``; a longer one streams (chunked).
 
 **Threads.** An SSE answer holds the WSGI server's thread for as long as the
@@ -46,8 +47,7 @@ rest, its response included, with ``GET`` + ``Last-Event-ID`` (SEP-1699).
 **The package's parts**, by what they are about:
 
 - :mod:`.options`: the transport's option groups, :class:`Limits`, :class:`Security` and :class:`Storage`.
-- :mod:`.answer_choice`: what a POST body holds, and whether its answer needs an SSE stream;
-  :mod:`.post_2026`: the 2026-07-28 POSTs.
+- :mod:`.post_2026`: the 2026-07-28 POSTs (the 2025 ones are answered here).
 - :mod:`.wire`: the HTTP edge: header checks, bounded body reads, JSON-RPC shaped HTTP errors
   (:mod:`.wire.http_io`), the 2026-07-28 request headers, ``Host`` / ``Origin`` checks against DNS
   rebinding (:mod:`.wire.security`), what the WSGI server shows of the client's socket
@@ -65,6 +65,11 @@ rest, its response included, with ``GET`` + ``Last-Event-ID`` (SEP-1699).
   the connection a stateless request runs on, and the deployment mistakes the transport can see.
 - :mod:`.shared`: sessions, routing, events and ``subscriptions/listen`` shared across processes on
   Redis (``redis_url=``; redis-py is imported only then).
+
+Why one module: it is the WSGI application, :class:`StreamableHTTPTransport`, with its options'
+keywords; what it decides itself (reading a POST once, which era it is, whether its answer is JSON
+or a stream, which session it belongs to) reads top to bottom here, and every part with an idea
+of its own lives in the sub-packages above.
 """
 
 from __future__ import annotations
@@ -73,12 +78,13 @@ import functools
 import queue
 import typing as t
 
-from .... import error_codes, json_rpc
+from .... import error_codes, json_rpc, methods
 from ....errors import StoreFullError
+from ....protocol_version import SUPPORTED_VERSIONS
 from ...auth import AuthRefusal, BearerAuth, Principal
 from ...auth.request_auth import Authenticate
 from ...envelope import INPUT_REQUIRED_METHODS
-from .answer_choice import answer_inline, answer_json, is_initialize, may_send_first, request_ids
+from ...request import Incoming
 from .capacity.limits import StreamLimits
 from .capacity.stream_capacity import stream_capacity
 from .capacity.workers import WorkerPool
@@ -95,7 +101,7 @@ from .shared.redis_setup import shared_storage
 from .streams.event_store import EventStore, InMemoryEventStore
 from .streams.resumption import resumable, resume, sse_answer
 from .streams.sse import SSE_HEADERS, QueueItem, SSEBody
-from .streams.sse_answers import SSEAnswers
+from .streams.sse_answers import STREAM_PLACE_KEY, SSEAnswers
 from .wire.carrying_request import FRAMEWORK_REQUEST_KEY, CarryingRequest
 from .wire.connection import BodyDeadlines, read_wsgi_body
 from .wire.http_io import (
@@ -103,6 +109,7 @@ from .wire.http_io import (
     SESSION_HEADER,
     SESSION_KEY,
     SSE_MIMETYPE,
+    VERSION_KEY,
     Answer,
     HTTPRequestError,
     decode_body,
@@ -112,14 +119,16 @@ from .wire.http_io import (
     read_body,
     require_accept,
     require_json_content,
+    response_answer,
 )
-from .wire.outage import outage_refusal, unavailable_answer
+from .wire.outage import outage_refusal
 from .wire.security import RebindingGuard
 
 if t.TYPE_CHECKING:
     from werkzeug.wrappers import Request, Response
 
     from ....server import Server
+    from ....server_session import ServerSession
 
 WSGIEnvironment = t.Dict[str, t.Any]
 StartResponse = t.Callable[..., t.Any]
@@ -267,6 +276,8 @@ class StreamableHTTPTransport:
             None if stateless else SessionRegistry(limits.session_idle_timeout, limits.max_sessions, limits.unused_session_timeout)
         )
         capacity = stream_capacity(limits)  # threads, or gevent's greenlets: what an open stream costs
+        #: Counts the requests in flight, each holding a WSGI thread (a greenlet under gevent).
+        self._capacity = capacity.capacity
         self._pool = WorkerPool(capacity.pool_size)
         #: What an outage of the shared store raises (requests needing it get 503); in-process, a full store of the user's.
         self._outage_errors: tuple[type[BaseException], ...] = (StoreFullError,)
@@ -280,6 +291,7 @@ class StreamableHTTPTransport:
         self._body_deadlines = BodyDeadlines(limits.body_timeout) if limits.body_timeout is not None else None
         self._allow = "POST" if stateless else "GET, POST, DELETE"
         self._closed = False
+        self._lifespan_generation = -1  # the server's lifespan not entered yet (see _answer)
         self._auth = security.authenticator()
         # The stream operations both eras share, and the 2026-07-28 POSTs, which use them.
         self._answers = SSEAnswers(
@@ -292,7 +304,7 @@ class StreamableHTTPTransport:
             capacity=capacity.capacity,
             sizes=capacity.sizing(self._pool),
         )
-        self._modern = ModernPost(server, self._answers, stateless=stateless, enable_json_response=enable_json_response)
+        self._modern = ModernPost(server, self._answers, enable_json_response=enable_json_response)
 
     @property
     def keepalive_interval(self) -> float:
@@ -314,7 +326,7 @@ class StreamableHTTPTransport:
 
     @property
     def first_event_wait(self) -> float:
-        """Seconds an SSE answer waits before its headers go out (see :data:`FIRST_EVENT_WAIT`)."""
+        """Seconds an SSE answer waits before its headers go out (see :data:`~.streams.sse_answers.FIRST_EVENT_WAIT`)."""
         return self._answers.first_event_wait
 
     @first_event_wait.setter
@@ -343,8 +355,7 @@ class StreamableHTTPTransport:
         """
         if start_response is None:
             raise TypeError(NOT_A_VIEW)
-        self._answers.enter(environ)
-        answer = self._answers.watch(environ, self._answer(environ, None))
+        answer = self._served(environ, None)
         start_response(answer.status_line, answer.headers)
         return answer.body
 
@@ -361,15 +372,28 @@ class StreamableHTTPTransport:
         def body(limit: int) -> bytes:
             return read_body(request.stream, request.content_length, limit, until_eof=True)
 
-        self._answers.enter(request.environ)
-        return self._answers.watch(request.environ, self._answer(request.environ, body)).to_response()
+        return self._served(request.environ, body).to_response()
+
+    def _served(self, environ: WSGIEnvironment, body: t.Callable[[int], bytes] | None) -> Answer:
+        """The answer to one request, counted in flight (it holds a WSGI thread) until it ends: a
+        plain answer at once, an SSE answer (or one that took a stream place) when its stream does."""
+        leave = self._capacity.enter(environ)
+        answer = self._answer(environ, body)
+        if type(answer.body) is SSEBody or STREAM_PLACE_KEY in environ:
+            return self._answers.watch(environ, answer, leave)
+        leave()
+        return answer
 
     def _answer(self, environ: WSGIEnvironment, body: t.Callable[[int], bytes] | None) -> Answer:
         """The answer to one request; ``body(limit)`` reads its body (None: from ``wsgi.input``)."""
         try:
             if self._closed:
                 raise HTTPRequestError(503, "Service Unavailable: the MCP transport is closed")
-            self.server.lifespan.enter(self)  # once per process: the first request (after a fork)
+            lifespan = self.server.lifespan
+            generation = lifespan.generation
+            if generation != self._lifespan_generation:  # once per process: the first request (after a fork)
+                lifespan.enter(self)
+                self._lifespan_generation = generation
             if self._guard is not None:
                 refusal = self._guard.check(environ.get("HTTP_HOST"), environ.get("HTTP_ORIGIN"))
                 if refusal is not None:
@@ -406,18 +430,16 @@ class StreamableHTTPTransport:
         message = decode_body(read_wsgi_body(environ, limit, self._body_deadlines) if body is None else body(limit))
         if self._auth is not None and principal is not None:
             self._auth.check_scopes(self.server, message, principal)
-        # The era is decided here, once: every handle_message below says which it is.
-        if self._modern.is_modern(environ, message):
-            keys_set = self.server.configuration.request_state_keys is not None
-            self._deployment.warn_several_processes(environ, keys_set or self._shared is not None)
-            if self._shared is not None and not keys_set and type(message) is dict and message.get("method") in INPUT_REQUIRED_METHODS:
-                self._shared.request_state_keys()  # read from Redis once (503 while it cannot be), then kept
-            return self._modern.answer(environ, message, principal)
-        carrier = CarryingRequest(environ)
+        # The message is read once, here: its era, its ids, and the carrier handlers get, made only
+        # when one asks (``server_context.request``).
+        incoming = Incoming(message, principal=principal, make_http_request=functools.partial(CarryingRequest, environ))
+        if incoming.modern or self._no_session_means_2026(environ, incoming):
+            incoming.modern = True
+            return self._post_2026(environ, incoming)
         if self.stateless:
-            return self._post_stateless(environ, message, principal, carrier)
-        if is_initialize(message):
-            return self._initialize(environ, message, principal, carrier)
+            return self._post_stateless(environ, incoming)
+        if incoming.method == methods.INITIALIZE:
+            return self._initialize(environ, incoming)
         session = self._session(environ, principal)
         protocol_version(environ)
         server_session = session.server_session
@@ -425,12 +447,14 @@ class StreamableHTTPTransport:
         assert sessions is not None
         shared = self._shared is not None  # in-process sessions route everything here and have nothing to commit
         if shared:
-            message = sessions.route(session, message)  # what other processes wait for goes there
-            if message is None:
+            routed = sessions.route(session, message)  # what other processes wait for goes there
+            if routed is None:
                 return empty_answer(202)
-        ids = request_ids(message)
-        if not ids or self.enable_json_response or not may_send_first(self.server, message):
-            answer = (answer_json if ids else answer_inline)(self.server, server_session, message, carrier)
+            if routed is not message:
+                incoming = Incoming(routed, principal=principal, make_http_request=incoming.make_http_request)
+        ids = incoming.request_ids()
+        if not ids or self.enable_json_response or not self.server.route(incoming).talks_first:
+            answer = self._plain_answer(incoming, server_session, bool(ids))
             if shared:
                 sessions.commit(session)
             return answer
@@ -440,20 +464,46 @@ class StreamableHTTPTransport:
         stream = session.open_request_stream(ids, consumer)  # read from its start by this connection
         preamble = [stream.prime(self._answers.retry_ms)] if polled else []
         finish = functools.partial(session.finish_request_stream, stream)  # finish(response, text)
-        return self._answers.answer(
-            server_session, message, stream, consumer, preamble, finish, session.stream_ended, modern=False,
-            http_request=carrier, hold=hold,
-        )
+        return self._answers.answer(server_session, incoming, stream, consumer, preamble, finish, session.stream_ended, hold=hold)
 
-    def _initialize(
-        self, environ: WSGIEnvironment, message: dict[str, t.Any], principal: Principal | None, carrier: CarryingRequest
-    ) -> Answer:
+    def _no_session_means_2026(self, environ: WSGIEnvironment, incoming: Incoming) -> bool:
+        """Whether a POST without the envelope is still a 2026-07-28 request: outside stateless mode,
+        a request with no session that does not open one (nor names a 2025 version)."""
+        if self.stateless or environ.get(SESSION_KEY):  # a session's request (the usual one): asked first
+            return False
+        if type(incoming.message) is not dict or "method" not in incoming.message or incoming.method == methods.INITIALIZE:
+            return False
+        header = environ.get(VERSION_KEY)
+        return header is None or header not in SUPPORTED_VERSIONS
+
+    def _post_2026(self, environ: WSGIEnvironment, incoming: Incoming) -> Answer:
+        """A 2026-07-28 POST (see :mod:`.post_2026`), once the ``requestState`` keys it may need are known."""
+        keys_set = self.server.configuration.request_state_keys is not None
+        self._deployment.warn_several_processes(environ, keys_set or self._shared is not None)
+        if self._shared is not None and not keys_set and type(incoming.message) is dict and incoming.method in INPUT_REQUIRED_METHODS:
+            self._shared.request_state_keys()  # read from Redis once (503 while it cannot be), then kept
+        return self._modern.answer(environ, incoming)
+
+    def _plain_answer(self, incoming: Incoming, server_session: ServerSession, has_requests: bool) -> Answer:
+        """A 2025 POST answered on the WSGI thread: with JSON (202 when cancelled: no response; 503
+        with ``Retry-After`` when a full store refused it), or, when it holds no request (notifications,
+        responses), 202, or 400 with the error for what is not a valid message."""
+        response = self.server.receive(incoming, server_session)
+        text = server_session.encode(response)
+        if text is None:
+            return empty_answer(202)
+        if has_requests:
+            return response_answer(response, text)
+        return json_answer(text, status=400)
+
+    def _initialize(self, environ: WSGIEnvironment, incoming: Incoming) -> Answer:
         assert self._sessions is not None
         existing = environ.get(SESSION_KEY)
+        principal = incoming.principal
         if existing:
             found = self._sessions.get(existing)
             if found is not None and found.belongs_to(principal):
-                raise HTTPRequestError(400, "Invalid Request: this session is already initialized", request_id=message.get("id"))
+                raise HTTPRequestError(400, "Invalid Request: this session is already initialized", request_id=incoming.id)
             raise self._deployment.unknown_session(existing) if found is None else HTTPRequestError(404, ENDED)
         session = self._sessions.new_session(
             self.server, new_session_id(), self._event_store, can_send_requests=not self.enable_json_response, principal=principal
@@ -465,31 +515,24 @@ class StreamableHTTPTransport:
             raise HTTPRequestError(
                 503, f"Service Unavailable: {self._sessions.max_sessions} sessions are open", headers={"Retry-After": "60"}
             )
-        response = self.server.handle_message(message, session.server_session, modern=False, http_request=carrier)
+        response = self.server.receive(incoming, session.server_session)
         if response is None or "error" in response:  # no session came of it
             self._sessions.remove(session.id, "Initialization failed")
             return empty_answer(202) if response is None else json_answer(json_rpc.encode(response))
         self._sessions.commit(session)
         return json_answer(session.server_session.encode(response) or "", headers=[(SESSION_HEADER, session.id)])
 
-    def _post_stateless(
-        self, environ: WSGIEnvironment, message: t.Any, principal: Principal | None, carrier: CarryingRequest
-    ) -> Answer:
-        server_session = request_channel(self.server, principal)
-        server_session.log_level = requested_log_level(message)  # a setLevel in another POST never reaches it
-        if not is_initialize(message):
+    def _post_stateless(self, environ: WSGIEnvironment, incoming: Incoming) -> Answer:
+        server_session = request_channel(self.server, incoming.principal)
+        server_session.log_level = requested_log_level(incoming.message)  # a setLevel in another POST never reaches it
+        if incoming.method != methods.INITIALIZE:
             server_session.protocol_version = protocol_version(environ)
-        ids = request_ids(message)
-        if not ids:
-            return answer_inline(self.server, server_session, message, carrier)
-        if self.enable_json_response or not may_send_first(self.server, message):
-            return answer_json(self.server, server_session, message, carrier)
+        ids = incoming.request_ids()
+        if not ids or self.enable_json_response or not self.server.route(incoming).talks_first:
+            return self._plain_answer(incoming, server_session, bool(ids))
         self._answers.hold(environ, None, ids[0])
         stream, consumer = self._answers.open_stateless(server_session, ids)
-        return self._answers.answer(
-            server_session, message, stream, consumer, [], stream.finish, self._answers.stateless_ended, modern=False,
-            http_request=carrier,
-        )
+        return self._answers.answer(server_session, incoming, stream, consumer, [], stream.finish, self._answers.stateless_ended)
 
     # -- GET -----------------------------------------------------------------
 

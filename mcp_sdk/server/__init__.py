@@ -667,7 +667,7 @@ class Server:
             makes it (handlers read it as ``server_context.request``).
         :return: the response (a dict, or a list for a batch), or None when there is none.
         """
-        incoming = Incoming(message, modern=modern, http_request=http_request, cancellation=cancellation)
+        incoming = Incoming(message, modern, None, http_request, None, cancellation)  # by position: see Incoming
         return self.receive(incoming, session)
 
     def route(self, incoming: Incoming) -> Route:
@@ -690,7 +690,7 @@ class Server:
         route = incoming.route = dispatcher.route(incoming.method, incoming.params, talks_first=True)
         return route
 
-    def receive(self, incoming: Incoming, session: t.Any) -> t.Any:
+    def receive(self, incoming: Incoming, session: ServerSession) -> t.Any:
         """Answer one message a transport read (see :class:`~.request.Incoming`): a request runs its
         handler (its :attr:`~.request.Incoming.route` when the transport routed it), in its era; a
         notification is acted on; a response goes to the request of the session's that waits for it.

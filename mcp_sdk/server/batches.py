@@ -14,7 +14,7 @@ from .. import protocol_version as versions
 from .request import Incoming
 
 if t.TYPE_CHECKING:
-    from ..channel import Channel
+    from ..server_session import ServerSession
 
 _NOT_AN_OBJECT = "Invalid Request: expected a JSON object"
 _TOO_MANY_ITEMS = f"Invalid Request: a batch may hold at most {json_rpc.MAX_BATCH_ITEMS} messages"
@@ -36,7 +36,7 @@ def _encoded_size(response: dict[str, t.Any]) -> int:
 
 
 def answer_batch(
-    batch: Incoming, session: Channel, answer: t.Callable[[Incoming, Channel], t.Any]
+    batch: Incoming, session: ServerSession, answer: t.Callable[[Incoming, ServerSession], t.Any]
 ) -> list[dict[str, t.Any]] | dict[str, t.Any] | None:
     """The answers to the messages of ``batch``, each answered by ``answer(message, session)``.
 
@@ -74,7 +74,8 @@ def answer_batch(
             responses.append(json_rpc.error(None, error_codes.INVALID_REQUEST, _NOT_AN_OBJECT))
             continue
         item = Incoming(
-            message, principal=batch.principal, http_request=batch.http_request, make_http_request=batch.make_http_request
+            message, principal=batch.principal, http_request=batch.http_request,
+            make_http_request=None if batch.make_http_request is None else batch.carrier,
         )
         response = answer(item, session)
         if response is not None:

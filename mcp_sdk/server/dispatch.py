@@ -153,16 +153,22 @@ class Dispatcher:
         method = incoming.method
         request_id = incoming.id
         route = incoming.route
-        if route is None:
-            route = self.route(method)
+        if route is not None:  # resolved when the transport asked whether the handler talks first
+            handler, protocol = route.handler, route.protocol
+        else:  # as route() does, without making a Route nobody else reads
+            handler = self._methods.get(method)
+            protocol = handler is not None
+            if handler is None:
+                custom = self.core.registry.custom_methods.get(method)
+                if custom is not None:
+                    handler = self._custom_handler(custom)
         middleware = self._middleware
         if middleware is not None and not middleware.active:
             middleware = None  # none added: nothing to wrap, and nothing that reads request.data
-        handler = route.handler
         if handler is None:
             return self._method_not_found(session, request_id, method)
         if middleware is not None:
-            handler = middleware.wrap(method, handler, route.protocol)
+            handler = middleware.wrap(method, handler, protocol)
         if method == methods.INITIALIZE:
             cancellation = None  # the specification: initialize is never cancelled
         else:
@@ -171,7 +177,7 @@ class Dispatcher:
                 cancellation = Cancellation()
         request = Request(
             session, request_id, method, incoming.params, incoming.message, cancellation, inputs, incoming.http_request,
-            make_http_request=incoming.make_http_request,
+            None if incoming.make_http_request is None else incoming.carrier,
         )
         if cancellation is not None:
             if not session.begin(request_id, cancellation):
@@ -397,8 +403,8 @@ class Dispatcher:
     def _notify(self, session: Channel, incoming: Incoming, call: t.Callable[[Request], None]) -> None:
         """Run a user's notification handler, inside the handler contexts when there are any."""
         request = Request(
-            session, None, incoming.method, incoming.params, incoming.message, Cancellation(),
-            http_request=incoming.http_request, make_http_request=incoming.make_http_request,
+            session, None, incoming.method, incoming.params, incoming.message, Cancellation(), None, incoming.http_request,
+            None if incoming.make_http_request is None else incoming.carrier,
         )
         contexts = self.core.handler_contexts
         if not contexts:

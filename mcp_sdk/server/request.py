@@ -16,6 +16,7 @@ Compatibility"); :mod:`.envelope` then reads the envelope of a modern request.
 
 from __future__ import annotations
 
+import functools
 import typing as t
 
 from .. import error_codes, json_rpc, methods
@@ -73,6 +74,9 @@ def is_request(item: t.Any) -> bool:
 class Incoming:
     """One decoded message (or batch) on its way from a transport to the server, read once.
 
+    Where one is made for every request, its arguments are given by position: a class called with
+    keywords builds a dict of them on every call.
+
     :param message: the decoded JSON-RPC message, or a list of them.
     :param modern: True: a request served as 2026-07-28 whatever its ``_meta`` (an HTTP POST with
         no session); None: its era is read from its envelope.
@@ -98,7 +102,6 @@ class Incoming:
     def __init__(
         self,
         message: t.Any,
-        *,
         modern: bool | None = None,
         principal: Principal | None = None,
         http_request: t.Any = None,
@@ -149,6 +152,15 @@ class Incoming:
         self.kind = INVALID
         self.error = json_rpc.error(request_id, error_codes.INVALID_REQUEST, message)
 
+    def carrier(self) -> t.Any:
+        """The HTTP request that carried it (see ``http_request``), made once, on first use."""
+        http_request = self.http_request
+        make = self.make_http_request
+        if http_request is None and make is not None:
+            http_request = self.http_request = make()
+            self.make_http_request = None
+        return http_request
+
     def request_ids(self) -> list[t.Any]:
         """The ids of the requests it holds (a message with a method and a valid id; in a batch, each
         such item), whose answers a transport waits for."""
@@ -158,11 +170,18 @@ class Incoming:
         return [message["id"]] if is_request(message) else []
 
 
+def _handler_request(make_http_request: t.Callable[[], t.Any]) -> t.Any:
+    """What ``server_context.request`` gives for a request whose HTTP request is made on first use."""
+    http_request = make_http_request()
+    return http_request() if callable(http_request) else http_request
+
+
 class Request:
     """The request being handled: its channel (``session``), params, cancellation token and instrumentation data.
 
     :param make_http_request: makes :attr:`http_request` on first use, when ``http_request`` is None
-        (a transport's carrier, which most requests never need).
+        (a transport's carrier, which most requests never need); it should make one object however
+        often called (as :meth:`Incoming.carrier` does), which ``server_context.request`` then shares.
     """
 
     __slots__ = (
@@ -180,7 +199,6 @@ class Request:
         cancellation: Cancellation | None,
         inputs: RoundTripInputs | None = None,
         http_request: t.Any = None,
-        *,
         make_http_request: t.Callable[[], t.Any] | None = None,
     ) -> None:
         self.session = session
@@ -226,6 +244,9 @@ class Request:
         context = self._context
         if context is None:
             meta = self.meta
+            # Not made yet: made when the handler asks (``server_context.request``). What makes it is
+            # passed, not this request: the context it keeps would make a cycle, left to the collector.
+            make = self._make_http_request
             context = self._context = ServerContext(
                 self.session.server.server_context,
                 session=self.session,
@@ -234,15 +255,9 @@ class Request:
                 cancellation=self.cancellation,
                 meta=meta,
                 inputs=self.inputs,
-                # not made yet: made when the handler asks (``server_context.request``), by this request
-                http_request=self.http_request if self._make_http_request is None else self._handler_request,
+                http_request=self._http_request if make is None else functools.partial(_handler_request, make),
             )
         return context
-
-    def _handler_request(self) -> t.Any:
-        """What ``server_context.request`` gives: the request :attr:`http_request` makes, or is."""
-        http_request = self.http_request
-        return http_request() if callable(http_request) else http_request
 
 
 __all__ = [

@@ -432,7 +432,8 @@ class StreamableHTTPTransport:
             self._auth.check_scopes(self.server, message, principal)
         # The message is read once, here: its era, its ids, and the carrier handlers get, made only
         # when one asks (``server_context.request``).
-        incoming = Incoming(message, principal=principal, make_http_request=functools.partial(CarryingRequest, environ))
+        carrier = functools.partial(CarryingRequest, environ)
+        incoming = Incoming(message, None, principal, None, carrier)  # by position: see Incoming
         if incoming.modern or self._no_session_means_2026(environ, incoming):
             incoming.modern = True
             return self._post_2026(environ, incoming)
@@ -451,7 +452,7 @@ class StreamableHTTPTransport:
             if routed is None:
                 return empty_answer(202)
             if routed is not message:
-                incoming = Incoming(routed, principal=principal, make_http_request=incoming.make_http_request)
+                incoming = Incoming(routed, principal=principal, make_http_request=incoming.carrier)
         ids = incoming.request_ids()
         if not ids or self.enable_json_response or not self.server.route(incoming).talks_first:
             answer = self._plain_answer(incoming, server_session, bool(ids))

@@ -3,9 +3,9 @@
 Four things play this role, and each is a :class:`Channel`:
 
 - :class:`~mcp_sdk.ServerSession`: one 2025 client connection (stdio, an HTTP session);
-- :class:`~mcp_sdk.server.transports.streamable_http.request_channel.RequestChannel`: the
+- :class:`~mcp_sdk.server.transports.streamable_http.sessions.request_channel.RequestChannel`: the
   connection one stateless HTTP POST runs on;
-- :class:`~mcp_sdk.server.modern_exchange.ModernExchange`: one 2026-07-28 request, its state
+- :class:`~mcp_sdk.server.exchange_2026.ModernExchange`: one 2026-07-28 request, its state
   read from the request's ``_meta``, carried by the connection it came on;
 - :class:`~mcp_sdk.server.task_exchange.TaskExchange`: the work of one task of the tasks extension.
 

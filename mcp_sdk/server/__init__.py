@@ -22,19 +22,19 @@ from ..tool import Tool
 from . import capabilities as capabilities_module
 from .composition import Composition, Mount
 from .decorators import ResourceReaders, custom_method_registrar, define_registrar, prompt_decorator, tool_decorator
-from .dispatch import Dispatcher
+from .dispatch import Dispatcher, Route
 from .exception_reporting import report
 from .extensions import DeclaredExtensions
 from .handler_contexts import HandlerContext, HandlerContexts
 from .handlers import ProtocolHandlers
 from .lifespan import Lifespan, LifespanFactory
 from .middleware.chain import MiddlewareChain, MiddlewareFunction
-from .modern_requests import ModernRequests
 from .notifications import Broadcast, CatalogChanges
+from .requests_2026 import ModernRequests
 from .pagination import check_list_options
 from .registry import HandlerEntry, Registry
-from .request import Request
-from .router import Router
+from .batches import answer_batch
+from .request import BATCH, NOTIFICATION, REQUEST, RESPONSE, Incoming, Request, is_request
 from .session_set import SessionSet
 from .subscriptions import InProcessBus, SubscriptionBus
 from .task_store import TaskStore
@@ -49,8 +49,8 @@ M = t.TypeVar("M", bound=MiddlewareFunction)
 class Server:
     """An MCP server.
 
-    It holds its collaborators (:class:`~.registry.Registry`, :class:`~.router.Router`, :class:`~.dispatch.Dispatcher`,
-    :class:`~.handlers.ProtocolHandlers`, :class:`~.modern_requests.ModernRequests`, :class:`~.tasks.TaskManager`,
+    It holds its collaborators (:class:`~.registry.Registry`, :class:`~.dispatch.Dispatcher`,
+    :class:`~.handlers.ProtocolHandlers`, :class:`~.requests_2026.ModernRequests`, :class:`~.tasks.TaskManager`,
     :class:`~.composition.Composition`, :class:`~.notifications.Broadcast`, :class:`~.notifications.CatalogChanges`);
     each sees the server only as the :class:`~.core.ServerCore` it declares, or is given the parts it works with.
 
@@ -149,7 +149,7 @@ class Server:
         #: The servers mounted or included here (see :meth:`mount`).
         self.composition = Composition(self.registry, self.broadcast)
         self._dispatcher = Dispatcher(self, self.composition.route(ProtocolHandlers(self, self.tasks).methods()), self.middleware)
-        self._router = Router(self._dispatcher, ModernRequests(self, self._dispatcher))
+        self._modern = ModernRequests(self, self._dispatcher)
         self._resource_readers = ResourceReaders(self.registry)
         self._handler_contexts = HandlerContexts()
         self._changes = CatalogChanges(self.registry, self.broadcast)
@@ -669,7 +669,52 @@ class Server:
             makes it (handlers read it as ``server_context.request``).
         :return: the response (a dict, or a list for a batch), or None when there is none.
         """
-        return self._router.handle(message, session, cancellation, modern=modern, http_request=http_request)
+        incoming = Incoming(message, modern, None, http_request, None, cancellation)  # by position: see Incoming
+        return self.receive(incoming, session)
+
+    def route(self, incoming: Incoming) -> Route:
+        """Resolve the handler of an incoming request, once: the transport learns whether it may
+        talk first (:attr:`~.dispatch.Route.talks_first`: it takes ``server_context``, so it may send
+        progress, logs or requests before its response), and :meth:`receive` runs it.
+
+        :param incoming: the request (a batch: whether any of its requests' handlers may talk first).
+        :return: the route, also kept as ``incoming.route``.
+        """
+        dispatcher = self._dispatcher
+        message = incoming.message
+        if type(message) is list:
+            talks = any(
+                dispatcher.route(item["method"], item.get("params"), talks_first=True).talks_first
+                for item in message
+                if is_request(item)
+            )
+            return Route(None, False, talks)
+        route = incoming.route = dispatcher.route(incoming.method, incoming.params, talks_first=True)
+        return route
+
+    def receive(self, incoming: Incoming, session: ServerSession) -> t.Any:
+        """Answer one message a transport read (see :class:`~.request.Incoming`): a request runs its
+        handler (its :attr:`~.request.Incoming.route` when the transport routed it), in its era; a
+        notification is acted on; a response goes to the request of the session's that waits for it.
+
+        :param incoming: the message, read once by the transport.
+        :param session: the connection it came on.
+        :return: the response (a dict, or a list for a batch), or None when there is none.
+        """
+        kind = incoming.kind
+        if kind is REQUEST:
+            if incoming.modern:
+                return self._modern.handle(incoming, session)
+            return self._dispatcher.handle_request(incoming, session)
+        if kind is NOTIFICATION:
+            self._dispatcher.handle_notification(incoming, session)
+            return None
+        if kind is RESPONSE:
+            session.receive_response(incoming.message)
+            return None
+        if kind is BATCH:
+            return answer_batch(incoming, session, self.receive)
+        return incoming.error
 
     def handle(self, request: t.Any) -> t.Any:
         """Answer one decoded JSON-RPC message, on a default session with no transport
@@ -678,7 +723,7 @@ class Server:
         :param request: the decoded message.
         :return: the response dict, or None for a notification.
         """
-        return self._router.handle(request, self._sessions.default())
+        return self.receive(Incoming(request), self._sessions.default())
 
     def handle_json(self, text: str | bytes) -> str | None:
         """Answer one JSON-RPC message given as JSON text, as :meth:`handle` does.

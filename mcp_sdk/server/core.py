@@ -1,6 +1,6 @@
 """What the server's collaborators read of it: the declared core of :class:`~mcp_sdk.Server`.
 
-The collaborators (:mod:`.dispatch`, :mod:`.handlers`, :mod:`.modern_requests`,
+The collaborators (:mod:`.dispatch`, :mod:`.handlers`, :mod:`.requests_2026`,
 :mod:`.capabilities`, :mod:`.tasks`, :mod:`.proxy`, the middleware chain) and the channels a
 request runs on (:class:`~mcp_sdk.channel.Channel` and its kinds, :class:`~mcp_sdk.ServerSession`
 first) are objects the server holds or makes. They are typed against :class:`ServerCore`, never

@@ -1,13 +1,14 @@
 """Running one request: its handler inside the middleware chain, and the outcome.
 
-A :class:`Dispatcher` is what the :class:`~.router.Router` (and, for 2026-07-28
-requests, :class:`~.modern_requests.ModernRequests`) call for a request or
-notification, in either era:
-it tracks the request for cancellation, runs its handler inside the handler contexts and
-the middleware chain (:mod:`.middleware.chain`, whose outermost layers are the
-configuration's ``instrumentation_callback`` and ``around_request``), and turns what
-happened (a result, a handler error, a cancellation, an MRTR ask) into the JSON-RPC
-response. On a 2025 session it also fulfils a handler's
+A :class:`Dispatcher` is what the server (and, for 2026-07-28 requests,
+:class:`~.requests_2026.ModernRequests`) calls for a request or notification
+(an :class:`~.request.Incoming`), in either era: it resolves a request's
+handler once (a :class:`Route`, which a transport may ask first), tracks the
+request for cancellation, runs its handler inside the handler contexts and the
+middleware chain (:mod:`.middleware.chain`, whose outermost layers are the
+configuration's ``instrumentation_callback`` and ``around_request``), and turns
+what happened (a result, a handler error, a cancellation, an MRTR ask) into the
+JSON-RPC response. On a 2025 session it also fulfils a handler's
 :class:`~.input_required.InputRequiredResult` with real server-to-client requests.
 """
 
@@ -27,6 +28,7 @@ from .request import Request
 from .unavailable import unavailable
 
 if t.TYPE_CHECKING:
+    from .request import Incoming
     from .core import ServerCore
     from .middleware.chain import MiddlewareChain
 
@@ -56,6 +58,24 @@ PROTOCOL_NOTIFICATIONS = frozenset(
 MAX_INPUT_ROUNDS = 8
 
 
+class Route:
+    """The handler a request resolved to, once per request: a transport asks it whether the handler
+    may talk first (and so whether to answer with a stream), the dispatcher runs it.
+
+    :param handler: runs the request; None when no handler answers its method.
+    :param protocol: whether ``handler`` is a protocol method's (else a custom method's).
+    :param talks_first: whether the handler may send something before its response (it takes a
+        ``server_context``): progress, a log message, a server-to-client request.
+    """
+
+    __slots__ = ("handler", "protocol", "talks_first")
+
+    def __init__(self, handler: Handler | None, protocol: bool, talks_first: bool) -> None:
+        self.handler = handler
+        self.protocol = protocol
+        self.talks_first = talks_first
+
+
 class Dispatcher:
     """Runs the requests and notifications of one server (see the module docstring).
 
@@ -82,6 +102,28 @@ class Dispatcher:
     def handler_accepts_server_context(self, method: str, params: t.Any = None) -> bool:
         """Whether the handler that would answer a ``method`` request declares ``server_context``
         (see :meth:`mcp_sdk.Server.handler_accepts_server_context`)."""
+        return self.route(method, params, talks_first=True).talks_first
+
+    def route(self, method: str, params: t.Any = None, *, talks_first: bool = False) -> Route:
+        """The handler of a ``method`` request, resolved once.
+
+        :param params: the request's params; their ``"name"`` picks the tool or prompt whose
+            handler may talk first.
+        :param talks_first: find out whether the handler may talk first (a transport that chooses
+            between a stream and a plain answer asks); else :attr:`Route.talks_first` is False for a
+            protocol method.
+        """
+        handler = self._methods.get(method)
+        if handler is not None:
+            return Route(handler, True, talks_first and self._protocol_handler_talks_first(method, params))
+        custom = self.core.registry.custom_methods.get(method)
+        if custom is None:
+            return Route(None, False, False)
+        return Route(self._custom_handler(custom), False, custom[1].accepts_server_context)
+
+    def _protocol_handler_talks_first(self, method: str, params: t.Any) -> bool:
+        """Whether the user's function behind a protocol method (a tool, a prompt, a resource
+        reader...) takes ``server_context``; the server's own answers never talk first."""
         registry = self.core.registry
         if method == methods.TOOLS_CALL or method == methods.PROMPTS_GET:
             name = params.get("name") if type(params) is dict else None
@@ -93,48 +135,50 @@ class Dispatcher:
             prompt = registry.prompts.get(name)
             return prompt is not None and prompt.accepts_server_context()
         handler_name = HANDLER_NAMES.get(method)
-        if handler_name is not None:
-            entry = registry.handlers.get(handler_name)
-        elif method in self._methods:  # answered by the server itself: it never talks back first
+        if handler_name is None:  # answered by the server itself: it never talks back first
             return False
-        else:
-            entry = registry.custom_methods.get(method)
+        entry = registry.handlers.get(handler_name)
         return entry is not None and entry[1].accepts_server_context
 
-    def handle_request(
-        self,
-        session: Channel,
-        request_id: t.Any,
-        method: str,
-        params: t.Any,
-        message: dict[str, t.Any],
-        cancellation: Cancellation | None = None,
-        *,
-        inputs: RoundTripInputs | None = None,
-        http_request: t.Any = None,
+    def handle_request(  # noqa: size (every request's path: its steps inline, since a frame each would cost every call)
+        self, incoming: Incoming, session: Channel, *, inputs: RoundTripInputs | None = None
     ) -> dict[str, t.Any] | None:
         """The response to one request (None when it was cancelled), run on ``session``.
 
-        :param cancellation: the token the transport took for it (by default a new one).
+        :param incoming: the request, as the transport read it: its handler is the one it was
+            routed to (:attr:`~.request.Incoming.route`), else resolved now; its cancellation the
+            token the transport took (by default a new one).
+        :param session: the channel it runs on (the session, or a 2026-07-28 exchange).
         :param inputs: on the retry of a multi round-trip request, the answers and state it brings.
-        :param http_request: the HTTP request that carried it (see :attr:`ServerContext.request`).
         """
-        handler = self._methods.get(method)
-        reused = handler is not None
+        method = incoming.method
+        request_id = incoming.id
+        route = incoming.route
+        if route is not None:  # resolved when the transport asked whether the handler talks first
+            handler, protocol = route.handler, route.protocol
+        else:  # as route() does, without making a Route nobody else reads
+            handler = self._methods.get(method)
+            protocol = handler is not None
+            if handler is None:
+                custom = self.core.registry.custom_methods.get(method)
+                if custom is not None:
+                    handler = self._custom_handler(custom)
+        if handler is None:
+            return self._method_not_found(session, request_id, method)
         # None added: nothing to wrap, and nothing that reads request.data.
         wrapped = self._middleware.active
-        if handler is None:
-            custom = self.core.registry.custom_methods.get(method)
-            if custom is None:
-                return self._method_not_found(session, request_id, method)
-            handler = self._custom_handler(custom)
         if wrapped:
-            handler = self._middleware.wrap(method, handler, reused)
+            handler = self._middleware.wrap(method, handler, protocol)
         if method == methods.INITIALIZE:
             cancellation = None  # the specification: initialize is never cancelled
-        elif cancellation is None:
-            cancellation = Cancellation()
-        request = Request(session, request_id, method, params, message, cancellation, inputs, http_request)
+        else:
+            cancellation = incoming.cancellation
+            if cancellation is None:
+                cancellation = Cancellation()
+        request = Request(
+            session, request_id, method, incoming.params, incoming.message, cancellation, inputs, incoming.http_request,
+            None if incoming.make_http_request is None else incoming.carrier,
+        )
         if cancellation is not None:
             if not session.begin(request_id, cancellation):
                 # The specification: ids are unique per session. Answering would end
@@ -301,10 +345,14 @@ class Dispatcher:
             return t.cast("dict[str, t.Any]", self._run(fail, request))
         return json_rpc.error(request_id, error_codes.METHOD_NOT_FOUND, f"Method not found: {method}")
 
-    def handle_notification(
-        self, session: Channel, method: str, params: t.Any, message: dict[str, t.Any], http_request: t.Any = None
-    ) -> None:
-        """Act on one notification (errors are reported: a notification has no response)."""
+    def handle_notification(self, incoming: Incoming, session: Channel) -> None:
+        """Act on one notification (errors are reported: a notification has no response).
+
+        :param incoming: the notification, as the transport read it.
+        :param session: the channel it came on.
+        """
+        method = incoming.method
+        params = incoming.params
         registry = self.core.registry
         try:
             if method == methods.NOTIFICATIONS_INITIALIZED:
@@ -317,7 +365,7 @@ class Dispatcher:
                 entry = registry.handlers.get("roots_list_changed")
                 if entry is not None:
                     roots_changed = entry[0]
-                    self._notify(session, method, params, message, http_request, lambda request: roots_changed())
+                    self._notify(session, incoming, lambda request: roots_changed())
             elif method in registry.custom_methods:
                 function, signature = registry.custom_methods[method]
 
@@ -327,21 +375,16 @@ class Dispatcher:
                     else:
                         function(params)
 
-                self._notify(session, method, params, message, http_request, custom)
+                self._notify(session, incoming, custom)
         except Exception as error:  # a notification has no response to carry the error
             self.core.report_exception(error, {"notification": method})
 
-    def _notify(
-        self,
-        session: Channel,
-        method: str,
-        params: t.Any,
-        message: dict[str, t.Any],
-        http_request: t.Any,
-        call: t.Callable[[Request], None],
-    ) -> None:
+    def _notify(self, session: Channel, incoming: Incoming, call: t.Callable[[Request], None]) -> None:
         """Run a user's notification handler, inside the handler contexts when there are any."""
-        request = Request(session, None, method, params, message, Cancellation(), http_request=http_request)
+        request = Request(
+            session, None, incoming.method, incoming.params, incoming.message, Cancellation(), None, incoming.http_request,
+            None if incoming.make_http_request is None else incoming.carrier,
+        )
         contexts = self.core.handler_contexts
         if not contexts:
             call(request)
@@ -364,4 +407,4 @@ def _error_name(code: int) -> str:
     return _ERROR_NAMES.get(code, str(code))
 
 
-__all__ = ["HANDLER_NAMES", "PROTOCOL_NOTIFICATIONS", "Dispatcher", "Handler", "MAX_INPUT_ROUNDS"]
+__all__ = ["HANDLER_NAMES", "PROTOCOL_NOTIFICATIONS", "Dispatcher", "Handler", "MAX_INPUT_ROUNDS", "Route"]

@@ -1,10 +1,9 @@
-"""The protocol era of a message, and the 2026-07-28 request envelope.
+"""The 2026-07-28 request envelope: a modern request's ``_meta``, read, and a modern result, stamped.
 
-This module is the one place that decides which era a client message belongs
-to, reads a modern request's ``_meta`` envelope, and stamps a modern result.
-Handlers never ask: they see a session (2025) or a
-:class:`~mcp_sdk.server.modern_exchange.ModernExchange` (2026) with the same
-interface.
+Which era a client message belongs to is decided once, where it enters the server
+(:func:`~.request.is_modern`, read by :class:`~.request.Incoming`); this module reads the
+envelope of a message found modern. Handlers never ask: they see a session (2025) or a
+:class:`~mcp_sdk.server.exchange_2026.ModernExchange` (2026) with the same interface.
 
 https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning
 ("Backward Compatibility"): a request carrying the per-request ``_meta``
@@ -18,16 +17,15 @@ import typing as t
 from .. import methods
 from .. import protocol_version as versions
 from ..errors import InvalidParamsError, UnsupportedProtocolVersionError
+from .request import CLIENT_CAPABILITIES_KEY as CLIENT_CAPABILITIES_KEY
+from .request import MODERN_ONLY_METHODS as MODERN_ONLY_METHODS
+from .request import PROTOCOL_VERSION_KEY as PROTOCOL_VERSION_KEY
+from .request import is_modern as is_modern
 
-PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
-CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
 CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo"
 LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel"
 SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
 SUBSCRIPTION_ID_KEY = "io.modelcontextprotocol/subscriptionId"
-
-#: Methods that exist only in the modern era: they are modern whatever their ``_meta``.
-MODERN_ONLY_METHODS = frozenset({methods.SERVER_DISCOVER, methods.SUBSCRIPTIONS_LISTEN})
 
 #: Methods of the 2025 era a modern request cannot call (-32601, HTTP 404).
 REMOVED_METHODS = frozenset(
@@ -64,17 +62,6 @@ def carries_envelope(message: t.Any) -> bool:
     it gets the modern error (-32602) rather than being served as part of a session.
     """
     return type(message) is dict and is_modern(message.get("method"), message.get("params"))
-
-
-def is_modern(method: t.Any, params: t.Any) -> bool:
-    """:func:`carries_envelope` of a message with this ``method`` and these ``params``, for a
-    caller that read them already."""
-    if method in MODERN_ONLY_METHODS:
-        return True
-    if type(params) is not dict:
-        return False
-    meta = params.get("_meta")
-    return type(meta) is dict and (PROTOCOL_VERSION_KEY in meta or CLIENT_CAPABILITIES_KEY in meta)
 
 
 def required_meta(params: t.Any) -> dict[str, t.Any]:

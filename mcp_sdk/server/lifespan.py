@@ -61,6 +61,10 @@ class Lifespan:
         self._value: t.Any = None
         self._attempt: threading.Event | None = None  # set while a thread runs the startup
         self._at_exit_registered = False
+        #: Counts the times the lifespan let go of every holder at once (it exited, or a forked child
+        #: forgot its parent's): a holder that entered it in an earlier generation holds it no more.
+        #: A transport reads it to enter once, not on every request.
+        self.generation = 0
         if factory is not None and hasattr(os, "register_at_fork"):  # Windows does not fork
             reset = weakref.WeakMethod(self.reset_after_fork)
             os.register_at_fork(after_in_child=lambda: _call(reset))
@@ -133,6 +137,7 @@ class Lifespan:
             manager = self._manager
             self._manager, self._value = None, None
             self._holders.clear()
+            self.generation += 1
         if manager is None:
             return
         try:
@@ -155,6 +160,7 @@ class Lifespan:
         self._lock = threading.Lock()  # the parent may have held it at the fork
         self._holders = set()
         self._manager, self._value, self._attempt = None, None, None
+        self.generation += 1
 
 
 def _call(method: weakref.WeakMethod[t.Callable[[], None]]) -> None:

@@ -13,7 +13,7 @@ import typing as t
 
 from ..cancellation import Cancellation
 from ..errors import InvalidParamsError, TransportError
-from .modern_exchange import INPUT_KEY_PREFIXES, ModernExchange
+from .exchange_2026 import INPUT_KEY_PREFIXES, ModernExchange
 
 if t.TYPE_CHECKING:
     from ..channel import ClientRequest

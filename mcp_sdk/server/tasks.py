@@ -49,7 +49,7 @@ from ..errors import (
 from ..server_context import ServerContext
 from .handler_contexts import entered
 from .input_required import InputRequiredResult, RoundTripInputs
-from .modern_exchange import ModernExchange
+from .exchange_2026 import ModernExchange
 from .task_exchange import TaskExchange, TaskRunner
 from .task_store import InMemoryTaskStore, TaskLimitError, TaskRecord, TaskStore
 

@@ -143,8 +143,8 @@ def test_an_attrs_class_gets_its_generated_signature_and_a_comment_documents_an_
     assert all(parameter.kind is griffe.ParameterKind.keyword_only for parameter in init.parameters if parameter.name != "self")
     assert loaded["protocol_version.LATEST_VERSION"].docstring.value == "The default and latest version of the session-based era."
     # an override without a docstring reads the one it overrides, as inspect.getdoc does
-    overriding = loaded["server.transports.streamable_http.event_store.InMemoryEventStore.store_event"]
-    overridden = loaded["server.transports.streamable_http.event_store.EventStore.store_event"]
+    overriding = loaded["server.transports.streamable_http.streams.event_store.InMemoryEventStore.store_event"]
+    overridden = loaded["server.transports.streamable_http.streams.event_store.EventStore.store_event"]
     assert overriding.docstring.value.split("\n")[0] == overridden.docstring.value.split("\n")[0]
     # ... with its roles resolved in the overriding class's scope
     assert "event_store.InMemoryEventStore.replay_events_after" in overriding.docstring.value
@@ -185,7 +185,7 @@ def test_roles_naming_documented_objects_link_to_them(site: Path) -> None:
     assert re.search(r'href="\.\./mcp_sdk/#mcp_sdk\.MCPError"><code>MCPError</code></a>', client)
     assert re.search(r'href="#mcp_sdk\.Client\.connect"><code>connect</code></a>', client)
     transports = (site / "transports" / "index.html").read_text(encoding="utf-8")
-    # a relative target, :class:`~.streamable_http.Limits`, links to the page of the package it is imported from
+    # a relative target, :class:`~.Limits` in the transport's package, links to the page of the package it is imported from
     assert re.search(r'href="\.\./streamable-http/#mcp_sdk\.server\.transports\.streamable_http\.Limits"><code>Limits</code></a>', transports)
 
 

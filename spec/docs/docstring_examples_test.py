@@ -48,7 +48,7 @@ def test_the_classes_users_start_from_show_an_example() -> None:
         "mcp_sdk.resource.Resource",
         "mcp_sdk.server_context.ServerContext",
         "mcp_sdk.client.Client",
-        "mcp_sdk.server.transports.streamable_http_transport.StreamableHTTPTransport",
+        "mcp_sdk.server.transports.streamable_http.StreamableHTTPTransport",
     ):
         assert path in shown, f"{path}: add an example (.. code-block:: python) to its docstring"
 

@@ -13,7 +13,7 @@ import os
 import typing as t
 
 from mcp_sdk._gevent import green_threads
-from mcp_sdk.server.transports.streamable_http.capacity import wsgi_threads_of
+from mcp_sdk.server.transports.streamable_http.capacity.thread_capacity import wsgi_threads_of
 
 _module, _name = os.environ["MCP_UWSGI_APP"].split(":")
 _served = getattr(importlib.import_module(_module), _name)

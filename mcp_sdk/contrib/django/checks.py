@@ -24,7 +24,7 @@ def transport_as_view(app_configs: t.Any = None, **kwargs: t.Any) -> list[t.Any]
     from django.core.checks import Error  # type: ignore[import-untyped]
     from django.urls import get_resolver  # type: ignore[import-untyped]
 
-    from ...server.transports.streamable_http_transport import StreamableHTTPTransport
+    from ...server.transports.streamable_http import StreamableHTTPTransport
 
     errors = []
     for route, callback in _views(get_resolver().url_patterns, ""):

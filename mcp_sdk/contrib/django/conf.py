@@ -23,7 +23,7 @@ import weakref
 
 if t.TYPE_CHECKING:
     from ...server import Server
-    from ...server.transports.streamable_http_transport import StreamableHTTPTransport
+    from ...server.transports.streamable_http import StreamableHTTPTransport
     from ...server_context import ServerContext
 
 #: The setting's name.

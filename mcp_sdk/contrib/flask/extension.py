@@ -18,7 +18,7 @@ if t.TYPE_CHECKING:
     from werkzeug.wrappers import Response
 
     from ...server import Server
-    from ...server.transports.streamable_http_transport import StreamableHTTPTransport
+    from ...server.transports.streamable_http import StreamableHTTPTransport
     from ...server_context import ServerContext
 
 #: The key of this extension's per-app state in ``app.extensions``.

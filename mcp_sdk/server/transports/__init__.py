@@ -10,12 +10,12 @@ import typing as t
 from ..._lazy_names import lazy_names
 
 if t.TYPE_CHECKING:
-    from .stdio_transport import StdioTransport as StdioTransport
-    from .streamable_http_transport import StreamableHTTPTransport as StreamableHTTPTransport
+    from .stdio import StdioTransport as StdioTransport
+    from .streamable_http import StreamableHTTPTransport as StreamableHTTPTransport
 
 _LAZY = {
-    "StdioTransport": "stdio_transport",
-    "StreamableHTTPTransport": "streamable_http_transport",
+    "StdioTransport": "stdio",
+    "StreamableHTTPTransport": "streamable_http",
 }
 
 __getattr__ = lazy_names(__name__, _LAZY, globals())

@@ -13,7 +13,7 @@ import pytest
 from mcp_sdk import Client, Configuration, Server, Tool
 from mcp_sdk.client import HTTP
 from mcp_sdk.server.transports import StreamableHTTPTransport
-from mcp_sdk.server.transports.streamable_http.carrying_request import FRAMEWORK_REQUEST_KEY
+from mcp_sdk.server.transports.streamable_http.wire.carrying_request import FRAMEWORK_REQUEST_KEY
 from spec.support.client_servers import wsgi_server
 from spec.support.server_helpers import Recorder, call_tool, initialize
 

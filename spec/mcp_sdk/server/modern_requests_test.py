@@ -1,4 +1,4 @@
-"""Serving 2026-07-28 requests (mcp_sdk/server/modern_requests.py): removed methods, stamping,
+"""Serving 2026-07-28 requests (mcp_sdk/server/requests_2026.py): removed methods, stamping,
 cache hints, per-request log level, missing client capabilities."""
 
 from __future__ import annotations

@@ -15,9 +15,9 @@ import attrs
 
 from ...auth import BearerAuth
 from ...auth.request_auth import Authenticate, RequestAuthenticator
-from .event_store import EventStore
-from .limits import streams_for_threads
-from .sessions import DEFAULT_IDLE_TIMEOUT, UNUSED_TIMEOUT
+from .streams.event_store import EventStore
+from .capacity.limits import streams_for_threads
+from .sessions.http_session import DEFAULT_IDLE_TIMEOUT, UNUSED_TIMEOUT
 
 #: The largest POST body accepted by default (as the TypeScript SDK).
 DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024
@@ -77,7 +77,7 @@ class Limits:
         of ``gevent``), else 4 (waitress's default). Sizes the default ``max_streams`` and how
         long streams are held (``stream_hold``). Under gevent's monkey-patching it counts
         connections, not threads (else 1000), and sizes the caps as
-        :mod:`.greenlet_capacity` says.
+        :mod:`.capacity.greenlet_capacity` says.
     :param max_streams: SSE connections held open at once in all. Past it a client of protocol
         2025-11-25 gets its pending events and a ``retry`` at once (it polls); an older client,
         which cannot resume, gets 503 with ``Retry-After``. Default: ``wsgi_threads`` less a
@@ -219,7 +219,7 @@ class Storage:
     """Where sessions and their events live.
 
     :param event_store: makes each session's event store, called with the session
-        id (default :class:`~.streamable_http.InMemoryEventStore`).
+        id (default :class:`~.InMemoryEventStore`).
     :param redis_url: share sessions, streams, resumption and ``subscriptions/listen`` across
         every process given the same URL (``"redis://host:6379/0"``); needs the ``mcp_sdk[redis]`` extra.
     :param redis: a ``redis.Redis`` client, instead of ``redis_url``.

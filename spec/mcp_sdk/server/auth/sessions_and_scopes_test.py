@@ -9,7 +9,7 @@ import pytest
 import requests
 
 from mcp_sdk.server.auth import Principal
-from mcp_sdk.server.transports.streamable_http.deployment import ENDED
+from mcp_sdk.server.transports.streamable_http.sessions.deployment import ENDED
 from spec.support.http_client import messages_of, request, tool_call
 from spec.support.protected_server import ADMIN_URI, PUBLIC_URI
 

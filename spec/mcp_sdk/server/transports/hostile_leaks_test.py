@@ -13,7 +13,7 @@ import requests
 
 from mcp_sdk import Configuration, Server, json_rpc
 from mcp_sdk.server.transports import StreamableHTTPTransport
-from mcp_sdk.server.transports.streamable_http import http_io
+from mcp_sdk.server.transports.streamable_http.wire import http_io
 from spec.support.http_client import Client, initialize_message, messages_of, tool_call
 from spec.support.http_fixtures import Served
 from spec.support.http_server import LiveServer

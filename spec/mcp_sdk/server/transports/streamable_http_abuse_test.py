@@ -21,7 +21,7 @@ import time
 import pytest
 import requests
 
-from mcp_sdk.server.transports.streamable_http.limits import streams_for_threads
+from mcp_sdk.server.transports.streamable_http.capacity.limits import streams_for_threads
 from spec.support.hostile_servers import session
 from spec.support.http_client import Client, read_events, request, tool_call
 from spec.support.http_server import PYTHON, ServerProcess

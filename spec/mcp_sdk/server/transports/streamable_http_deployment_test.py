@@ -11,7 +11,7 @@ from werkzeug.test import Client as WSGIClient
 
 from mcp_sdk import Configuration, Server
 from mcp_sdk.server.transports import StreamableHTTPTransport
-from mcp_sdk.server.transports.streamable_http.deployment import ENDED, ISSUED_ELSEWHERE, SINGLE_THREADED
+from mcp_sdk.server.transports.streamable_http.sessions.deployment import ENDED, ISSUED_ELSEWHERE, SINGLE_THREADED
 from spec.support.http_client import ACCEPT_BOTH, initialize_message
 from spec.support.server_helpers import Recorder, call_tool, initialize, request
 
@@ -92,7 +92,7 @@ def test_the_several_processes_messages_name_redis_url_word_for_word() -> None:
     """Issue 18 item 4: what ``gunicorn -w N`` without shared state gets, as text (the specs above
     compare with the constants; this pins their words)."""
     from mcp_sdk.server.request_state import SEALED_ELSEWHERE
-    from mcp_sdk.server.transports.streamable_http.deployment import SEVERAL_PROCESSES
+    from mcp_sdk.server.transports.streamable_http.sessions.deployment import SEVERAL_PROCESSES
 
     assert (ISSUED_ELSEWHERE, SEVERAL_PROCESSES, SEALED_ELSEWHERE) == (
         "Not Found: unknown session. Sessions live in the memory of the process that created them: several server "

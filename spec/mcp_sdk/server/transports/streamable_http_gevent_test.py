@@ -2,7 +2,7 @@
 
 Under gevent's monkey-patching the SDK's threads, locks, queues and sockets are gevent's, and an
 open stream costs a greenlet: the transport sees it and stops deriving stream caps and holds from a
-thread count (:mod:`mcp_sdk.server.transports.streamable_http.greenlet_capacity`). Each test drives a
+thread count (:mod:`mcp_sdk.server.transports.streamable_http.capacity.greenlet_capacity`). Each test drives a
 real ``gunicorn -k gevent`` on 127.0.0.1 with ``StreamableHTTPTransport(server)`` and its defaults:
 
 - 50 sessions of our :class:`~mcp_sdk.Client` and 50 of the official client at once, each with its GET
@@ -30,7 +30,7 @@ import typing as t
 
 import requests
 
-from mcp_sdk.server.transports.streamable_http.greenlet_capacity import GREEN_PROBE_INTERVAL
+from mcp_sdk.server.transports.streamable_http.capacity.greenlet_capacity import GREEN_PROBE_INTERVAL
 
 from mcp_sdk import Client as SDKClient
 from mcp_sdk.client.http import HTTP
@@ -58,7 +58,7 @@ import json, sys
 from mcp_sdk import Server
 from mcp_sdk._gevent import green_threads
 from mcp_sdk.server.transports import StreamableHTTPTransport
-from mcp_sdk.server.transports.streamable_http.stream_capacity import stream_capacity
+from mcp_sdk.server.transports.streamable_http.capacity.stream_capacity import stream_capacity
 
 transport = StreamableHTTPTransport(Server(name="probe", version="1"))
 chosen = stream_capacity(transport.limits)

@@ -15,8 +15,8 @@ from werkzeug.test import Client as WSGIClient
 
 from mcp_sdk import Configuration, Server
 from mcp_sdk.server.transports import StreamableHTTPTransport
-from mcp_sdk.server.transports.streamable_http.event_store import InMemoryEventStore
-from mcp_sdk.server.transports.streamable_http.sse import MAX_QUEUED, Stream
+from mcp_sdk.server.transports.streamable_http.streams.event_store import InMemoryEventStore
+from mcp_sdk.server.transports.streamable_http.streams.sse import MAX_QUEUED, Stream
 from spec.support.http_app import WAIT, build_server
 from spec.support.http_client import (
     ACCEPT_BOTH,

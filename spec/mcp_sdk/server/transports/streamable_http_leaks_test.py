@@ -15,10 +15,10 @@ import requests
 
 from mcp_sdk import Server
 from mcp_sdk.server.transports import StreamableHTTPTransport
-from mcp_sdk.server.transports.streamable_http import sessions
-from mcp_sdk.server.transports.streamable_http.event_store import DEFAULT_MAX_BYTES, InMemoryEventStore
-from mcp_sdk.server.transports.streamable_http.sse import MAX_QUEUED_BYTES
-from mcp_sdk.server.transports.streamable_http.workers import WorkerPool
+from mcp_sdk.server.transports.streamable_http.sessions import http_session
+from mcp_sdk.server.transports.streamable_http.streams.event_store import DEFAULT_MAX_BYTES, InMemoryEventStore
+from mcp_sdk.server.transports.streamable_http.streams.sse import MAX_QUEUED_BYTES
+from mcp_sdk.server.transports.streamable_http.capacity.workers import WorkerPool
 from spec.support.http_app import WAIT
 from spec.support.http_client import Client, Event, initialize_message, read_events, text_result, tool_call
 from spec.support.http_fixtures import Served, serve  # noqa: F401  (a fixture)
@@ -42,7 +42,7 @@ def test_sessions_expire_by_default() -> None:
 def test_a_full_registry_makes_room_by_closing_a_session_idle_long_enough(
     serve: t.Callable[..., Served], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(sessions, "EVICTABLE_AFTER", 0.5)
+    monkeypatch.setattr(http_session, "EVICTABLE_AFTER", 0.5)
     served = serve(max_sessions=3)
     streaming, oldest, newest, newcomer = (served.client() for _ in range(4))
     for client in (streaming, oldest, newest):

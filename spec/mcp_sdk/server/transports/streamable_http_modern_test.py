@@ -420,7 +420,7 @@ def legacy_call(name: str, arguments: dict[str, t.Any], id: t.Any) -> dict[str, 
     ],
 )
 def test_header_values_decode(raw: str, decoded: str | None) -> None:
-    from mcp_sdk.server.transports.streamable_http.request_headers import decode_value
+    from mcp_sdk.server.transports.streamable_http.wire.request_headers import decode_value
 
     assert decode_value(raw) == decoded
 

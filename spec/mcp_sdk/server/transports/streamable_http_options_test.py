@@ -11,7 +11,7 @@ from werkzeug.test import Client as WSGIClient
 from mcp_sdk import Server
 from mcp_sdk.server.transports import StreamableHTTPTransport
 from mcp_sdk.server.transports.streamable_http import EventStore, InMemoryEventStore, Limits, Security, Storage
-from mcp_sdk.server.transports.streamable_http_transport import DEFAULT_MAX_BODY_BYTES
+from mcp_sdk.server.transports.streamable_http.options import DEFAULT_MAX_BODY_BYTES
 from spec.support.http_client import ACCEPT_BOTH, initialize_message
 
 DEFAULT_LIMITS = {

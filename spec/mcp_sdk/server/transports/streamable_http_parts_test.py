@@ -16,10 +16,10 @@ from mcp_sdk import Server
 from mcp_sdk.errors import MCPError, TransportError
 from mcp_sdk.server.transports import StreamableHTTPTransport
 from mcp_sdk.server.transports.streamable_http import EventStore, HTTPRequestError, InMemoryEventStore, RebindingGuard
-from mcp_sdk.server.transports.streamable_http.connection import BodyDeadlines
-from mcp_sdk.server.transports.streamable_http.sessions import HTTPSession, SessionRegistry
-from mcp_sdk.server.transports.streamable_http.sse import format_event, format_retry
-from mcp_sdk.server.transports.streamable_http.workers import WorkerPool
+from mcp_sdk.server.transports.streamable_http.wire.connection import BodyDeadlines
+from mcp_sdk.server.transports.streamable_http.sessions.http_session import HTTPSession, SessionRegistry
+from mcp_sdk.server.transports.streamable_http.streams.sse import format_event, format_retry
+from mcp_sdk.server.transports.streamable_http.capacity.workers import WorkerPool
 from spec.support.http_client import ACCEPT_BOTH, initialize_message
 from spec.support.waiting import wait_until
 
@@ -391,7 +391,7 @@ def test_the_transport_is_a_context_manager() -> None:
 
 
 def test_a_session_keeps_only_the_last_few_finished_streams() -> None:
-    from mcp_sdk.server.transports.streamable_http.sessions import RETAINED_STREAMS
+    from mcp_sdk.server.transports.streamable_http.sessions.http_session import RETAINED_STREAMS
 
     session = HTTPSession(Server(name="s"), "session-id", InMemoryEventStore)
     for number in range(20):  # answers nobody came back for

@@ -25,7 +25,7 @@ from spec.support.http_client import Client, initialize_message, tool_call
 from spec.support.http_server import LiveServer
 from spec.support.modern_http import WITH_TASKS, ModernHTTP
 from spec.support.redis_server import RedisServer, wait_until
-from mcp_sdk.server.transports.streamable_http.redis_sessions import VERIFY_INTERVAL
+from mcp_sdk.server.transports.streamable_http.shared.redis_sessions import VERIFY_INTERVAL
 
 FULL = {
     "jsonrpc": "2.0",

@@ -15,8 +15,8 @@ import typing as t
 import requests
 
 from mcp_sdk.server.request_state import SEALED_ELSEWHERE
-from mcp_sdk.server.transports.streamable_http.deployment import SEVERAL_PROCESSES
-from mcp_sdk.server.transports.streamable_http.redis_request_state import KEY_NAME
+from mcp_sdk.server.transports.streamable_http.sessions.deployment import SEVERAL_PROCESSES
+from mcp_sdk.server.transports.streamable_http.shared.redis_request_state import KEY_NAME
 from spec.support.http_client import messages_of
 from spec.support.http_server import PYTHON, ServerProcess
 from spec.support.modern_http import ModernHTTP

@@ -23,7 +23,7 @@ import requests
 
 from mcp_sdk import Server, Tool
 from mcp_sdk.server.transports import StreamableHTTPTransport
-from mcp_sdk.server.transports.streamable_http.deployment import ENDED
+from mcp_sdk.server.transports.streamable_http.sessions.deployment import ENDED
 from spec.support.http_client import Client, read_events, request, tool_call
 from spec.support.http_server import LiveServer, ROOT
 from spec.support.redis_server import RedisServer, wait_until

@@ -27,7 +27,7 @@ from mcp_sdk import Cancellation, CancelledError, Client, Configuration, Server
 from mcp_sdk.client.http import HTTP
 from mcp_sdk.server.handlers import STATELESS_SET_LEVEL_TEXT
 from mcp_sdk.server.transports import StreamableHTTPTransport
-from mcp_sdk.server.transports.streamable_http.request_channel import STATELESS_REFUSAL
+from mcp_sdk.server.transports.streamable_http.sessions.request_channel import STATELESS_REFUSAL
 from spec.support.client_interop import CACHE, NODE
 from spec.support.http_server import LiveServer
 

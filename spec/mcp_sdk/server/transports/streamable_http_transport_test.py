@@ -8,7 +8,7 @@ import typing as t
 import pytest
 import requests
 
-from mcp_sdk.server.transports.streamable_http.deployment import ENDED, ISSUED_ELSEWHERE
+from mcp_sdk.server.transports.streamable_http.sessions.deployment import ENDED, ISSUED_ELSEWHERE
 from spec.support.http_client import (
     LATEST,
     TIMEOUT,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import typing as t
 
-from ...redis_task_store import RedisTaskStore
-from .event_store import DEFAULT_MAX_AGE, EventStore
-from ...._redis import connect
+from ....redis_task_store import RedisTaskStore
+from ..streams.event_store import DEFAULT_MAX_AGE, EventStore
+from ....._redis import connect
 from .redis_backplane import RedisBackplane
 from .redis_bus import RedisSubscriptionBus
 from .redis_event_store import RedisEventStore
@@ -14,8 +14,8 @@ from .redis_request_state import RedisRequestStateKeys
 from .redis_sessions import RedisSessionRegistry
 
 if t.TYPE_CHECKING:
-    from ....server import Server
-    from .options import Limits, Storage
+    from .....server import Server
+    from ..options import Limits, Storage
 
 
 class SharedState(t.NamedTuple):
@@ -78,7 +78,7 @@ def share_on_redis(
 
 def shared_storage(server: Server, storage: Storage, limits: Limits, *, stateless: bool, can_send_requests: bool) -> SharedState | None:
     """:func:`share_on_redis` with a transport's option groups, when ``storage`` names a Redis
-    (:attr:`.options.Storage.shared`); None when the sessions stay in this process.
+    (:attr:`mcp_sdk.server.transports.streamable_http.options.Storage.shared`); None when the sessions stay in this process.
 
     :param server: the server served.
     :param storage: where sessions and events live.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typing as t
 
-from ...subscriptions import CLOSED, Deliver, InProcessBus
+from ....subscriptions import CLOSED, Deliver, InProcessBus
 from .redis_backplane import RedisBackplane
 
 

@@ -12,7 +12,7 @@ import functools
 import threading
 import typing as t
 
-from .http_io import HTTPRequestError
+from ..wire.http_io import HTTPRequestError
 
 #: Seconds a refused client is told to wait before trying again.
 RETRY_AFTER = 1

@@ -6,7 +6,7 @@ The steps around the ordinary dispatch (:meth:`.dispatch.Dispatcher.handle_reque
 2. refuse the methods this era removed (-32601);
 3. for a request that may be retried (MRTR), open its ``requestState`` (-32602 when
    forged, expired or issued for another request) and collect the answers so far;
-4. run the request in a :class:`~.modern_exchange.ModernExchange`;
+4. run the request in a :class:`~.exchange_2026.ModernExchange`;
 5. turn an ask into ``resultType: "input_required"`` with a sealed ``requestState``,
    or stamp the result (``resultType``, ``serverInfo``, cache hints).
 """
@@ -29,11 +29,12 @@ from .envelope import (
     stamp,
 )
 from .input_required import InputRequired, InputRequiredResult, RoundTripInputs, required_capability, url_elicitation
-from .modern_exchange import ModernExchange, capability_object
+from .exchange_2026 import ModernExchange, capability_object
 
 if t.TYPE_CHECKING:
     from .core import ServerCore
     from .dispatch import Dispatcher
+    from .request import Incoming
     from .request_state import RequestStateCodec
 
 #: Default ``ttlMs`` of ``server/discover`` and the list results (a minute).
@@ -80,37 +81,30 @@ class ModernRequests:
             self._codec_settings = settings
         return codec
 
-    def handle(
-        self,
-        channel: Channel,
-        request_id: t.Any,
-        method: str,
-        params: t.Any,
-        message: dict[str, t.Any],
-        cancellation: Cancellation | None,
-        http_request: t.Any = None,
-    ) -> dict[str, t.Any] | None:
+    def handle(self, incoming: Incoming, channel: Channel) -> dict[str, t.Any] | None:
         """The response to a modern request (None when it was cancelled).
 
-        :param http_request: the HTTP request that carried it (see :attr:`ServerContext.request`).
+        :param incoming: the request, as the transport read it (see :class:`~.request.Incoming`).
+        :param channel: the connection it came on.
         """
         channel.serves_modern = True
+        request_id = incoming.id
+        method = incoming.method
+        params = incoming.params
         try:
             fields = envelope_fields(params)
         except RequestHandlerError as error:
-            return self._refused(channel, request_id, cancellation, error)
+            return self._refused(channel, request_id, incoming.cancellation, error)
         if method in REMOVED_METHODS:
             return json_rpc.error(
                 request_id, error_codes.METHOD_NOT_FOUND, f"Method not found: {method} is not part of protocol {fields[0]}"
             )
         retryable = method in INPUT_REQUIRED_METHODS
         if retryable and ("requestState" in params or "inputResponses" in params):
-            return self._retry(channel, request_id, method, params, message, cancellation, http_request, fields)
+            return self._retry(incoming, channel, fields)
         # The common request: no state to open, no answers to collect (nothing was asked before).
         exchange = ModernExchange(self.server, channel, *fields)
-        response = self.dispatcher.handle_request(
-            exchange, request_id, method, params, message, cancellation, http_request=http_request
-        )
+        response = self.dispatcher.handle_request(incoming, exchange)
         if response is not None and method not in _HINTED_METHODS:
             result = response.get("result")
             if type(result) is dict:  # the common answer: no input request, no hints
@@ -126,18 +120,10 @@ class ModernRequests:
             channel.forget(request_id)
         return json_rpc.error(request_id, error.code, error.message, error.data)
 
-    def _retry(
-        self,
-        channel: Channel,
-        request_id: t.Any,
-        method: str,
-        params: dict[str, t.Any],
-        message: dict[str, t.Any],
-        cancellation: Cancellation | None,
-        http_request: t.Any,
-        envelope: EnvelopeFields,
-    ) -> dict[str, t.Any] | None:
+    def _retry(self, incoming: Incoming, channel: Channel, envelope: EnvelopeFields) -> dict[str, t.Any] | None:
         """A request that may be a retry (MRTR): it carries ``requestState`` or ``inputResponses``."""
+        method = incoming.method
+        params: dict[str, t.Any] = incoming.params
         state: dict[str, t.Any] = {}
         # What a requestState is bound to: computed (a digest of the arguments) only when a
         # state is opened or sealed, and at most once.
@@ -148,7 +134,7 @@ class ModernRequests:
             try:
                 state = self.codec.open(sealed, binding)
             except RequestHandlerError as error:
-                return self._refused(channel, request_id, cancellation, error)
+                return self._refused(channel, incoming.id, incoming.cancellation, error)
         # Without a state nothing was asked before: no answers to collect.
         answers, asked = _answers(state, params) if state else (None, None)
         exchange = ModernExchange(self.server, channel, *envelope, answers, asked)
@@ -156,10 +142,8 @@ class ModernRequests:
         responses = params.get("inputResponses")
         if type(responses) is dict or state:
             inputs = RoundTripInputs(responses if type(responses) is dict else None, state.get("user"))
-        response = self.dispatcher.handle_request(
-            exchange, request_id, method, params, message, cancellation, inputs=inputs, http_request=http_request
-        )
-        return self._answer(exchange, request_id, method, params, response, True, binding)
+        response = self.dispatcher.handle_request(incoming, exchange, inputs=inputs)
+        return self._answer(exchange, incoming.id, method, params, response, True, binding)
 
     def _answer(
         self,

@@ -19,9 +19,9 @@ import re
 import threading
 import typing as t
 
-from .... import json_rpc
-from ...._redis import register_script
-from .event_store import DEFAULT_MAX_AGE, EventStore, ReplaySend
+from ..... import json_rpc
+from ....._redis import register_script
+from ..streams.event_store import DEFAULT_MAX_AGE, EventStore, ReplaySend
 from .redis_backplane import WORKER_ID, RedisBackplane, text
 
 logger = logging.getLogger("mcp_sdk.server")

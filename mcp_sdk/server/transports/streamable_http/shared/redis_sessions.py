@@ -32,15 +32,15 @@ import re
 import time
 import typing as t
 
-from .... import error_codes, json_rpc, methods
-from ...._redis import register_script
+from ..... import error_codes, json_rpc, methods
+from ....._redis import register_script
 from .redis_backplane import WORKER_ID, RedisBackplane, text
 from .redis_event_store import RedisEventStore
-from .sessions import EVICTABLE_AFTER, STANDALONE, EventStoreFactory, HTTPSession, SessionRegistry, is_session_id
+from ..sessions.http_session import EVICTABLE_AFTER, STANDALONE, EventStoreFactory, HTTPSession, SessionRegistry, is_session_id
 
 if t.TYPE_CHECKING:
-    from ....server import Server
-    from ...auth import Principal
+    from .....server import Server
+    from ....auth import Principal
 
 logger = logging.getLogger("mcp_sdk.server")
 
@@ -373,7 +373,7 @@ class RedisSessionRegistry(SessionRegistry):
     def get(self, session_id: str) -> HTTPSession | None:
         """The session, marked active everywhere; this worker's copy, made or refreshed from Redis.
 
-        None for an id :func:`~.sessions.new_session_id` could not have made: it never reaches Redis.
+        None for an id :func:`~mcp_sdk.server.transports.streamable_http.sessions.http_session.new_session_id` could not have made: it never reaches Redis.
 
         :param session_id: the ``Mcp-Session-Id`` a request sent.
         """

@@ -26,8 +26,8 @@ import time
 import typing as t
 import weakref
 
-from ...._gevent import green_threads
-from ....errors import TransportError
+from ....._gevent import green_threads
+from .....errors import TransportError
 
 logger = logging.getLogger("mcp_sdk.server")
 

@@ -16,7 +16,7 @@ import threading
 import time
 import typing as t
 
-from .... import json_rpc
+from ..... import json_rpc
 
 #: ``send(event_id, message)``: one replayed event; ``message`` is None for a priming event.
 ReplaySend = t.Callable[[str, t.Optional[t.Dict[str, t.Any]]], None]

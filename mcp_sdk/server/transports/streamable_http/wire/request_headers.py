@@ -15,12 +15,12 @@ import re
 import typing as t
 import weakref
 
-from .... import methods
-from ....errors import HeaderMismatchError
-from ...envelope import PROTOCOL_VERSION_KEY
+from ..... import methods
+from .....errors import HeaderMismatchError
+from ....envelope import PROTOCOL_VERSION_KEY
 
 if t.TYPE_CHECKING:
-    from ....tool import Tool
+    from .....tool import Tool
 
 WSGIEnvironment = t.Dict[str, t.Any]
 

@@ -19,7 +19,7 @@ import secrets
 import threading
 import typing as t
 
-from ....configuration import MIN_REQUEST_STATE_KEY_BYTES
+from .....configuration import MIN_REQUEST_STATE_KEY_BYTES
 from .redis_backplane import RedisBackplane, text
 
 logger = logging.getLogger("mcp_sdk.server")

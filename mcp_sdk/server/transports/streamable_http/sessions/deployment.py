@@ -23,11 +23,11 @@ import logging
 import threading
 import typing as t
 
-from ...._gevent import green_threads
-from .http_io import HTTPRequestError
+from ....._gevent import green_threads
+from ..wire.http_io import HTTPRequestError
 
 if t.TYPE_CHECKING:
-    from ....server_session import ServerSession
+    from .....server_session import ServerSession
 
 logger = logging.getLogger("mcp_sdk.server")
 

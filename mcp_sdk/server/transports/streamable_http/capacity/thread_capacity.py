@@ -18,7 +18,7 @@ import sys
 import threading
 import typing as t
 
-from .sse import PROBE_INTERVAL
+from ..streams.sse import PROBE_INTERVAL
 from .listen_bound import ListenBound, ThreadListens
 
 WSGIEnvironment = t.Dict[str, t.Any]
@@ -106,6 +106,9 @@ class ThreadCapacity:
     def __init__(self, threads: int, *, detect: bool, max_hold: float | None, listen_hold: float | None = None) -> None:
         self.threads = threads
         self.max_hold = max_hold
+        #: Called with the thread count the server tells on its first request, when it differs
+        #: from :attr:`threads` (the transport resizes its stream caps and pool).
+        self.resized: t.Callable[[int], None] | None = None
         self._detect = detect
         self._lock = threading.Lock()
         self._busy = 0
@@ -126,8 +129,10 @@ class ThreadCapacity:
         if self._detect:
             self._detect = False
             found = wsgi_threads_of(environ)
-            if found is not None:
+            if found is not None and found != self.threads:
                 self.threads = found
+                if self.resized is not None:
+                    self.resized(found)
         with self._lock:
             busy = self._busy = self._busy + 1
         if self.threads - busy <= 0:  # the next request would find no thread: a listen gives its own back

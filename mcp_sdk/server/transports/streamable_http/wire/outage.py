@@ -9,21 +9,21 @@ refusal reaches the transport in one of two ways, and gets one answer:
   or a :class:`~mcp_sdk.errors.StoreFullError`, which :func:`outage_refusal` answers;
 - answered by the server: a handler's store refused a write (a task's creation, ``tasks/update``,
   ``tasks/cancel``) and the dispatcher answered with an
-  :class:`~mcp_sdk.server.unavailable.UnavailableResponse`, which :func:`unavailable_answer` sends
-  as the 503 carrying that JSON-RPC error, its request's id included.
+  :class:`~mcp_sdk.server.unavailable.UnavailableResponse`, which
+  :func:`~.http_io.response_answer` sends as the 503 carrying that JSON-RPC error, its request's
+  id included.
 """
 
 from __future__ import annotations
 
 import typing as t
 
-from ...._redis import is_full
-from ....errors import StoreFullError
-from ...unavailable import UnavailableResponse
-from .http_io import Answer, HTTPRequestError, json_answer
+from ....._redis import is_full
+from .....errors import StoreFullError
+from .http_io import HTTPRequestError
 
 if t.TYPE_CHECKING:
-    from ....server import Server
+    from .....server import Server
 
 #: ``Retry-After`` seconds when the store is full: room comes back as sessions and events expire, not at once.
 FULL_RETRY_AFTER = StoreFullError.retry_after
@@ -50,16 +50,4 @@ def outage_refusal(server: Server, error: BaseException) -> HTTPRequestError:
     return HTTPRequestError(503, UNREACHABLE, headers={"Retry-After": str(UNREACHABLE_RETRY_AFTER)})
 
 
-def unavailable_answer(response: t.Any, text: str) -> Answer | None:
-    """``503`` with ``Retry-After`` carrying ``text`` when ``response`` is the server's answer to a
-    request a full store refused; None for any other response.
-
-    :param response: the server's response to the request.
-    :param text: that response as JSON.
-    """
-    if not isinstance(response, UnavailableResponse):
-        return None
-    return json_answer(text, 503, [("Retry-After", str(response.retry_after))])
-
-
-__all__ = ["FULL", "FULL_RETRY_AFTER", "UNREACHABLE", "UNREACHABLE_RETRY_AFTER", "outage_refusal", "unavailable_answer"]
+__all__ = ["FULL", "FULL_RETRY_AFTER", "UNREACHABLE", "UNREACHABLE_RETRY_AFTER", "outage_refusal"]

@@ -16,10 +16,10 @@ leave out of order, which JSON-RPC allows. The thread that called
 :meth:`StdioTransport.open` only waits, so Ctrl-C reaches it and a tool that
 ignores cancellation cannot keep ``open()`` from returning.
 
-Input (:mod:`._stdio_reader`): bounded chunks cut into lines, a wake-up pipe so
+Input (:mod:`.line_reader`): bounded chunks cut into lines, a wake-up pipe so
 that :meth:`StdioTransport.close` interrupts the reader's wait.
 
-Output (:mod:`._stdio_writer`). Whole lines only, one writer at a time: a
+Output (:mod:`.line_writer`). Whole lines only, one writer at a time: a
 thread with a line to write while another writes queues it for that writer
 (group commit), so no thread waits on another's I/O. The reader holds back its
 own answers while more requests are already buffered and writes them together
@@ -27,7 +27,7 @@ before it next blocks.
 
 Why one module: it is one class, the leader/followers loop above, whose threads share its
 reader token, its pool and its writer; reading and writing lines already live in their own
-modules.
+modules, as does keeping stray ``print()`` calls off stdout (:mod:`.stray_output`).
 """
 
 from __future__ import annotations
@@ -41,16 +41,16 @@ import threading
 import time
 import typing as t
 
-from ... import error_codes, json_rpc, methods
-from ...cancellation import Cancellation
-from ...channel import safe_repr
-from ._stdio_reader import LineReader
-from ._stdio_writer import LineWriter, discard_output, line_bytes
-from ._stray_output import StrayOutputToStderr
+from .... import error_codes, json_rpc, methods
+from ....cancellation import Cancellation
+from ....channel import safe_repr
+from .line_reader import LineReader
+from .line_writer import LineWriter, discard_output, line_bytes
+from .stray_output import StrayOutputToStderr
 
 if t.TYPE_CHECKING:
-    from ...server_session import ServerSession
-    from .. import Server
+    from ....server_session import ServerSession
+    from ... import Server
 
 logger = logging.getLogger("mcp_sdk.server.transports.stdio")
 
@@ -302,7 +302,7 @@ class StdioTransport:
             return None
         return self._new_thread(self._lead_token)
 
-    # -- reading (see :mod:`._stdio_reader`) ---------------------------------
+    # -- reading (see :mod:`.line_reader`) ---------------------------------
 
     def _lead(self, token: int) -> None:
         """Read and dispatch lines until input ends or the reader role passes to another thread."""

@@ -8,10 +8,10 @@ from __future__ import annotations
 import queue
 import typing as t
 
-from .... import json_rpc
-from .... import protocol_version as versions
-from .http_io import Answer, HTTPRequestError
-from .sessions import STANDALONE, HTTPSession
+from ..... import json_rpc
+from ..... import protocol_version as versions
+from ..wire.http_io import Answer, HTTPRequestError
+from ..sessions.http_session import STANDALONE, HTTPSession
 from .sse import SSE_HEADERS, QueueItem, SSEBody, Stream, format_event
 
 #: The longest ``Last-Event-ID`` looked up (event ids are short; a longer one is refused with 400).

@@ -2,7 +2,7 @@
 
 Decided once, when the transport is built: gevent patches a process before it loads the
 application (``gunicorn -k gevent`` patches each worker before importing the app), so a transport
-built under gevent sees it. See :mod:`.capacity` (threads) and :mod:`.greenlet_capacity` (greenlets).
+built under gevent sees it. See :mod:`.thread_capacity` (threads) and :mod:`.greenlet_capacity` (greenlets).
 """
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ import typing as t
 
 import attrs
 
-from ...._gevent import green_threads
-from .capacity import ThreadCapacity
+from ....._gevent import green_threads
+from .thread_capacity import ThreadCapacity
 from .greenlet_capacity import DEFAULT_CONNECTIONS, GreenletCapacity, greenlet_stream_caps
 from .workers import WorkerPool
 
 if t.TYPE_CHECKING:
-    from .options import Limits
+    from ..options import Limits
 
 
 @attrs.frozen

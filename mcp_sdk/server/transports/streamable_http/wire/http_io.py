@@ -13,9 +13,10 @@ import functools
 import http
 import typing as t
 
-from .... import error_codes, json_rpc
-from .... import protocol_version as versions
-from ....errors import TransportError
+from ..... import error_codes, json_rpc
+from ..... import protocol_version as versions
+from .....errors import TransportError
+from ....unavailable import UnavailableResponse
 
 if t.TYPE_CHECKING:
     from werkzeug.wrappers import Response
@@ -103,6 +104,20 @@ def json_answer(text: str, status: int = 200, headers: Headers | None = None) ->
     body = json_rpc.utf8(text)
     fields = [("Content-Type", JSON_MIMETYPE), ("Content-Length", str(len(body)))]
     return Answer(status, fields if headers is None else [*headers, *fields], [body])
+
+
+def response_answer(response: t.Any, text: str, status: int = 200) -> Answer:
+    """The JSON answer carrying the server's ``response`` to a request, encoded as ``text``: with
+    ``status``, or ``503`` with ``Retry-After`` for a request a full store refused (the dispatcher
+    answered with an :class:`~mcp_sdk.server.unavailable.UnavailableResponse`, see :mod:`.outage`).
+
+    :param response: the server's response to the request.
+    :param text: that response as JSON.
+    :param status: the HTTP status of any other response.
+    """
+    if isinstance(response, UnavailableResponse):
+        return json_answer(text, 503, [("Retry-After", str(response.retry_after))])
+    return json_answer(text, status)
 
 
 def empty_answer(status: int) -> Answer:
@@ -233,7 +248,7 @@ def protocol_version(environ: dict[str, t.Any]) -> str:
     version: str | None = environ.get(VERSION_KEY)
     if version is None:
         return versions.DEFAULT_HTTP_VERSION
-    if not versions.is_supported(version):
+    if version not in versions.SUPPORTED_VERSIONS:
         supported = ", ".join(versions.SUPPORTED_VERSIONS)
         raise HTTPRequestError(
             400, f"Bad Request: unsupported {PROTOCOL_VERSION_HEADER} {version!r} (supported: {supported})"
@@ -257,6 +272,7 @@ def decode_body(body: bytes) -> t.Any:
 
 
 __all__ = [
+    "response_answer",
     "SESSION_KEY",
     "VERSION_KEY",
     "Answer",

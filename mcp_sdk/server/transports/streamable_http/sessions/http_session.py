@@ -19,13 +19,13 @@ import threading
 import time
 import typing as t
 
-from .... import json_rpc
-from .event_store import EventStore
-from .sse import QueueItem, Stream
+from ..... import json_rpc
+from ..streams.event_store import EventStore
+from ..streams.sse import QueueItem, Stream
 
 if t.TYPE_CHECKING:
-    from ....server import Server
-    from ...auth import Principal
+    from .....server import Server
+    from ....auth import Principal
 
 logger = logging.getLogger("mcp_sdk.server")
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import typing as t
 
-from .... import json_rpc, methods
-from ....channel import ClientRequest
-from ....errors import ClientRequestsUnavailableError
-from ....server_session import ServerSession
-from ...envelope import LOG_LEVEL_KEY
-from .sse import Stream
+from ..... import json_rpc, methods
+from .....channel import ClientRequest
+from .....errors import ClientRequestsUnavailableError
+from .....server_session import ServerSession
+from ....envelope import LOG_LEVEL_KEY
+from ..streams.sse import Stream
 
 if t.TYPE_CHECKING:
-    from ....server import Server
+    from .....server import Server
 
 #: Why a 2025 POST served with ``stateless=True`` cannot ask the client anything.
 STATELESS_REFUSAL = (
@@ -28,7 +28,7 @@ class RequestChannel(ServerSession):
     For a 2025 POST with ``stateless=True`` it is the request's whole session, built afresh for
     every POST: nothing set on it (``logging/setLevel``, the capabilities ``initialize``
     declared) reaches the next request, and it cannot ask the client anything. For a 2026-07-28
-    request it only carries the request, whose :class:`~mcp_sdk.server.modern_exchange.ModernExchange`
+    request it only carries the request, whose :class:`~mcp_sdk.server.exchange_2026.ModernExchange`
     holds the rest.
     """
 

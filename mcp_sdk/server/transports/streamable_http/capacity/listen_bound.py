@@ -3,12 +3,12 @@
 A listen stream cannot be resumed (the 2026-07-28 transport has no ``Last-Event-ID``), so it holds
 what the server has least of for as long as it is open: a WSGI thread on a threaded server, one of
 the connections a gevent worker accepts (``--worker-connections``) under gevent.
-:class:`ThreadListens` bounds them in both cases, through :class:`~.capacity.ThreadCapacity` and
+:class:`ThreadListens` bounds them in both cases, through :class:`~.thread_capacity.ThreadCapacity` and
 :class:`~.greenlet_capacity.GreenletCapacity`:
 
 - in count: they share the threads (connections) beyond the reserve kept for every other request;
 - per client: one owner (a principal, or an anonymous client's address, see
-  :mod:`.client_address`) holds at most half of that share; past it, 429 with ``Retry-After``;
+  :mod:`mcp_sdk.server.transports.streamable_http.wire.client_address`) holds at most half of that share; past it, 429 with ``Retry-After``;
 - in time: ``Limits.listen_hold`` (threads only: a greenlet is not a thread to give back).
 
 Listens are ended *gracefully*: the listen answers its ``subscriptions/listen`` result, and the
@@ -31,8 +31,8 @@ import threading
 import time
 import typing as t
 
-from ....graceful_end import GracefulEnd
-from .http_io import HTTPRequestError
+from .....graceful_end import GracefulEnd
+from ..wire.http_io import HTTPRequestError
 from .limits import RETRY_AFTER
 
 #: Seconds a listen stays open at least before a newcomer may end it: when no listen that may

@@ -21,7 +21,7 @@ import secrets
 import threading
 import typing as t
 
-from ...._redis import import_redis, is_full, outage_errors
+from ....._redis import import_redis, is_full, outage_errors
 
 logger = logging.getLogger("mcp_sdk.server")
 

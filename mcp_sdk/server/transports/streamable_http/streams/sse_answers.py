@@ -14,22 +14,21 @@ import threading
 import time
 import typing as t
 
-from .... import json_rpc
-from ....cancellation import Cancellation
-from ....errors import TransportError
-from ....server_session import ServerSession
-from .capacity import ThreadCapacity
-from .connection import disconnect_probe
-from .dispatch import internal_errors
-from .http_io import Answer, HTTPRequestError
-from .limits import StreamLimits
-from .request_channel import RequestChannel
-from .sessions import HTTPSession
+from ..... import error_codes, json_rpc
+from .....errors import TransportError
+from .....server_session import ServerSession
+from ..capacity.thread_capacity import ThreadCapacity
+from ..wire.connection import disconnect_probe
+from ..wire.http_io import Answer, HTTPRequestError
+from ..capacity.limits import StreamLimits
+from ..sessions.request_channel import RequestChannel
+from ..sessions.http_session import HTTPSession
 from .sse import SSE_HEADERS, QueueItem, SSEBody, Stream, give_back
-from .workers import WorkerPool
+from ..capacity.workers import WorkerPool
 
 if t.TYPE_CHECKING:
-    from ....server import Server
+    from .....server import Server
+    from ....request import Incoming
 
 WSGIEnvironment = t.Dict[str, t.Any]
 
@@ -40,10 +39,9 @@ DEFAULT_THREADS = 4
 FIRST_EVENT_WAIT = 0.01
 #: Seconds :meth:`SSEAnswers.close_listens` waits, by default, for listen streams to write their final result.
 GRACEFUL_CLOSE_WAIT = 1.0
-#: Where a request keeps the stream place it took until :meth:`SSEAnswers.watch` hands it to its answer.
-_RELEASE_KEY = "mcp_sdk.release_stream"
-#: Where a request keeps what ends its count in flight (:meth:`SSEAnswers.enter`).
-_LEAVE_KEY = "mcp_sdk.leave_thread"
+#: Where a request keeps the stream place it took until :meth:`SSEAnswers.watch` hands it to its
+#: answer: a request without one, answered without a stream, has nothing to watch.
+STREAM_PLACE_KEY = "mcp_sdk.release_stream"
 
 
 class SSEAnswers:
@@ -76,7 +74,7 @@ class SSEAnswers:
         self.server = server
         self._capacity = capacity or ThreadCapacity(DEFAULT_THREADS, detect=False, max_hold=None)
         self._sizes = sizes
-        self._sized_for = self._capacity.threads
+        self._capacity.resized = self._resize  # the server told its thread count (the first request)
         self.keepalive_interval = keepalive_interval
         self.retry_ms = retry_ms
         self.max_requests_per_session = max_requests_per_session
@@ -91,15 +89,7 @@ class SSEAnswers:
 
     # -- connection places -----------------------------------------------------
 
-    def enter(self, environ: WSGIEnvironment) -> None:
-        """Count the request in flight (it holds a WSGI thread) until :meth:`watch` sees its answer end."""
-        capacity = self._capacity
-        environ[_LEAVE_KEY] = capacity.enter(environ)
-        if capacity.threads != self._sized_for:  # the server told its thread count (the first request)
-            self._resize(capacity.threads)
-
     def _resize(self, threads: int) -> None:
-        self._sized_for = threads
         if self._sizes is not None:
             self._limits.resize(*self._sizes(threads))
 
@@ -115,7 +105,7 @@ class SSEAnswers:
         :raises HTTPRequestError: 429 or 503 with ``Retry-After`` past a cap (only when not ``polled``).
         """
         if session is None:
-            environ[_RELEASE_KEY] = self._limits.acquire(object(), request_id)
+            environ[STREAM_PLACE_KEY] = self._limits.acquire(object(), request_id)
             return None
         if request_id is not None and session.running_requests >= self.max_requests_per_session:
             raise HTTPRequestError(
@@ -126,10 +116,10 @@ class SSEAnswers:
                 request_id=request_id,
             )
         if not polled:
-            environ[_RELEASE_KEY] = self._limits.acquire(session.id, request_id)
+            environ[STREAM_PLACE_KEY] = self._limits.acquire(session.id, request_id)
             return None
         try:
-            environ[_RELEASE_KEY] = self._limits.acquire(session.id, request_id)
+            environ[STREAM_PLACE_KEY] = self._limits.acquire(session.id, request_id)
         except HTTPRequestError:
             return 0.0  # no place to hold it: what is pending, and a retry
         return self._capacity.hold()
@@ -142,18 +132,17 @@ class SSEAnswers:
         :param owner: who holds it: a principal's key, or an anonymous client's address.
         :raises HTTPRequestError: 429 with ``Retry-After`` for one owner past its share.
         """
-        channel.graceful_end, environ[_RELEASE_KEY] = self._capacity.listens.admit(owner, request_id)
+        channel.graceful_end, environ[STREAM_PLACE_KEY] = self._capacity.listens.admit(owner, request_id)
 
-    def watch(self, environ: WSGIEnvironment, answer: Answer) -> Answer:
-        """Tie the stream place the request took (if any) and its count in flight to its SSE answer,
-        and watch for the client leaving.
+    def watch(self, environ: WSGIEnvironment, answer: Answer, leave: t.Callable[[], None] | None) -> Answer:
+        """Tie the stream place the request took (if any) and its count in flight (``leave()`` ends
+        it, see :meth:`ThreadCapacity.enter`) to its SSE answer, and watch for the client leaving.
 
         An SSE answer known whole (see :meth:`SSEBody.prefetch`) goes out as one piece, as a JSON
         answer does: its connection to the stream ends now (:meth:`SSEBody.hand_over`), and its
         place and count in flight are given back at once, as a JSON answer's are.
         """
-        release = environ.pop(_RELEASE_KEY, None)
-        leave = environ.pop(_LEAVE_KEY, None)
+        release = environ.pop(STREAM_PLACE_KEY, None)
         body = answer.body
         if type(body) is not SSEBody:
             give_back(release, leave)
@@ -214,40 +203,38 @@ class SSEAnswers:
     def answer(
         self,
         server_session: ServerSession,
-        message: t.Any,
+        incoming: Incoming,
         stream: Stream,
         consumer: queue.SimpleQueue[QueueItem],
         preamble: list[bytes],
         finish: t.Callable[[t.Any, str | None], object],
         on_end: t.Callable[[Stream, bool], None] | None,
         *,
-        modern: bool,
         first_event_wait: float | None = None,
-        http_request: t.Any = None,
         hold: float | None = None,
     ) -> Answer:
-        """Run ``message`` on the pool and answer with its SSE stream: whole, with a length, if it
+        """Run ``incoming`` on the pool and answer with its SSE stream: whole, with a length, if it
         ends within ``first_event_wait`` seconds (default :attr:`first_event_wait`).
 
-        :param modern: passed to :meth:`Server.handle_message` (True: served as 2026-07-28).
-        :param http_request: passed to :meth:`Server.handle_message`: the request that carried it.
+        :param incoming: the POST's message, as the transport read it (its era decided, its handler
+            routed); the server answers it with :meth:`Server.receive`.
         :param hold: seconds the connection stays open at most (see :class:`SSEBody`); the request runs on.
         """
-        retry_ms = None if modern else self.retry_ms  # 2026-07-28 streams are never resumed
+        retry_ms = None if incoming.modern else self.retry_ms  # 2026-07-28 streams are never resumed
         body = SSEBody(
             stream, consumer, preamble, keepalive=self.keepalive_interval, retry_ms=retry_ms, on_end=on_end, hold=hold
         )
         # The request may wait for a free worker: its token exists from now on, so a
         # notifications/cancelled POSTed meanwhile still reaches it.
-        request_id = message.get("id") if type(message) is dict else None
-        cancellation = server_session.accept(request_id) if json_rpc.is_valid_id(request_id) else None
+        request_id = incoming.id
+        if json_rpc.is_valid_id(request_id):
+            incoming.cancellation = server_session.accept(request_id)
         try:
             self._pool.submit(  # a partial: no closure cells, no Python frame of its own
-                functools.partial(self._run, server_session, message, finish, cancellation, modern, http_request),
-                owner=server_session,
+                functools.partial(self._run, server_session, incoming, finish), owner=server_session
             )
         except TransportError:
-            if cancellation is not None:
+            if incoming.cancellation is not None:
                 server_session.forget(request_id)
             finish(None, None)
             body.close()
@@ -257,29 +244,27 @@ class SSEAnswers:
             return Answer(200, list(SSE_HEADERS), body)
         return Answer(200, [*SSE_HEADERS, ("Content-Length", str(length))], body)
 
-    def _run(
-        self,
-        server_session: ServerSession,
-        message: t.Any,
-        finish: t.Callable[[t.Any, str | None], object],
-        cancellation: Cancellation | None,
-        modern: bool,
-        http_request: t.Any,
-    ) -> None:
+    def _run(self, server_session: ServerSession, incoming: Incoming, finish: t.Callable[[t.Any, str | None], object]) -> None:
         """On a worker thread: handle the POST's message, then end its stream with the answer."""
         response: t.Any = None
         text: str | None = None
         try:
-            response = self.server.handle_message(
-                message, server_session, cancellation, modern=modern, http_request=http_request
-            )
+            response = self.server.receive(incoming, server_session)
             text = server_session.encode(response)
         except Exception as error:  # the core answers errors itself; this is the last resort
-            self.server.report_exception(error, {"request": message})
-            response = internal_errors(message)
+            self.server.report_exception(error, {"request": incoming.message})
+            response = _internal_errors(incoming)
             text = json_rpc.encode(response)
         finally:
             finish(response, text)
 
 
-__all__ = ["FIRST_EVENT_WAIT", "GRACEFUL_CLOSE_WAIT", "SSEAnswers"]
+def _internal_errors(incoming: Incoming) -> t.Any:
+    """``-32603`` answers to every request of ``incoming`` (when handling it failed outright)."""
+    message = incoming.message
+    if type(message) is list:
+        return [json_rpc.error(request_id, error_codes.INTERNAL_ERROR) for request_id in incoming.request_ids()]
+    return json_rpc.error(message.get("id") if type(message) is dict else None, error_codes.INTERNAL_ERROR)
+
+
+__all__ = ["FIRST_EVENT_WAIT", "GRACEFUL_CLOSE_WAIT", "STREAM_PLACE_KEY", "SSEAnswers"]

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import typing as t
 
-from .capacity import ThreadCapacity
+from .thread_capacity import ThreadCapacity
 
 if t.TYPE_CHECKING:
-    from .options import Limits
+    from ..options import Limits
 
 #: Connections assumed under gevent when the WSGI server does not tell (gunicorn's default ``--worker-connections``).
 DEFAULT_CONNECTIONS = 1000

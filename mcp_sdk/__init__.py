@@ -48,8 +48,8 @@ from .resource_template import ResourceTemplate as ResourceTemplate
 from .server import Server as Server
 from .server.input_required import InputRequiredResult as InputRequiredResult
 from .server.tasks import RunAsTask as RunAsTask
-from .server_context import ServerContext as ServerContext
-from .server_session import ServerSession as ServerSession
+from .server.context import ServerContext as ServerContext
+from .server.session import ServerSession as ServerSession
 from .tool import Tool as Tool
 from .trace_context import TraceContext as TraceContext
 from .version import VERSION

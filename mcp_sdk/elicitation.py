@@ -49,7 +49,7 @@ class ElicitationResult(t.Generic[T]):
 
 
 class FormAsker(t.Protocol):
-    """What :func:`elicit` asks through: a :class:`~mcp_sdk.server_context.ServerContext`."""
+    """What :func:`elicit` asks through: a :class:`~mcp_sdk.server.context.ServerContext`."""
 
     def create_form_elicitation(
         self, message: str, requested_schema: dict[str, t.Any], timeout: float | None = None

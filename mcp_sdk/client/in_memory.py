@@ -23,7 +23,7 @@ from .transport import Message, PendingRequests, Transport, closed_error
 
 if t.TYPE_CHECKING:
     from ..server import Server
-    from ..server_session import ServerSession
+    from ..server.session import ServerSession
 
 _threads = itertools.count(1)
 

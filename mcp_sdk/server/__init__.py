@@ -17,7 +17,7 @@ from ..errors import URLElicitationRequiredError, ValidationError
 from ..prompt import Prompt
 from ..resource import Resource
 from ..resource_template import ResourceTemplate
-from ..server_session import ServerSession
+from .session import ServerSession
 from ..tool import Tool
 from . import capabilities as capabilities_module
 from .composition import Composition, Mount

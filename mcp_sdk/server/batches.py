@@ -14,7 +14,7 @@ from .. import protocol_version as versions
 from .request import Incoming
 
 if t.TYPE_CHECKING:
-    from ..server_session import ServerSession
+    from .session import ServerSession
 
 _NOT_AN_OBJECT = "Invalid Request: expected a JSON object"
 _TOO_MANY_ITEMS = f"Invalid Request: a batch may hold at most {json_rpc.MAX_BATCH_ITEMS} messages"

@@ -2,7 +2,7 @@
 
 The collaborators (:mod:`.dispatch`, :mod:`.handlers`, :mod:`.requests_2026`,
 :mod:`.capabilities`, :mod:`.tasks`, :mod:`.proxy`, the middleware chain) and the channels a
-request runs on (:class:`~mcp_sdk.channel.Channel` and its kinds, :class:`~mcp_sdk.ServerSession`
+request runs on (:class:`~mcp_sdk.server.channel.Channel` and its kinds, :class:`~mcp_sdk.ServerSession`
 first) are objects the server holds or makes. They are typed against :class:`ServerCore`, never
 against :class:`~mcp_sdk.Server` itself, so no module of the server's imports the module that
 composes them.
@@ -18,7 +18,7 @@ import typing as t
 if t.TYPE_CHECKING:
     from ..cancellation import Cancellation
     from ..configuration import Configuration
-    from ..server_session import ServerSession
+    from .session import ServerSession
     from .handler_contexts import HandlerContext
     from .lifespan import Lifespan
     from .notifications import Broadcast

@@ -18,7 +18,7 @@ import typing as t
 
 from .. import error_codes, json_rpc, methods
 from ..cancellation import Cancellation
-from ..channel import Channel
+from .channel import Channel
 from ..errors import CancelledError, JSONRPCError, MCPError, RequestHandlerError, StoreFullError
 from .handler_contexts import entered
 from .input_required import InputRequired, InputRequiredResult, RoundTripInputs

@@ -14,7 +14,7 @@ import typing as t
 
 from .. import methods
 from ..cancellation import Cancellation
-from ..channel import Channel, ClientRequest
+from .channel import Channel, ClientRequest
 from ..errors import InvalidParamsError, MissingClientCapabilityError, TransportError
 from .envelope import Envelope
 from .input_required import InputRequired

@@ -15,7 +15,7 @@ import threading
 import typing as t
 
 if t.TYPE_CHECKING:
-    from ..server_context import ServerContext
+    from .context import ServerContext
 
 #: ``factory(server_context) -> context manager``: what :meth:`mcp_sdk.Server.handler_context` takes.
 HandlerContext = t.Callable[["ServerContext"], t.ContextManager[t.Any]]

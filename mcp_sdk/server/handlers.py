@@ -44,7 +44,7 @@ from .subscriptions import listen
 from .tasks import RunAsTask, TaskManager
 
 if t.TYPE_CHECKING:
-    from ..server_context import ServerContext
+    from .context import ServerContext
     from .core import ServerCore
     from .dispatch import Handler
 

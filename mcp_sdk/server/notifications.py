@@ -21,7 +21,7 @@ import typing as t
 from .. import methods
 
 if t.TYPE_CHECKING:
-    from ..server_session import ServerSession
+    from .session import ServerSession
     from .registry import Registry
     from .subscriptions import SubscriptionBus
 

@@ -56,8 +56,8 @@ from .remote_session import ForwardedCall, RemoteClient
 from .remote_sessions import MAX_REMOTE_SESSIONS, REMOTE_SESSION_IDLE_TIMEOUT, RemoteSessions
 
 if t.TYPE_CHECKING:
-    from ..channel import Channel
-    from ..server_context import ServerContext
+    from .channel import Channel
+    from .context import ServerContext
     from .core import ServerCore
 
 logger = logging.getLogger("mcp_sdk.server")

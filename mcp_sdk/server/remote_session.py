@@ -28,8 +28,8 @@ from ..errors import JSONRPCError, MCPDeprecationWarning
 from .input_required import InputRequired, required_capability
 
 if t.TYPE_CHECKING:
-    from ..channel import Channel
-    from ..server_context import ServerContext
+    from .channel import Channel
+    from .context import ServerContext
 
 logger = logging.getLogger("mcp_sdk.server")
 

@@ -37,7 +37,7 @@ from ..errors import RequestHandlerError
 from .remote_session import RemoteClient, RemoteSession
 
 if t.TYPE_CHECKING:
-    from ..channel import Channel
+    from .channel import Channel
 
 logger = logging.getLogger("mcp_sdk.server")
 

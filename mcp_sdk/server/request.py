@@ -21,11 +21,11 @@ import typing as t
 
 from .. import error_codes, json_rpc, methods
 from ..cancellation import Cancellation
-from ..server_context import ServerContext
+from .context import ServerContext
 from .input_required import RoundTripInputs
 
 if t.TYPE_CHECKING:
-    from ..channel import Channel
+    from .channel import Channel
     from .auth import Principal
     from .dispatch import Route
 

@@ -17,7 +17,7 @@ import typing as t
 
 from .. import error_codes, json_rpc, methods
 from ..cancellation import Cancellation
-from ..channel import Channel
+from .channel import Channel
 from ..errors import MissingClientCapabilityError, RequestHandlerError
 from .envelope import (
     CACHEABLE_METHODS,

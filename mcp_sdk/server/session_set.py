@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 import typing as t
 
-from ..server_session import Send, ServerSession
+from .session import Send, ServerSession
 
 if t.TYPE_CHECKING:
     from .core import ServerCore

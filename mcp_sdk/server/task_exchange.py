@@ -1,6 +1,6 @@
 """The channel a task's work runs on, and the worker's own state.
 
-:class:`TaskExchange` is a :class:`~mcp_sdk.channel.Channel` like any other: what
+:class:`TaskExchange` is a :class:`~mcp_sdk.server.channel.Channel` like any other: what
 the work writes is dropped (the request that started the task was answered long
 ago), and what it asks the client becomes an entry of the task's
 ``inputRequests``, answered by ``tasks/update``.
@@ -16,7 +16,7 @@ from ..errors import InvalidParamsError, TransportError
 from .exchange_2026 import INPUT_KEY_PREFIXES, ModernExchange
 
 if t.TYPE_CHECKING:
-    from ..channel import ClientRequest
+    from .channel import ClientRequest
     from .core import ServerCore
 
 

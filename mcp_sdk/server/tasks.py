@@ -46,7 +46,7 @@ from ..errors import (
     MissingClientCapabilityError,
     RequestHandlerError,
 )
-from ..server_context import ServerContext
+from .context import ServerContext
 from .handler_contexts import entered
 from .input_required import InputRequiredResult, RoundTripInputs
 from .exchange_2026 import ModernExchange
@@ -54,7 +54,7 @@ from .task_exchange import TaskExchange, TaskRunner
 from .task_store import InMemoryTaskStore, TaskLimitError, TaskRecord, TaskStore
 
 if t.TYPE_CHECKING:
-    from ..channel import Channel
+    from .channel import Channel
     from .core import ServerCore
     from .request import Request
 

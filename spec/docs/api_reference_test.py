@@ -118,7 +118,7 @@ def test_short_and_relative_targets_resolve_in_the_documented_objects_scope(pack
     django = package["contrib.django"]
     assert griffe_roles.resolve(django, ".conf") == "mcp_sdk.contrib.django.conf"
     assert griffe_roles.resolve(package["client.Client"], "Client.from_config") == "mcp_sdk.client.Client.from_config"
-    assert griffe_roles.resolve(package["server"], "ServerSession") == "mcp_sdk.server_session.ServerSession"
+    assert griffe_roles.resolve(package["server"], "ServerSession") == "mcp_sdk.server.session.ServerSession"
     assert griffe_roles.resolve(package["client.Client"], "no_such_name") == "no_such_name"
     titled = griffe_roles.markdown(package["client.Client"], ":meth:`the handshake <connect>`")
     assert titled == '<autoref identifier="mcp_sdk.client.Client.connect" optional><code>the handshake</code></autoref>'

@@ -46,7 +46,7 @@ def test_the_classes_users_start_from_show_an_example() -> None:
         "mcp_sdk.tool.Tool",
         "mcp_sdk.prompt.Prompt",
         "mcp_sdk.resource.Resource",
-        "mcp_sdk.server_context.ServerContext",
+        "mcp_sdk.server.context.ServerContext",
         "mcp_sdk.client.Client",
         "mcp_sdk.server.transports.streamable_http.StreamableHTTPTransport",
     ):

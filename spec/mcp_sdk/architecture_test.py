@@ -118,11 +118,11 @@ def test_no_subclass_of_a_channel_skips_its_parents_init() -> None:
     import ast
     import inspect
 
-    from mcp_sdk.channel import Channel
+    from mcp_sdk.server.channel import Channel
     from mcp_sdk.server.exchange_2026 import ModernExchange
     from mcp_sdk.server.task_exchange import TaskExchange
     from mcp_sdk.server.transports.streamable_http.sessions.request_channel import RequestChannel
-    from mcp_sdk.server_session import ServerSession
+    from mcp_sdk.server.session import ServerSession
 
     for channel in (ServerSession, ModernExchange, TaskExchange, RequestChannel):
         assert issubclass(channel, Channel)

@@ -15,7 +15,7 @@ from mcp_sdk import CapabilityError, Client, MCPDeprecationWarning, Server
 from mcp_sdk.client import HTTP
 from mcp_sdk.server import input_required
 from mcp_sdk.server.transports import StreamableHTTPTransport
-from mcp_sdk.server_context import ServerContext
+from mcp_sdk.server.context import ServerContext
 from spec.support.client_servers import wsgi_server
 from spec.support.wire_tap import WireTap
 

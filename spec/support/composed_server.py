@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from mcp_sdk import Configuration, MCPDeprecationWarning, Server  # noqa: E402
 from mcp_sdk.server.request import Request  # noqa: E402
 from mcp_sdk.server.middleware.chain import CallNext  # noqa: E402
-from mcp_sdk.server_context import ServerContext  # noqa: E402
+from mcp_sdk.server.context import ServerContext  # noqa: E402
 
 #: What the hooks saw, in order: (hook, what the request named).
 TRAIL: list[str] = []

@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from mcp_sdk import MCPDeprecationWarning, MCPError, Server  # noqa: E402
-from mcp_sdk.server_context import ServerContext  # noqa: E402
+from mcp_sdk.server.context import ServerContext  # noqa: E402
 
 warnings.simplefilter("ignore", MCPDeprecationWarning)
 

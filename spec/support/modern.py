@@ -15,7 +15,7 @@ import threading
 import typing as t
 
 from mcp_sdk import Server
-from mcp_sdk.server_session import ServerSession
+from mcp_sdk.server.session import ServerSession
 from spec.support.wire_schema import assert_valid_modern
 
 MODERN = "2026-07-28"

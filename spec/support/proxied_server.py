@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from mcp_sdk import MCPDeprecationWarning, Server  # noqa: E402
 from mcp_sdk.resource import Resource  # noqa: E402
 from mcp_sdk.resource_template import ResourceTemplate  # noqa: E402
-from mcp_sdk.server_context import ServerContext  # noqa: E402
+from mcp_sdk.server.context import ServerContext  # noqa: E402
 
 warnings.simplefilter("ignore", MCPDeprecationWarning)
 

@@ -24,7 +24,7 @@ import weakref
 if t.TYPE_CHECKING:
     from ...server import Server
     from ...server.transports.streamable_http import StreamableHTTPTransport
-    from ...server_context import ServerContext
+    from ...server.context import ServerContext
 
 #: The setting's name.
 SETTING = "MCP_SDK"

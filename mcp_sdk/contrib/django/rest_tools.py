@@ -19,7 +19,7 @@ from .auth import USER_ATTRIBUTE
 from .serializer_schema import model_field_schema, serializer_schema
 
 if t.TYPE_CHECKING:
-    from ...server_context import ServerContext
+    from ...server.context import ServerContext
 
 #: ``fn(server_context) -> Django user``: whom a tool call runs as.
 UserFor = t.Callable[[t.Any], t.Any]

@@ -19,7 +19,7 @@ if t.TYPE_CHECKING:
 
     from ...server import Server
     from ...server.transports.streamable_http import StreamableHTTPTransport
-    from ...server_context import ServerContext
+    from ...server.context import ServerContext
 
 #: The key of this extension's per-app state in ``app.extensions``.
 EXTENSION_KEY = "mcp_sdk"

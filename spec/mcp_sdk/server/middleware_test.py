@@ -21,7 +21,7 @@ from mcp_sdk.errors import InvalidParamsError
 from mcp_sdk.server.auth import Principal
 from mcp_sdk.server.middleware import ErrorMapping, RateLimit, ResponseCache, Timing
 from mcp_sdk.server.transports import StreamableHTTPTransport
-from mcp_sdk.server_session import ServerSession
+from mcp_sdk.server.session import ServerSession
 from spec.support.http_server import LiveServer
 from spec.support.modern import modern_request, serve
 from spec.support.wire_schema import assert_valid_response

@@ -43,13 +43,13 @@ import typing as t
 
 from .... import error_codes, json_rpc, methods
 from ....cancellation import Cancellation
-from ....channel import safe_repr
+from ...channel import safe_repr
 from .line_reader import LineReader
 from .line_writer import LineWriter, discard_output, line_bytes
 from .stray_output import StrayOutputToStderr
 
 if t.TYPE_CHECKING:
-    from ....server_session import ServerSession
+    from ...session import ServerSession
     from ... import Server
 
 logger = logging.getLogger("mcp_sdk.server.transports.stdio")

@@ -128,7 +128,7 @@ if t.TYPE_CHECKING:
     from werkzeug.wrappers import Request, Response
 
     from ....server import Server
-    from ....server_session import ServerSession
+    from ...session import ServerSession
 
 WSGIEnvironment = t.Dict[str, t.Any]
 StartResponse = t.Callable[..., t.Any]

@@ -27,7 +27,7 @@ from ....._gevent import green_threads
 from ..wire.http_io import HTTPRequestError
 
 if t.TYPE_CHECKING:
-    from .....server_session import ServerSession
+    from ....session import ServerSession
 
 logger = logging.getLogger("mcp_sdk.server")
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import typing as t
 
 from ..... import json_rpc, methods
-from .....channel import ClientRequest
+from ....channel import ClientRequest
 from .....errors import ClientRequestsUnavailableError
-from .....server_session import ServerSession
+from ....session import ServerSession
 from ....envelope import LOG_LEVEL_KEY
 from ..streams.sse import Stream
 

@@ -16,7 +16,7 @@ import typing as t
 
 from ..... import error_codes, json_rpc
 from .....errors import TransportError
-from .....server_session import ServerSession
+from ....session import ServerSession
 from ..capacity.thread_capacity import ThreadCapacity
 from ..wire.connection import disconnect_probe
 from ..wire.http_io import Answer, HTTPRequestError

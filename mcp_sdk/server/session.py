@@ -15,13 +15,13 @@ import logging
 import threading
 import typing as t
 
-from . import error_codes, json_rpc, methods
-from .cancellation import Cancellation
+from .. import error_codes, json_rpc, methods
+from ..cancellation import Cancellation
 from .channel import Channel, ClientRequest
-from .errors import CancelledError, JSONRPCError, RequestTimeoutError, TransportError
+from ..errors import CancelledError, JSONRPCError, RequestTimeoutError, TransportError
 
 if t.TYPE_CHECKING:
-    from .server.core import ServerCore
+    from .core import ServerCore
 
 Send = t.Callable[[t.Dict[str, t.Any], t.Any], None]
 

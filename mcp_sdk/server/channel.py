@@ -20,15 +20,15 @@ from __future__ import annotations
 
 import typing as t
 
-from . import error_codes, json_rpc, methods
-from . import protocol_version as versions
-from .cancellation import Cancellation
-from .errors import CapabilityError, ValidationError
-from .graceful_end import GracefulEnd
+from .. import error_codes, json_rpc, methods
+from .. import protocol_version as versions
+from ..cancellation import Cancellation
+from ..errors import CapabilityError, ValidationError
+from ..graceful_end import GracefulEnd
 
 if t.TYPE_CHECKING:
-    from .server.auth import Principal
-    from .server.core import ServerCore
+    from .auth import Principal
+    from .core import ServerCore
 
 
 def safe_repr(value: t.Any, limit: int = 1000) -> str:

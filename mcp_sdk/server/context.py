@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import typing as t
 
-from . import methods
-from . import protocol_version as versions
-from .cancellation import Cancellation
-from .deprecations import warn_deprecated
-from .errors import CapabilityError
+from .. import methods
+from .. import protocol_version as versions
+from ..cancellation import Cancellation
+from ..deprecations import warn_deprecated
+from ..errors import CapabilityError
 
 if t.TYPE_CHECKING:
     from .channel import Channel
-    from .elicitation import ElicitationResult
-    from .server.auth import Principal
-    from .server.input_required import RoundTripInputs
+    from ..elicitation import ElicitationResult
+    from .auth import Principal
+    from .input_required import RoundTripInputs
 
 
 class ServerContext(t.Mapping[str, t.Any]):
@@ -380,7 +380,7 @@ class ServerContext(t.Mapping[str, t.Any]):
         :param message: what to ask the user.
         :param timeout: seconds to wait for the client's answer (default: the configuration's ``server_request_timeout``).
         """
-        from .elicitation import elicit
+        from ..elicitation import elicit
 
         return elicit(self, message, schema, timeout)
 

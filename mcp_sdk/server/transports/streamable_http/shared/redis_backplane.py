@@ -297,7 +297,9 @@ class RedisBackplane:
         """
         self._stop.set()
         self._wake.set()
-        for thread in (self._thread, self._writer):
+        with self._lock:  # start() makes and starts its threads under it: here none is made but not started
+            threads = (self._thread, self._writer)
+        for thread in threads:
             if thread is not None and thread is not threading.current_thread():
                 thread.join(timeout)
         if self._worker_id and self._pid == os.getpid():

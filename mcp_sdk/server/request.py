@@ -114,12 +114,13 @@ class Incoming:
         self.make_http_request = make_http_request
         self.cancellation = cancellation
         self.route: Route | None = None
-        self.method: t.Any = None
-        self.params: t.Any = None
-        self.id: t.Any = None
         #: The error response to a message that is not a valid one (None otherwise).
         self.error: dict[str, t.Any] | None = None
+        # Each field is set once: the common message, an object, sets its own below.
         if type(message) is not dict:
+            self.method: t.Any = None
+            self.params: t.Any = None
+            self.id: t.Any = None
             self.modern = False
             if type(message) is list:
                 self.kind = BATCH

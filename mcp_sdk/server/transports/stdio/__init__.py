@@ -44,6 +44,7 @@ import typing as t
 from .... import error_codes, json_rpc, methods
 from ....cancellation import Cancellation
 from ...channel import safe_repr
+from ...request import Incoming
 from .line_reader import LineReader
 from .line_writer import LineWriter, discard_output, line_bytes
 from .stray_output import StrayOutputToStderr
@@ -119,7 +120,7 @@ class StdioTransport:
         self._tasks: queue.SimpleQueue[t.Any] = queue.SimpleQueue()  # reader tokens or _STOP, for idle threads
         self._idle = 0  # idle threads no task has been queued for yet
         self._jobs_running = 0
-        self._backlog: collections.deque[t.Any] = collections.deque()
+        self._backlog: collections.deque[Incoming] = collections.deque()
         # Requests queued or running, by id, with the token the session gave when
         # each was read (ServerSession.accept): a cancel that arrives before the
         # request starts still reaches it.
@@ -308,6 +309,7 @@ class StdioTransport:
         """Read and dispatch lines until input ends or the reader role passes to another thread."""
         session = t.cast("ServerSession", self.session)
         needs_worker = session.needs_worker
+        receive = self.server.receive
         decode = json_rpc.decode
         next_line = self._reader.next_line
         while True:
@@ -320,14 +322,16 @@ class StdioTransport:
             except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
                 self._unparsable(line, error)
                 continue
-            if self._active and self._refused_as_in_flight(message):
+            # Read once, here at the edge: its kind, id and era, which the server then takes as read.
+            incoming = Incoming(message)
+            if self._active and self._refused_as_in_flight(incoming):
                 continue
             if needs_worker(message):
-                if not self._start(message, token, session):
+                if not self._start(incoming, token, session):
                     return
                 continue
             try:
-                response = self.server.handle_message(message, session)
+                response = receive(incoming, session)
             except Exception as error:  # a bug must not end the connection
                 response = self._internal_error(message, error)
             if response is not None:
@@ -343,13 +347,14 @@ class StdioTransport:
             detail = str(error) if isinstance(error, ValueError) else "JSON nested too deeply"
         self._write_message(json_rpc.parse_error(detail), defer=True)
 
-    def _refused_as_in_flight(self, message: t.Any) -> bool:
-        """Whether ``message`` is a request whose id a request still queued or running holds; it
+    def _refused_as_in_flight(self, incoming: Incoming) -> bool:
+        """Whether ``incoming`` is a request whose id a request still queued or running holds; it
         is then answered with ``-32600``: answering the duplicate must not drop or cancel the first.
         (Only the reader adds to ``_active``, so a hit means that request is still in flight.)"""
+        message = incoming.message
         if type(message) is not dict or "method" not in message:
             return False
-        request_id = message.get("id")
+        request_id = incoming.id
         if type(request_id) not in _ID_TYPES or request_id not in self._active:
             return False
         self._write_message(
@@ -381,25 +386,25 @@ class StdioTransport:
 
     # -- running requests ------------------------------------------------------
 
-    def _start(self, message: t.Any, token: int, session: ServerSession) -> bool:
+    def _start(self, incoming: Incoming, token: int, session: ServerSession) -> bool:
         """Run (or queue, or refuse) a request read by the reader, then queued requests while any
         wait; return whether this thread still reads. (Running a request stays inline: admitting
         and finishing it are the only frames this costs per request besides the handler's.)"""
-        request_id = message.get("id") if type(message) is dict else None
-        run, cancellation = self._admit(message, request_id, session)
-        if not run:
+        if not self._admit(incoming, session):
             return True
-        handle = self.server.handle_message
+        receive = self.server.receive
         queued = False  # the first request was accepted just now: only a queued one may be cancelled already
         while True:
+            request_id = incoming.id
+            cancellation = incoming.cancellation
             response: t.Any = None
             if not self._stopping and not (queued and cancellation is not None and cancellation.cancelled()):
                 # (A cancel that reached the first one meanwhile: the dispatcher finds it when it begins
                 # the request, and any other answer is dropped below.)
                 try:
-                    response = handle(message, session, cancellation)
+                    response = receive(incoming, session)
                 except Exception as error:  # a bug must not take the thread down
-                    response = self._internal_error(message, error)
+                    response = self._internal_error(incoming.message, error)
                 if cancellation is not None and (type(response) is not dict or "result" not in response):
                     # Answered without a result: perhaps before the session began it (an unknown method,
                     # a malformed request), so the note accept() made may still be there; left, it
@@ -411,18 +416,20 @@ class StdioTransport:
                 # stopped tracking it, past which no notifications/cancelled or close() reaches it.)
             elif cancellation is not None:
                 session.forget(request_id)  # never handled: the session's note of it goes too
-            message, request_id, cancellation, leading = self._finish(response, request_id, token, session)
-            if message is None:
+            next_incoming, leading = self._finish(response, request_id, token, session)
+            if next_incoming is None:
                 return leading
+            incoming = next_incoming
             queued = True
 
-    def _admit(self, message: t.Any, request_id: t.Any, session: ServerSession) -> tuple[bool, Cancellation | None]:
+    def _admit(self, incoming: Incoming, session: ServerSession) -> bool:
         """Take a request the reader read: to run on this thread now (True), or else queued for the
-        next free thread or refused as busy (False); and the token that cancels it (None for a
-        request without a usable id). Starts the watchdog, or wakes it, for a request that runs."""
+        next free thread or refused as busy (False). A request with a usable id gets the token that
+        cancels it (``incoming.cancellation``) whether it runs now or waits. Starts the watchdog, or
+        wakes it, for a request that runs."""
+        request_id = incoming.id
         tracked = type(request_id) in _ID_TYPES  # only these are hashable ids ([1] is no id)
         watchdog: threading.Thread | None = None
-        cancellation: Cancellation | None = None
         with self._lock:
             run: bool | None = self._jobs_running < self.max_workers  # False: queued; None: refused
             if run:
@@ -437,41 +444,38 @@ class StdioTransport:
                     self._watchdog_parked = False
                     self._watchdog_wake.notify()
             elif len(self._backlog) < self.max_queue:
-                self._backlog.append(message)
+                self._backlog.append(incoming)
             else:
                 run = None
             if tracked and run is not None:
-                cancellation = self._active[request_id] = session.accept(request_id)
-                if message.get("method") == methods.SUBSCRIPTIONS_LISTEN:
+                incoming.cancellation = self._active[request_id] = session.accept(request_id)
+                if incoming.method == methods.SUBSCRIPTIONS_LISTEN:
                     self._listening.add(request_id)
         if run is None:
-            self._busy(message)
+            self._busy(incoming.message)
         if watchdog is not None:
             watchdog.start()
-        return run is True, cancellation
+        return run is True
 
     def _finish(
         self, response: t.Any, request_id: t.Any, token: int, session: ServerSession
-    ) -> tuple[t.Any, t.Any, Cancellation | None, bool]:
+    ) -> tuple[Incoming | None, bool]:
         """Send ``response`` (None: nothing to send), stop tracking the request it answers, and take
-        the next queued request for this thread: its message (None when none waits), its id and its
-        token, and whether this thread still holds the reader role."""
+        the next queued request for this thread (None when none waits; its token is the one
+        :meth:`_admit` took for it); and whether this thread still holds the reader role."""
         tracked = type(request_id) in _ID_TYPES
         data = None if response is None else self._answer_line(response, session)
         claimed: t.Any = None
-        cancellation: Cancellation | None = None
+        queued: Incoming | None = None
         with self._lock:  # the writer's lock too: the answer is queued in this same section
             if tracked:
                 self._active.pop(request_id, None)
             leading = token == self._lead_token
             if self._backlog and not self._stopping:
-                message = self._backlog.popleft()
-                next_id = message.get("id") if type(message) is dict else None
-                cancellation = self._active.get(next_id) if type(next_id) in _ID_TYPES else None
+                queued = self._backlog.popleft()
                 if leading:
                     self._busy_since = time.monotonic()
             else:
-                message = next_id = None
                 self._jobs_running -= 1
                 if leading:
                     self._busy_since = None
@@ -485,7 +489,7 @@ class StdioTransport:
             with self._lock:
                 self._listening.discard(request_id)
                 self._listening_done.notify_all()
-        return message, next_id, cancellation, leading
+        return queued, leading
 
     def _busy(self, message: t.Any) -> None:
         """Refuse a request no worker can take: queueing it without bound would exhaust memory."""

@@ -10,6 +10,7 @@ import typing as t
 import pytest
 
 from mcp_sdk import Server, Tool
+from mcp_sdk.server.request import Incoming
 from mcp_sdk.server.transports import StdioTransport
 from spec.support.stdio_serving import Serving, serving_fixture
 
@@ -180,10 +181,10 @@ def test_a_failure_inside_handling_is_an_internal_error(monkeypatch: pytest.Monk
     reported: list[BaseException] = []
     server.configuration.exception_reporter = lambda error, context: reported.append(error)
 
-    def broken(message: t.Any, session: t.Any, cancellation: t.Any = None, **options: t.Any) -> t.Any:
+    def broken(incoming: Incoming, session: t.Any) -> t.Any:
         raise RuntimeError("bug")
 
-    monkeypatch.setattr(server, "handle_message", broken)
+    monkeypatch.setattr(server, "receive", broken)
     out = io.BytesIO()
     call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "echo"}}
     StdioTransport(server, stdin=io.BytesIO(ping(1) + json.dumps(call).encode() + b"\n"), stdout=out).open()
@@ -214,17 +215,17 @@ def test_a_cancel_arriving_just_before_the_session_starts_a_request_still_reache
         ran.append("cancelled" if server_context.cancelled() else "ran")
         return "done"
 
-    handle = server.handle_message
+    receive = server.receive
 
-    def cancelled_in_the_gap(message: t.Any, session: t.Any, cancellation: t.Any = None, **options: t.Any) -> t.Any:
+    def cancelled_in_the_gap(incoming: Incoming, session: t.Any) -> t.Any:
         # The client's notifications/cancelled lands after the transport took the
         # request but before the session registered it.
-        if type(message) is dict and message.get("method") == "tools/call":
-            cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": message["id"]}}
-            handle(cancel, session)
-        return handle(message, session, cancellation, **options)
+        if incoming.method == "tools/call":
+            cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": incoming.id}}
+            receive(Incoming(cancel), session)
+        return receive(incoming, session)
 
-    monkeypatch.setattr(server, "handle_message", cancelled_in_the_gap)
+    monkeypatch.setattr(server, "receive", cancelled_in_the_gap)
     call = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "work"}}
     out = io.BytesIO()
     StdioTransport(server, stdin=io.BytesIO(json.dumps(call).encode() + b"\n" + ping(8)), stdout=out).open()

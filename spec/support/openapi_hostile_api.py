@@ -13,6 +13,7 @@ import typing as t
 
 from werkzeug.wrappers import Request, Response
 
+from mcp_sdk import Server
 from spec.support.openapi_api import APIApp
 
 #: How long the dripping answer waits between bytes, and the most bytes it drips.
@@ -146,3 +147,10 @@ class HostileAPI(APIApp):
                 return
             yield b" "
         yield b"]"
+
+
+def call_tool(server: Server, name: str, arguments: dict[str, t.Any]) -> dict[str, t.Any]:
+    """The server's JSON-RPC response to a ``tools/call`` of ``name`` with ``arguments``."""
+    answer = server.handle({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name, "arguments": arguments}})
+    assert answer is not None
+    return t.cast(t.Dict[str, t.Any], answer)

@@ -13,23 +13,9 @@ import requests
 
 from mcp_sdk import Server
 from mcp_sdk.openapi import SEMANTIC_ROUTE_MAPS
-from spec.support.openapi_api import serving
-from spec.support.openapi_hostile_api import DOCUMENT, HostileAPI
+from spec.support.openapi_hostile_api import DOCUMENT, HostileAPI, call_tool
 
 DOT_SEGMENT = "it would not stay one path segment"
-
-
-@pytest.fixture
-def api() -> t.Iterator[tuple[HostileAPI, str]]:
-    app = HostileAPI()
-    with serving(app) as base:
-        yield app, base
-
-
-def call(server: Server, name: str, arguments: dict[str, t.Any]) -> dict[str, t.Any]:
-    answer = server.handle({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name, "arguments": arguments}})
-    assert answer is not None
-    return t.cast(dict[str, t.Any], answer)
 
 
 def read(server: Server, uri: str) -> dict[str, t.Any]:
@@ -45,19 +31,19 @@ def refused(text: str) -> dict[str, t.Any]:
 def test_dot_segment_path_values_are_refused_before_anything_is_sent(api: tuple[HostileAPI, str]) -> None:
     app, base = api
     server = Server.from_openapi(DOCUMENT, base_url=base)
-    assert call(server, "removeMember", {"pid": "7", "uid": ".."})["result"] == refused(f"path parameter 'uid' cannot be '..': {DOT_SEGMENT}")
-    assert call(server, "removeMember", {"pid": "..", "uid": ".."})["result"] == refused(f"path parameter 'pid' cannot be '..': {DOT_SEGMENT}")
-    assert call(server, "removeMember", {"pid": "7", "uid": "."})["result"] == refused(f"path parameter 'uid' cannot be '.': {DOT_SEGMENT}")
-    assert call(server, "removeMember", {"pid": "7", "uid": ""})["result"] == refused(f"path parameter 'uid' cannot be '': {DOT_SEGMENT}")
+    assert call_tool(server, "removeMember", {"pid": "7", "uid": ".."})["result"] == refused(f"path parameter 'uid' cannot be '..': {DOT_SEGMENT}")
+    assert call_tool(server, "removeMember", {"pid": "..", "uid": ".."})["result"] == refused(f"path parameter 'pid' cannot be '..': {DOT_SEGMENT}")
+    assert call_tool(server, "removeMember", {"pid": "7", "uid": "."})["result"] == refused(f"path parameter 'uid' cannot be '.': {DOT_SEGMENT}")
+    assert call_tool(server, "removeMember", {"pid": "7", "uid": ""})["result"] == refused(f"path parameter 'uid' cannot be '': {DOT_SEGMENT}")
     # two values side by side in one segment cannot make one either
-    assert call(server, "getFile", {"stem": ".", "suffix": "."})["result"] == refused(f"path parameter 'stem' cannot be '.': {DOT_SEGMENT}")
+    assert call_tool(server, "getFile", {"stem": ".", "suffix": "."})["result"] == refused(f"path parameter 'stem' cannot be '.': {DOT_SEGMENT}")
     assert app.requests == []
 
     # values that only look like dot segments stay one segment, encoded
     for uid in ("...", "a..b", "../x", "%2E%2E", "7?x=1#y"):
-        assert call(server, "removeMember", {"pid": "7", "uid": uid})["result"]["isError"] is False
-    assert call(server, "getFile", {"stem": "..", "suffix": ".json"})["result"] == refused(f"path parameter 'stem' cannot be '..': {DOT_SEGMENT}")
-    assert call(server, "getFile", {"stem": "report", "suffix": ".."})["result"] == refused(f"path parameter 'suffix' cannot be '..': {DOT_SEGMENT}")
+        assert call_tool(server, "removeMember", {"pid": "7", "uid": uid})["result"]["isError"] is False
+    assert call_tool(server, "getFile", {"stem": "..", "suffix": ".json"})["result"] == refused(f"path parameter 'stem' cannot be '..': {DOT_SEGMENT}")
+    assert call_tool(server, "getFile", {"stem": "report", "suffix": ".."})["result"] == refused(f"path parameter 'suffix' cannot be '..': {DOT_SEGMENT}")
     assert [(r.method, r.path, r.query) for r in app.requests] == [
         ("DELETE", "/projects/7/members/...", ""),
         ("DELETE", "/projects/7/members/a..b", ""),
@@ -93,8 +79,8 @@ def test_cookie_query_and_header_values_stay_in_their_own_parameter(api: tuple[H
         "pref": "x; session=ATTACKER", "langs": ["en", "fr;q=1,de"], "city": "Paris&api_key=ATTACKER", "tags": ["a&b", "c"],
         "X-Mode": "fast", "Authorization": "Bearer caller-token",  # OpenAPI ignores an Authorization parameter: not in the schema, not sent
     }
-    assert call(server, "echo", arguments)["result"]["isError"] is False
-    assert call(server, "echo", {"pref": "x\r\nX-Evil: 1"})["result"]["isError"] is False
+    assert call_tool(server, "echo", arguments)["result"]["isError"] is False
+    assert call_tool(server, "echo", {"pref": "x\r\nX-Evil: 1"})["result"]["isError"] is False
     [first, second] = app.requests
     assert (first.query, first.headers) == (
         "city=Paris%26api_key%3DATTACKER&tags=a%26b&tags=c",
@@ -111,7 +97,7 @@ def test_cookie_query_and_header_values_stay_in_their_own_parameter(api: tuple[H
 def test_a_header_value_cannot_add_a_header(api: tuple[HostileAPI, str], value: str) -> None:
     app, base = api
     server = Server.from_openapi(DOCUMENT, base_url=base)
-    assert call(server, "echo", {"X-Mode": value})["result"] == refused(
+    assert call_tool(server, "echo", {"X-Mode": value})["result"] == refused(
         "header parameter 'X-Mode' must be visible ASCII characters (spaces inside), without line breaks or control characters"
     )
     assert app.requests == []

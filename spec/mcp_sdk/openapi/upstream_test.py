@@ -18,31 +18,10 @@ import requests
 from mcp_sdk import Server
 from mcp_sdk.openapi import SEMANTIC_ROUTE_MAPS
 from spec.support.openapi_api import serving
-from spec.support.openapi_hostile_api import BLOB, DOCUMENT, HostileAPI
+from spec.support.openapi_hostile_api import BLOB, DOCUMENT, HostileAPI, call_tool
 
 SECRETS = ("QUERY-KEY-SECRET", "BASIC-PASS", "HEADER-SECRET", "SESSION-COOKIE-SECRET")
 NOT_FOLLOWED = "not followed, so the credentials meant for the API stay with it"
-
-
-@pytest.fixture
-def api() -> t.Iterator[tuple[HostileAPI, str]]:
-    app = HostileAPI()
-    with serving(app) as base:
-        yield app, base
-
-
-@pytest.fixture
-def elsewhere() -> t.Iterator[tuple[HostileAPI, str]]:
-    """Another origin: the same app on another port."""
-    app = HostileAPI()
-    with serving(app) as base:
-        yield app, base
-
-
-def call(server: Server, name: str, arguments: dict[str, t.Any]) -> dict[str, t.Any]:
-    answer = server.handle({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name, "arguments": arguments}})
-    assert answer is not None
-    return t.cast(dict[str, t.Any], answer)
 
 
 def text_result(text: str, error: bool = True) -> dict[str, t.Any]:
@@ -69,11 +48,11 @@ def test_no_credential_in_results_errors_or_logs(
         pass
     unreachable = Server.from_openapi(DOCUMENT, base_url=gone.replace("http://", "http://svc:BASIC-PASS@"), session=credentialed_session())
     answers = [
-        call(server, "download", {"city": "Paris"}),
-        call(server, "echo", {"pref": "x\r\nX-Evil: 1"}),
-        call(server, "drip", {}),
-        call(server, "redirect", {"to": other + "/echo?stolen=1", "status": 307}),
-        call(unreachable, "download", {"city": "Paris"}),
+        call_tool(server, "download", {"city": "Paris"}),
+        call_tool(server, "echo", {"pref": "x\r\nX-Evil: 1"}),
+        call_tool(server, "drip", {}),
+        call_tool(server, "redirect", {"to": other + "/echo?stolen=1", "status": 307}),
+        call_tool(unreachable, "download", {"city": "Paris"}),
     ]
     assert answers[0]["result"] == {
         "content": [{"type": "resource", "resource": {
@@ -105,12 +84,12 @@ def test_a_redirect_to_another_origin_is_not_followed(
     targets = [other + "/echo", f"//127.0.0.1:{port}/echo", f"http://localhost:{port}/echo", base.replace("http://", "https://") + "/echo"]
     for target in targets:
         shown = target if target.startswith("http") else "http:" + target
-        assert call(server, "redirect", {"to": target, "status": status, "note": "a body"})["result"] == text_result(
+        assert call_tool(server, "redirect", {"to": target, "status": status, "note": "a body"})["result"] == text_result(
             f"POST /redirect: the API redirected to another origin ({shown}); {NOT_FOLLOWED}"
         )
     # a redirect to the API itself that redirects on: the second hop is refused too
     hop = "/redirect?" + urlencode({"to": other + "/echo", "status": status})
-    assert call(server, "redirect", {"to": hop, "status": status, "note": "a body"})["result"] == text_result(
+    assert call_tool(server, "redirect", {"to": hop, "status": status, "note": "a body"})["result"] == text_result(
         f"POST /redirect: the API redirected to another origin ({other}/echo); {NOT_FOLLOWED}"
     )
     assert other_app.requests == []
@@ -122,12 +101,12 @@ def test_redirects_within_the_origin_are_followed(api: tuple[HostileAPI, str]) -
     session = credentialed_session()
     session.max_redirects = 3
     server = Server.from_openapi(DOCUMENT, base_url=base, session=session)
-    assert call(server, "redirect", {"to": "/echo", "status": 307, "note": "kept"})["result"] == (
+    assert call_tool(server, "redirect", {"to": "/echo", "status": 307, "note": "kept"})["result"] == (
         text_result('{"echo": "ok"}', error=False) | {"structuredContent": {"echo": "ok"}}
     )
-    assert call(server, "redirect", {"to": base + "/download", "status": 303, "note": "dropped"})["result"]["isError"] is False
+    assert call_tool(server, "redirect", {"to": base + "/download", "status": 303, "note": "dropped"})["result"]["isError"] is False
     looping = "/redirect?" + urlencode({"to": "/redirect?to=/echo", "status": 307})
-    assert call(server, "redirect", {"to": "/redirect?" + urlencode({"to": looping, "status": 307}), "status": 307})["result"] == (
+    assert call_tool(server, "redirect", {"to": "/redirect?" + urlencode({"to": looping, "status": 307}), "status": 307})["result"] == (
         text_result("POST /redirect failed: more than 3 redirects")
     )
     seen = [(r.method, r.path, r.headers.get("X-API-Key"), r.body) for r in app.requests]
@@ -145,13 +124,13 @@ def test_an_answer_over_the_size_cap_is_refused(api: tuple[HostileAPI, str]) -> 
     cap = 1024 * 1024
     server = Server.from_openapi(DOCUMENT, base_url=base, max_response_bytes=cap, route_maps=SEMANTIC_ROUTE_MAPS)
     too_large = text_result(f"GET /big: the answer is larger than {cap} bytes (max_response_bytes); not read")
-    assert call(server, "big", {"size": 64 * cap})["result"] == too_large  # no Content-Length: read up to the cap
-    assert call(server, "big", {"size": cap + 1, "declared": True})["result"] == too_large  # refused by its Content-Length
-    assert call(server, "big", {"size": 64 * cap, "gzip": True})["result"] == too_large  # 64 KiB on the wire, 64 MiB decoded
-    exact = call(server, "big", {"size": cap})["result"]
+    assert call_tool(server, "big", {"size": 64 * cap})["result"] == too_large  # no Content-Length: read up to the cap
+    assert call_tool(server, "big", {"size": cap + 1, "declared": True})["result"] == too_large  # refused by its Content-Length
+    assert call_tool(server, "big", {"size": 64 * cap, "gzip": True})["result"] == too_large  # 64 KiB on the wire, 64 MiB decoded
+    exact = call_tool(server, "big", {"size": cap})["result"]
     assert base64.b64decode(exact["content"][0]["resource"]["blob"]) == b"x" * cap
     # an error answer's body: only what the message shows is read
-    assert call(server, "big", {"size": 64 * cap, "status": 500})["result"] == text_result("HTTP 500 INTERNAL SERVER ERROR: " + "x" * 500 + "…")
+    assert call_tool(server, "big", {"size": 64 * cap, "status": 500})["result"] == text_result("HTTP 500 INTERNAL SERVER ERROR: " + "x" * 500 + "…")
 
 
 def test_a_resource_read_over_the_cap_or_deadline_is_an_error(api: tuple[HostileAPI, str]) -> None:
@@ -171,7 +150,7 @@ def test_a_dripping_answer_ends_at_the_deadline(api: tuple[HostileAPI, str]) -> 
     app, base = api
     server = Server.from_openapi(DOCUMENT, base_url=base, timeout=1)
     # the app sends a byte every 0.25 s for 10 s: each read is within the timeout, the call is not
-    assert call(server, "drip", {})["result"] == text_result("GET /drip timed out after 1 s")
+    assert call_tool(server, "drip", {})["result"] == text_result("GET /drip timed out after 1 s")
     app.release()
     assert [(r.method, r.path) for r in app.requests] == [("GET", "/drip")]
 
